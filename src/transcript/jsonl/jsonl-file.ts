@@ -1,0 +1,387 @@
+// One transcript file as the engine sees it: its index, an open descriptor, and
+// its tailer (a watch on the parent directory as a hint plus the contract's
+// 250 ms poll, both calling one serialized, idempotent pump()). Shared by every
+// timeline on the file; the registry (timeline.ts) counts the references.
+import { watch, type FSWatcher } from 'node:fs'
+import { open, stat, type FileHandle } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
+import type { Draft, Entry } from '../entry'
+import { LineIndex, indexLines, normalizeSafely } from './line-index'
+import type { LineNormalizer } from './normalizer'
+
+/** Process-wide counters, for tests and measurements. */
+export const jsonlCounters = {
+  /** scans that started at byte 0 (a cold build or a re-index after a reset) */
+  indexBuilds: 0,
+  /** tailers (poll timers) running now */
+  activeTailers: 0,
+  /** pump passes run (each poll tick, watch hint or acquire runs one) */
+  pumps: 0,
+  /** bytes read by index scans */
+  bytesScanned: 0,
+  /** re-indexes caused by a shrink, a replacement or changed bytes */
+  resets: 0,
+  /** read() calls served */
+  reads: 0,
+}
+
+export interface JsonlFileOptions {
+  /** tail poll interval; the contract says 250 ms */
+  pollMs?: number
+  /** also watch the parent directory for a prompt reaction (default true) */
+  watch?: boolean
+  /** bytes per read while scanning (default 2 MiB) */
+  chunkBytes?: number
+  /** where transient errors go (default console.warn) */
+  log?: (message: string) => void
+}
+
+/** How many leading bytes identify a file's content (its first line, mostly). */
+const HEAD_PRINT = 256
+/** How many bytes just before the scanned offset must not change while we follow a file. */
+const TAIL_PRINT = 64
+
+export class JsonlFile {
+  readonly dir: string
+  readonly name: string
+  index = new LineIndex()
+  /** bumps whenever the index is replaced; a read that straddles one returns [] */
+  generation = 0
+  /** the file is not at its path now (pending, or deleted while we hold it open) */
+  missing = false
+  lastError: unknown = undefined
+  refs = 0
+  /** set by the registry while the file sits in the warm cache */
+  evictTimer: ReturnType<typeof setTimeout> | null = null
+
+  private fh: FileHandle | null = null
+  private ino = -1
+  private dev = -1
+  private headPrint: Buffer = Buffer.alloc(0)
+  private tailPrint: Buffer = Buffer.alloc(0)
+  private seenSize = -1
+  private seenMtime = -1
+  private resetting = false
+  private running: Promise<void> | null = null
+  private again = false
+  private timer: ReturnType<typeof setInterval> | null = null
+  private watcher: FSWatcher | null = null
+  private readonly growListeners = new Set<(entries: Entry[]) => void>()
+  private readonly resetListeners = new Set<() => void>()
+  private readonly pollMs: number
+  private readonly useWatch: boolean
+  private readonly chunkBytes: number
+  private readonly log: (message: string) => void
+  private lastLogged = ''
+
+  constructor(
+    readonly path: string,
+    private readonly normalize: LineNormalizer,
+    opts: JsonlFileOptions = {},
+  ) {
+    this.dir = dirname(path)
+    this.name = basename(path)
+    this.pollMs = opts.pollMs ?? 250
+    this.useWatch = opts.watch ?? true
+    this.chunkBytes = Math.max(4096, opts.chunkBytes ?? 2 * 1024 * 1024)
+    this.log = opts.log ?? ((m) => console.warn(m))
+  }
+
+  total(): number {
+    return this.index.total()
+  }
+
+  /** True when a descriptor is open: the indexed bytes can be served. */
+  isOpen(): boolean {
+    return this.fh !== null
+  }
+
+  onGrow(listener: (entries: Entry[]) => void): () => void {
+    this.growListeners.add(listener)
+    return () => this.growListeners.delete(listener)
+  }
+
+  onReset(listener: () => void): () => void {
+    this.resetListeners.add(listener)
+    return () => this.resetListeners.delete(listener)
+  }
+
+  /**
+   * Brings the index up to the file: builds it, extends it, or re-indexes after
+   * a shrink or replacement. Serialized: a call during a pass schedules one
+   * more pass and resolves after it. Never rejects; errors land in lastError.
+   */
+  pump(): Promise<void> {
+    if (this.running) {
+      this.again = true
+      return this.running
+    }
+    this.running = (async () => {
+      do {
+        this.again = false
+        jsonlCounters.pumps++
+        try {
+          await this.pumpOnce()
+          this.lastError = undefined
+        } catch (err) {
+          this.lastError = err
+          this.report(`jsonl tail ${this.path}: ${(err as Error)?.message ?? err}`)
+        }
+      } while (this.again)
+      this.running = null
+    })()
+    return this.running
+  }
+
+  /** Entries fromSeq..toSeq: one contiguous read of just their lines, normalized again. */
+  async read(fromSeq: number, toSeq: number): Promise<Entry[]> {
+    jsonlCounters.reads++
+    const index = this.index
+    const generation = this.generation
+    const fh = this.fh
+    const from = Math.max(1, Math.floor(fromSeq))
+    const to = Math.min(index.total(), Math.floor(toSeq))
+    if (this.resetting || fh === null || !(from <= to)) return []
+    const r0 = index.rowOf(from)
+    const r1 = index.rowOf(to)
+    const base = index.starts[r0]
+    const length = index.ends[r1] - base
+    const buf = Buffer.allocUnsafe(length)
+    try {
+      let got = 0
+      while (got < length) {
+        const { bytesRead } = await fh.read(buf, got, length - got, base + got)
+        if (bytesRead === 0) break
+        got += bytesRead
+      }
+      if (got < length) throw new Error(`short read at ${base}: ${got} of ${length} bytes`)
+    } catch (err) {
+      this.report(`jsonl read ${this.path}: ${(err as Error)?.message ?? err}`)
+      void this.pump()
+      return []
+    }
+    if (generation !== this.generation || this.resetting) return []
+    const out: Entry[] = []
+    for (let r = r0; r <= r1; r++) {
+      const start = index.starts[r]
+      const line = buf.toString('utf8', start - base, index.ends[r] - base)
+      const drafts = normalizeSafely(this.normalize, line, start)
+      const first = index.before(r) + 1
+      if (drafts.length !== index.cum[r] - first + 1) {
+        // The bytes changed under the index: let the pump notice and re-index.
+        void this.pump()
+        return []
+      }
+      for (let i = 0; i < drafts.length; i++) {
+        const seq = first + i
+        if (seq >= from && seq <= to) out.push({ ...drafts[i], seq })
+      }
+    }
+    return out
+  }
+
+  startTailer(): void {
+    if (this.timer) return
+    this.timer = setInterval(() => void this.pump(), this.pollMs)
+    ;(this.timer as { unref?: () => void }).unref?.()
+    jsonlCounters.activeTailers++
+    this.watchDir()
+  }
+
+  stopTailer(): void {
+    if (!this.timer) return
+    clearInterval(this.timer)
+    this.timer = null
+    jsonlCounters.activeTailers--
+    this.watcher?.close()
+    this.watcher = null
+  }
+
+  /** Closes the descriptor (kept index stays valid; the next pump reopens and verifies). */
+  async close(): Promise<void> {
+    const fh = this.fh
+    this.fh = null
+    await fh?.close().catch(() => {})
+  }
+
+  // ---- internals ----
+
+  private watchDir(): void {
+    if (!this.useWatch || this.watcher || !this.timer) return
+    try {
+      // The directory, not the file: a file watch loses the file on rename and
+      // cannot be set on a file that does not exist yet. Only a hint; the poll is the truth.
+      const w = watch(this.dir, { persistent: false }, (_event, name) => {
+        if (name == null || String(name) === this.name) void this.pump()
+      })
+      w.on('error', () => {
+        w.close()
+        if (this.watcher === w) this.watcher = null
+      })
+      this.watcher = w
+    } catch {
+      this.watcher = null // directory missing: the poll carries on and retries
+    }
+  }
+
+  private async pumpOnce(): Promise<void> {
+    if (this.timer && !this.watcher) this.watchDir()
+    let st
+    try {
+      st = await stat(this.path)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') throw err
+      this.missing = true
+      // Held open: keep serving what is indexed. Not held (a cached index whose
+      // file went away while nobody watched): nothing can be served, start empty.
+      if (!this.fh && this.index.rows > 0) this.replaceIndex(new LineIndex())
+      return
+    }
+    this.missing = false
+    if (!this.fh || st.ino !== this.ino || st.dev !== this.dev) {
+      const known = this.ino === st.ino && this.dev === st.dev
+      const fh = await open(this.path, 'r')
+      const fst = await fh.stat()
+      const old = this.fh
+      this.fh = fh
+      this.ino = fst.ino
+      this.dev = fst.dev
+      await old?.close().catch(() => {})
+      const hadContent = this.index.scanned > 0
+      if (hadContent && !(known && (await this.printsMatch(fst.size)))) {
+        await this.rebuild(fst.size) // a new file at our path (renamed over, recreated)
+        return
+      }
+      await this.follow(fst.size, fst.mtimeMs)
+      return
+    }
+    await this.follow(st.size, st.mtimeMs)
+  }
+
+  /** Same file as before: extend, or re-index when it shrank or its indexed bytes changed. */
+  private async follow(size: number, mtime: number): Promise<void> {
+    if (size < this.index.scanned) {
+      await this.rebuild(size)
+      return
+    }
+    if (size === this.seenSize && mtime === this.seenMtime) return
+    if (!(await this.printsMatch(size))) {
+      await this.rebuild(size)
+      return
+    }
+    this.seenSize = size
+    this.seenMtime = mtime
+    if (size > this.index.scanned) await this.extend(this.index, size, true)
+    await this.takePrints()
+  }
+
+  private async rebuild(size: number): Promise<void> {
+    const hadContent = this.index.scanned > 0
+    this.resetting = true
+    try {
+      const fresh = new LineIndex()
+      await this.extend(fresh, size, false)
+      this.replaceIndex(fresh)
+      this.seenSize = size
+      this.seenMtime = -1
+      await this.takePrints()
+    } finally {
+      this.resetting = false
+    }
+    if (hadContent) {
+      jsonlCounters.resets++
+      for (const l of [...this.resetListeners]) {
+        try {
+          l()
+        } catch (err) {
+          this.report(`jsonl onReset listener: ${(err as Error)?.message ?? err}`)
+        }
+      }
+    }
+  }
+
+  private replaceIndex(index: LineIndex): void {
+    this.index = index
+    this.generation++
+    this.headPrint = Buffer.alloc(0)
+    this.tailPrint = Buffer.alloc(0)
+  }
+
+  /**
+   * Scans index.scanned..size in chunks, never the whole file at once. When
+   * `emit`, the new entries go to the grow listeners chunk by chunk, after the
+   * index has them (so total() already equals the last seq delivered).
+   */
+  private async extend(index: LineIndex, size: number, emit: boolean): Promise<void> {
+    const fh = this.fh
+    if (!fh) return
+    if (index.scanned === 0) jsonlCounters.indexBuilds++
+    let buf = Buffer.allocUnsafe(Math.min(this.chunkBytes, Math.max(4096, size - index.scanned)))
+    let pos = index.scanned
+    while (pos < size) {
+      const want = Math.min(buf.length, size - pos)
+      const { bytesRead } = await fh.read(buf, 0, want, pos)
+      if (bytesRead === 0) break
+      jsonlCounters.bytesScanned += bytesRead
+      const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
+      const before = index.total()
+      const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect)
+      if (used === 0) {
+        // No '\n' in what we read: the rest is a half-written line, or one
+        // longer than the buffer (grow it and read again).
+        if (bytesRead < want || pos + bytesRead >= size) break
+        buf = Buffer.allocUnsafe(buf.length * 2)
+        continue
+      }
+      pos += used
+      if (collect && collect.length > 0) {
+        const entries = collect.map((d, i) => ({ ...d, seq: before + 1 + i }))
+        for (const l of [...this.growListeners]) {
+          try {
+            l(entries)
+          } catch (err) {
+            this.report(`jsonl onGrow listener: ${(err as Error)?.message ?? err}`)
+          }
+        }
+      }
+    }
+  }
+
+  /** Compares the remembered head and tail bytes of the indexed region with the file now. */
+  private async printsMatch(size: number): Promise<boolean> {
+    const scanned = this.index.scanned
+    if (scanned === 0) return true
+    if (size < scanned) return false
+    const head = await this.bytesAt(0, this.headPrint.length)
+    if (!head.equals(this.headPrint)) return false
+    const tail = await this.bytesAt(scanned - this.tailPrint.length, this.tailPrint.length)
+    return tail.equals(this.tailPrint)
+  }
+
+  private async takePrints(): Promise<void> {
+    const scanned = this.index.scanned
+    const headLen = Math.min(HEAD_PRINT, scanned)
+    if (this.headPrint.length !== headLen) this.headPrint = await this.bytesAt(0, headLen)
+    const tailLen = Math.min(TAIL_PRINT, scanned)
+    this.tailPrint = await this.bytesAt(scanned - tailLen, tailLen)
+  }
+
+  private async bytesAt(pos: number, length: number): Promise<Buffer> {
+    const buf = Buffer.alloc(length)
+    if (length === 0 || !this.fh) return buf
+    let got = 0
+    while (got < length) {
+      const { bytesRead } = await this.fh.read(buf, got, length - got, pos + got)
+      if (bytesRead === 0) break
+      got += bytesRead
+    }
+    return got === length ? buf : buf.subarray(0, got)
+  }
+
+  /** Logs an error once until a different one happens (a poll would repeat it 4× a second). */
+  private report(message: string): void {
+    if (message === this.lastLogged) return
+    this.lastLogged = message
+    this.log(message)
+  }
+}

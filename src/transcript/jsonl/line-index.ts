@@ -1,0 +1,124 @@
+// The index of one JSONL file: for every complete line that yields at least one
+// entry, its byte range and the cumulative entry count through it. Lines that
+// yield nothing take no row. Rows live in typed arrays that grow by doubling, so
+// a 100 MB transcript (~30k lines) costs well under a megabyte and no entries
+// are ever kept. Everything here is pure over bytes: no file, no clock.
+import type { Draft } from '../entry'
+import { unplaced, type LineNormalizer } from './normalizer'
+
+export class LineIndex {
+  /** byte offset of the first byte of the row's line */
+  starts = new Float64Array(256)
+  /** byte offset just past the row's line content (its '\n', or a trailing '\r', is not included) */
+  ends = new Float64Array(256)
+  /** entries in this row's line and every row before it */
+  cum = new Float64Array(256)
+  rows = 0
+  /** byte offset just past the last complete line ('\n' included): where the next scan starts */
+  scanned = 0
+
+  total(): number {
+    return this.rows === 0 ? 0 : this.cum[this.rows - 1]
+  }
+
+  push(start: number, end: number, count: number): void {
+    if (this.rows === this.starts.length) this.grow()
+    const prev = this.total()
+    this.starts[this.rows] = start
+    this.ends[this.rows] = end
+    this.cum[this.rows] = prev + count
+    this.rows++
+  }
+
+  /** Entries before this row (the seq of its first entry is this + 1). */
+  before(row: number): number {
+    return row === 0 ? 0 : this.cum[row - 1]
+  }
+
+  /** The row holding entry `seq` (1-based): the first row whose cumulative count reaches it. */
+  rowOf(seq: number): number {
+    let lo = 0
+    let hi = this.rows - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.cum[mid] >= seq) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
+
+  /** Bytes held by the typed arrays (for measurements). */
+  byteSize(): number {
+    return this.starts.byteLength + this.ends.byteLength + this.cum.byteLength
+  }
+
+  private grow(): void {
+    const n = this.starts.length * 2
+    const s = new Float64Array(n)
+    s.set(this.starts)
+    const e = new Float64Array(n)
+    e.set(this.ends)
+    const c = new Float64Array(n)
+    c.set(this.cum)
+    this.starts = s
+    this.ends = e
+    this.cum = c
+  }
+}
+
+/** A line of only spaces, tabs and '\r' yields nothing and never reaches the normalizer. */
+export function isBlank(buf: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i]
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false
+  }
+  return true
+}
+
+/**
+ * Runs the normalizer without letting it throw or return junk: a normalizer
+ * that throws on a line gets the line passed through as unplaced. Deterministic,
+ * so counting (index) and reading (page) agree.
+ */
+export function normalizeSafely(normalize: LineNormalizer, line: string, offset: number): Draft[] {
+  try {
+    const drafts = normalize(line, offset)
+    return Array.isArray(drafts) ? drafts : []
+  } catch {
+    return [unplaced(line, offset)]
+  }
+}
+
+/**
+ * Indexes every complete line in `buf` (whose byte 0 is file offset `base`),
+ * normalizing each once to count its entries. When `collect` is given the
+ * drafts are appended to it (the live tail needs them; the cold build does not).
+ * Returns how many bytes were consumed: up to and including the last '\n'.
+ * An incomplete last line is left for the next call, which is how a half-written
+ * line (or a UTF-8 character split by a read) waits for the rest of its bytes.
+ */
+export function indexLines(
+  buf: Buffer,
+  base: number,
+  normalize: LineNormalizer,
+  index: LineIndex,
+  collect?: Draft[],
+): number {
+  let pos = 0
+  const len = buf.length
+  while (pos < len) {
+    const nl = buf.indexOf(0x0a, pos)
+    if (nl === -1) break
+    if (!isBlank(buf, pos, nl)) {
+      const end = nl > pos && buf[nl - 1] === 0x0d ? nl - 1 : nl
+      const drafts = normalizeSafely(normalize, buf.toString('utf8', pos, end), base + pos)
+      if (drafts.length > 0) {
+        index.push(base + pos, base + end, drafts.length)
+        if (collect) for (const d of drafts) collect.push(d)
+      }
+    }
+    pos = nl + 1
+  }
+  index.scanned = base + pos
+  return pos
+}
