@@ -1,0 +1,467 @@
+// Claude Code JSONL line → normalized entry drafts (agent-pane-api.md,
+// "Normalized entry schema"). Pure, deterministic, never throws: whatever the
+// line holds, the caller gets an array back.
+//
+// Record decisions, taken from the real corpus files (Claude Code 2.1.197) and
+// reference/claude-code.md §2 for types the corpus does not show:
+//
+//   record                        → entries
+//   ----------------------------------------------------------------------------
+//   user (typed text)             → user message (origin human / plain text)
+//   user tool_result blocks       → user tool_result, one per block
+//   user image / document blocks  → user attachment "[image]" / "[document]"
+//   user isMeta                   → none (caveats, skill bodies, reminders: injected, not typed)
+//   user isCompactSummary         → system message (the compaction summary)
+//   user <task-notification>      → system message "Agent "x" finished\n\n<result>"
+//   user <command-name>/x         → user message "/x args" (slash-command echo, e.g. "/clear")
+//   user <local-command-stdout>   → system message with the output; none when empty
+//   user <local-command-caveat>, <system-reminder> → none
+//   user [Request interrupted…]   → system message (the marker text)
+//   assistant text                → assistant message (blank text → none)
+//   assistant thinking            → assistant thinking, only when it carries text
+//   assistant redacted_thinking   → none
+//   assistant tool_use (+server_tool_use, mcp_tool_use) → assistant tool_call
+//   system local_command          → system message with stdout; none when empty (cc-clear)
+//   system informational          → system message (content)
+//   system away_summary           → system message (the recap)
+//   system compact_boundary       → system message "Conversation compacted"
+//   system scheduled_task_fire    → system message (content)
+//   system turn_duration, stop_hook_summary, api_error (retries; the final error
+//     lands as an assistant message), bridge_status → none (bookkeeping)
+//   system, unknown subtype       → parsed:false with its content; none without content
+//   attachment queued_command     → what its prompt is (a prompt typed while busy → user message)
+//   attachment, any other type    → none (model-facing context: listings, reminders, plan_mode, …)
+//   file-history-snapshot, file-history-delta, queue-operation (the user record
+//     carries the same notification), permission-mode, mode, last-prompt, summary,
+//     ai-title, custom-title, agent-name, agent-setting, bridge-session, cost-state,
+//     atis-latch, frame-link, progress (2.1.3x mirrors of subagent/bash output) → none
+//   pr-link                       → system message "Pull request #N: url"
+//   unknown type with uuid/message/content → parsed:false (passed through)
+//   unknown flat type without any of those  → none (new sidecar bookkeeping)
+//   not JSON / not an object / malformed known record → parsed:false
+//   empty or whitespace-only line → none
+//
+// isSidechain is not a filter: since 2.1.x it marks exactly the records of a
+// subagent file, which the ?subagent= stream normalizes with this same function.
+import { LIMITS, capRunes, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
+import { unplaced, type LineNormalizer } from '../../jsonl/normalizer'
+import { basename, cappedDiff, oneLine, previewDiff, renderHunks } from '../../tool-summary'
+import { classifyUserText } from './normalize-wrappers'
+
+type Rec = Record<string, unknown>
+
+/** Flat records that never become entries (see the table above). */
+export const SIDECAR_TYPES: ReadonlySet<string> = new Set([
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'permission-mode',
+  'mode',
+  'last-prompt',
+  'summary',
+  'ai-title',
+  'custom-title',
+  'agent-name',
+  'agent-setting',
+  'bridge-session',
+  'cost-state',
+  'atis-latch',
+  'frame-link',
+  'progress',
+])
+
+/** system subtypes that are bookkeeping only. */
+export const SILENT_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
+  'turn_duration',
+  'stop_hook_summary',
+  'api_error',
+  'bridge_status',
+])
+
+/** system subtypes shown as a system message with their `content`. */
+export const SHOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
+  'informational',
+  'away_summary',
+  'scheduled_task_fire',
+])
+
+/** Tools whose primary input is a file path (tool.file = its basename). */
+const FILE_TOOLS: Record<string, string> = {
+  Edit: 'file_path',
+  Read: 'file_path',
+  Write: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+}
+
+/** Command tools: tool.command and tool.subtitle (the model-written description). */
+const COMMAND_TOOLS = new Set(['Bash', 'PowerShell'])
+
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v)
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+
+function body(text: string): string {
+  return capRunes(text, LIMITS.bodyRunes).text
+}
+
+export const normalizeClaudeLine: LineNormalizer = (line, offset) => {
+  if (line.trim() === '') return []
+  try {
+    let rec: unknown
+    try {
+      rec = JSON.parse(line)
+    } catch {
+      return [unplaced(line, offset)]
+    }
+    if (!isRec(rec)) return [unplaced(line, offset)]
+    const out = normalizeRecord(rec, offset)
+    return out ?? [unplaced(line, offset)]
+  } catch {
+    // Defensive: a shape no branch foresaw must still not cost the stream.
+    return [unplaced(line, offset)]
+  }
+}
+
+/** undefined ⇒ the record could not be placed (caller emits parsed:false). */
+function normalizeRecord(rec: Rec, offset: number): Draft[] | undefined {
+  const type = str(rec.type)
+  const env = envelope(rec, type ?? 'line', offset)
+  switch (type) {
+    case 'user':
+      return userRecord(rec, env)
+    case 'assistant':
+      return assistantRecord(rec, env)
+    case 'system':
+      return systemRecord(rec, env)
+    case 'attachment':
+      return attachmentRecord(rec, env)
+    case 'pr-link': {
+      const url = str(rec.prUrl)
+      if (!url) return []
+      const n = typeof rec.prNumber === 'number' ? ` #${rec.prNumber}` : ''
+      return [env.draft(0, 'system', 'message', { text: `Pull request${n}: ${url}` })]
+    }
+  }
+  if (type !== undefined && SIDECAR_TYPES.has(type)) return []
+  // Unknown: pass through when it looks like content, stay quiet for flat bookkeeping.
+  if ('uuid' in rec || 'message' in rec || 'content' in rec || type === undefined) return undefined
+  return []
+}
+
+interface Envelope {
+  draft(k: number, role: Role, kind: Draft['kind'], extra: Partial<Draft>): Draft
+}
+
+function envelope(rec: Rec, type: string, offset: number): Envelope {
+  const uuid = str(rec.uuid)
+  const base = uuid ?? `${type}@${offset}`
+  const parent = str(rec.parentUuid)
+  const ts = str(rec.timestamp)
+  return {
+    draft(k, role, kind, extra) {
+      // Key order follows the contract's examples: id, parent_id, ts, role, kind, …, parsed.
+      const d = { id: `${base}#${k}` } as Draft
+      if (parent) d.parent_id = parent
+      if (ts) d.ts = ts
+      d.role = role
+      d.kind = kind
+      Object.assign(d, extra)
+      d.parsed = extra.parsed ?? true
+      return d
+    },
+  }
+}
+
+// ── user ────────────────────────────────────────────────────────────────────
+
+function userRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+  const msg = rec.message
+  if (!isRec(msg)) return undefined
+  const content = msg.content
+  if (rec.isMeta === true) return []
+  if (rec.isCompactSummary === true) {
+    const text = flattenText(content)
+    return text ? [env.draft(0, 'system', 'message', { text: body(text) })] : []
+  }
+  if (typeof content === 'string') return userText(content, 0, env)
+  if (!Array.isArray(content)) return undefined
+  const out: Draft[] = []
+  content.forEach((block, k) => {
+    if (!isRec(block)) return
+    switch (block.type) {
+      case 'text':
+        if (typeof block.text === 'string') out.push(...userText(block.text, k, env))
+        return
+      case 'tool_result':
+        out.push(toolResult(block, rec.toolUseResult, k, env))
+        return
+      case 'image':
+        out.push(env.draft(k, 'user', 'attachment', { text: '[image]' }))
+        return
+      case 'document':
+        out.push(env.draft(k, 'user', 'attachment', { text: '[document]' }))
+        return
+      default:
+        out.push(passThrough(block, k, 'user', env))
+    }
+  })
+  return out
+}
+
+function userText(text: string, k: number, env: Envelope): Draft[] {
+  const c = classifyUserText(text)
+  switch (c.kind) {
+    case 'noise':
+      return []
+    case 'system':
+      return c.text.trim() ? [env.draft(k, 'system', 'message', { text: body(c.text) })] : []
+    case 'slash':
+    case 'human':
+      return c.text.trim() ? [env.draft(k, 'user', 'message', { text: body(c.text) })] : []
+  }
+}
+
+/** A content block the reader does not model: shown minimally, flagged parsed:false. */
+function passThrough(block: Rec, k: number, role: Role, env: Envelope): Draft {
+  const raw = JSON.stringify(block)
+  const text = typeof block.text === 'string' ? block.text : raw.length > 2000 ? raw.slice(0, 2000) + '…' : raw
+  return env.draft(k, role, 'message', { text: body(text), parsed: false })
+}
+
+/** Text of a string or of text-ish blocks (images as "[image]"). */
+function flattenText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  const parts: string[] = []
+  for (const b of content) {
+    if (typeof b === 'string') parts.push(b)
+    else if (!isRec(b)) continue
+    else if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text)
+    else if (b.type === 'image') parts.push('[image]')
+    else if (b.type === 'document') parts.push('[document]')
+    else if (b.type === 'tool_reference' && typeof b.tool_name === 'string') parts.push(b.tool_name)
+  }
+  return parts.join('\n')
+}
+
+const REJECTION_PREFIXES = [
+  "The user doesn't want to proceed with this tool use",
+  'Permission for this tool use was denied',
+  '[Request interrupted by user',
+]
+
+/** toolUseResult strings that mean "did not run because the user said no". */
+const REJECTION_RESULTS = ['User rejected tool use']
+
+function toolResult(block: Rec, tur: unknown, k: number, env: Envelope): Draft {
+  const forId = str(block.tool_use_id) ?? ''
+  const contentText = flattenText(block.content)
+  const rejected =
+    (typeof tur === 'string' && REJECTION_RESULTS.some((r) => tur.startsWith(r))) ||
+    REJECTION_PREFIXES.some((p) => contentText.startsWith(p))
+  const interrupted = isRec(tur) && tur.interrupted === true
+  const isError = block.is_error === true
+  const result: ToolResult = { for_id: forId, ok: !(isError || rejected || interrupted) }
+
+  let output: string
+  if (rejected && typeof tur === 'string') output = tur // "User rejected tool use": the phone-sized version
+  else if (isRec(tur) && (typeof tur.stdout === 'string' || typeof tur.stderr === 'string')) {
+    // Bash/PowerShell: stdout is the full text even when content holds a persisted-output preview.
+    const stdout = str(tur.stdout) ?? ''
+    const stderr = str(tur.stderr) ?? ''
+    output = [stdout, stderr ? `[stderr] ${stderr}` : ''].filter(Boolean).join('\n')
+    if (!output) output = contentText // background launch notices, "(No content)"
+  } else if (isRec(tur) && Array.isArray(tur.content) && typeof tur.agentId === 'string') {
+    // Agent/Task sync result: the agent's answer without the "agentId: … <usage>" trailer block.
+    output = flattenText(tur.content) || contentText
+  } else if (isRec(tur) && tur.status === 'async_launched') {
+    output = contentText.split('\n')[0] ?? ''
+  } else {
+    output = stripToolUseError(contentText)
+    // A failing command reports merged stdout+stderr as the error text.
+    if (isError && !rejected && output && !output.startsWith('[stderr]') && looksLikeCommandFailure(tur, output))
+      output = `[stderr] ${output}`
+  }
+  let truncated = false
+  if (output) {
+    const c = capRunes(output, LIMITS.outputRunes)
+    result.output_summary = c.text
+    truncated ||= c.cut
+  }
+  const applied = appliedDiff(tur)
+  if (applied.diff) {
+    result.diff = applied.diff
+    truncated ||= applied.truncated
+  }
+  if (truncated) result.truncated = true
+  return env.draft(k, 'user', 'tool_result', { result })
+}
+
+function stripToolUseError(s: string): string {
+  const m = /^\s*<tool_use_error>([\s\S]*?)<\/tool_use_error>\s*$/.exec(s)
+  return m ? m[1]! : s
+}
+
+/** Bash failures come back as "Exit code N\n…" (toolUseResult "Error: Exit code N…"). */
+function looksLikeCommandFailure(tur: unknown, output: string): boolean {
+  return /^Exit code \d+/.test(output) || (typeof tur === 'string' && /^Error: Exit code \d+/.test(tur))
+}
+
+/** The applied diff: structuredPatch hunks; a created file (empty patch) as all-added. */
+function appliedDiff(tur: unknown): { diff?: string; truncated: boolean } {
+  if (!isRec(tur)) return { truncated: false }
+  const hunks = tur.structuredPatch
+  if (Array.isArray(hunks) && hunks.length > 0) return cappedDiff(renderHunks(hunks))
+  if (tur.type === 'create' && typeof tur.content === 'string') return cappedDiff(previewDiff('', tur.content))
+  return { truncated: false }
+}
+
+// ── assistant ───────────────────────────────────────────────────────────────
+
+function assistantRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+  const msg = rec.message
+  if (!isRec(msg)) return undefined
+  const content = msg.content
+  if (typeof content === 'string') return content.trim() ? [env.draft(0, 'assistant', 'message', { text: body(content) })] : []
+  if (!Array.isArray(content)) return undefined
+  const out: Draft[] = []
+  content.forEach((block, k) => {
+    if (!isRec(block)) return
+    const type = str(block.type) ?? ''
+    if (type === 'text') {
+      const text = str(block.text) ?? ''
+      if (text.trim()) out.push(env.draft(k, 'assistant', 'message', { text: body(text) }))
+    } else if (type === 'thinking') {
+      // Recent builds persist thinking as '' + signature: nothing to show then.
+      const text = str(block.thinking) ?? ''
+      if (text.trim()) out.push(env.draft(k, 'assistant', 'thinking', { text: body(text) }))
+    } else if (type === 'redacted_thinking') {
+      // nothing readable
+    } else if (type.endsWith('tool_use') && typeof block.id === 'string' && typeof block.name === 'string') {
+      out.push(env.draft(k, 'assistant', 'tool_call', { tool: toolCall(block.id, block.name, block.input) }))
+    } else if (type.endsWith('tool_result') && typeof block.tool_use_id === 'string') {
+      // server-side tool results (web search) live in the assistant record
+      out.push(toolResult(block, undefined, k, env))
+    } else {
+      out.push(passThrough(block, k, 'assistant', env))
+    }
+  })
+  return out
+}
+
+/** Builds the tool card of a tool_use block. Exported for other kinds mirroring Claude's tools. */
+export function toolCall(id: string, name: string, rawInput: unknown): ToolCall {
+  const input: Rec = isRec(rawInput) ? rawInput : {}
+  const tool: ToolCall = { id, name, title: name }
+  if (COMMAND_TOOLS.has(name)) {
+    const command = str(input.command)
+    if (command !== undefined) tool.command = capRunes(command, LIMITS.outputRunes).text
+    const description = str(input.description)
+    if (description) tool.subtitle = oneLine(description, 200)
+  } else if ((name === 'Agent' || name === 'Task') && str(input.description)) {
+    tool.subtitle = oneLine(str(input.description)!, 200)
+  }
+  const fileKey = FILE_TOOLS[name]
+  const path = fileKey ? str(input[fileKey]) : undefined
+  if (path) tool.file = basename(path)
+  const preview = previewFor(name, input)
+  if (preview.diff) {
+    tool.diff = preview.diff
+    if (preview.truncated) tool.diff_truncated = true
+  }
+  tool.input_summary = inputSummary(name, input)
+  return tool
+}
+
+function previewFor(name: string, input: Rec): { diff?: string; truncated: boolean } {
+  if (name === 'Edit') {
+    const before = str(input.old_string)
+    const after = str(input.new_string)
+    if (before !== undefined && after !== undefined) return cappedDiff(previewDiff(before, after))
+  } else if (name === 'Write') {
+    const content = str(input.content)
+    if (content !== undefined) return cappedDiff(previewDiff('', content))
+  } else if (name === 'MultiEdit' && Array.isArray(input.edits)) {
+    const parts: string[] = []
+    for (const e of input.edits) {
+      if (!isRec(e)) continue
+      const before = str(e.old_string)
+      const after = str(e.new_string)
+      if (before !== undefined && after !== undefined) parts.push(previewDiff(before, after))
+    }
+    return cappedDiff(parts.filter(Boolean).join('\n'))
+  }
+  return { truncated: false }
+}
+
+/** Per-tool one-liners; anything else gets its compact JSON input. */
+const SUMMARY_FIELDS: Record<string, string[]> = {
+  Bash: ['command'],
+  PowerShell: ['command'],
+  Edit: ['file_path'],
+  Read: ['file_path'],
+  Write: ['file_path'],
+  MultiEdit: ['file_path'],
+  NotebookEdit: ['notebook_path'],
+  WebFetch: ['url'],
+  WebSearch: ['query'],
+  Grep: ['pattern', 'path'],
+  Glob: ['pattern', 'path'],
+  Agent: ['subagent_type', 'description'],
+  Task: ['subagent_type', 'description'],
+  TaskCreate: ['subject'],
+  TaskUpdate: ['taskId', 'status'],
+  Skill: ['skill', 'args'],
+  SendMessage: ['to', 'message'],
+  ExitPlanMode: ['plan'],
+}
+
+function inputSummary(name: string, input: Rec): string {
+  if (name === 'AskUserQuestion' && Array.isArray(input.questions)) {
+    const q = input.questions.find((x) => isRec(x) && typeof x.question === 'string') as Rec | undefined
+    if (q) return oneLine(q.question as string)
+  }
+  if (name === 'TodoWrite' && Array.isArray(input.todos)) return `${input.todos.length} todos`
+  const fields = SUMMARY_FIELDS[name]
+  if (fields) {
+    const vals = fields.map((f) => input[f]).filter((v) => typeof v === 'string' || typeof v === 'number')
+    if (vals.length) return oneLine(vals.map(String).join(' · '))
+  }
+  const json = JSON.stringify(input)
+  return oneLine(json === '{}' ? name : json)
+}
+
+// ── system & attachment ─────────────────────────────────────────────────────
+
+function systemRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+  const subtype = str(rec.subtype)
+  const content = str(rec.content)
+  if (subtype === 'local_command') {
+    if (!content) return []
+    const c = classifyUserText(content)
+    if (c.kind === 'noise') return []
+    return [env.draft(0, 'system', 'message', { text: body(c.text) })]
+  }
+  if (subtype === 'compact_boundary') {
+    const meta = isRec(rec.compactMetadata) ? rec.compactMetadata : {}
+    const trigger = str(meta.trigger)
+    return [env.draft(0, 'system', 'message', { text: trigger ? `Conversation compacted (${trigger})` : 'Conversation compacted' })]
+  }
+  if (subtype !== undefined && SILENT_SYSTEM_SUBTYPES.has(subtype)) return []
+  if (subtype !== undefined && SHOWN_SYSTEM_SUBTYPES.has(subtype))
+    return content?.trim() ? [env.draft(0, 'system', 'message', { text: body(content) })] : []
+  // Unknown subtype (or the old subtype-less format): show content, flagged as not modelled.
+  if (!content?.trim()) return []
+  return [env.draft(0, 'system', 'message', { text: body(content), parsed: subtype === undefined })]
+}
+
+function attachmentRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+  const att = rec.attachment
+  if (!isRec(att)) return undefined
+  if (att.type === 'queued_command') {
+    // A prompt typed while Claude was busy; task notifications also queue this way.
+    const prompt = flattenText(att.prompt)
+    return prompt ? userText(prompt, 0, env) : []
+  }
+  return []
+}
