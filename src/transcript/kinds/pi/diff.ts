@@ -1,7 +1,7 @@
 // Unified-diff helpers for the pi and opencode readers. Pure.
 // The contract's diffs are hunks only ("@@ -a,b +c,d @@" then lines), like the
 // Claude examples: the file is already named by tool.file.
-import { structuredPatch } from 'diff'
+import { previewDiff } from '../../tool-summary'
 
 type Hunk = { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }
 
@@ -16,8 +16,7 @@ function formatHunks(hunks: Hunk[]): string {
   const out: string[] = []
   for (const h of hunks) {
     out.push(hunkHeader(h))
-    // "\ No newline at end of file" says nothing useful about a snippet.
-    for (const l of h.lines) if (!l.startsWith('\\')) out.push(l)
+    out.push(...h.lines)
   }
   return out.join('\n')
 }
@@ -26,11 +25,7 @@ function formatHunks(hunks: Hunk[]): string {
  * A preview diff of one replacement (old → new text), as the tool input states it.
  * Line numbers are relative to the snippet: the file position is not known yet.
  */
-export function snippetDiff(oldText: string, newText: string): string {
-  if (oldText === newText) return ''
-  const p = structuredPatch('a', 'b', oldText, newText, '', '', { context: 3 })
-  return formatHunks(p.hunks)
-}
+export const snippetDiff: (oldText: string, newText: string) => string = previewDiff
 
 /**
  * pi's display diff (details.diff of edit results) → a unified diff.

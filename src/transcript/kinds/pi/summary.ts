@@ -1,15 +1,9 @@
-// Small pure helpers that turn raw tool inputs/outputs into the contract's capped
-// fields. Shared by the pi and opencode readers (candidates for a common module).
+// Small pure helpers that turn raw values into the contract's capped fields,
+// used by the pi and opencode readers (the kind-agnostic ones live in tool-summary.ts).
 import { capDiff, capRunes, LIMITS } from '../../entry'
+import { basename as baseName, oneLine } from '../../tool-summary'
 
-const SUMMARY_RUNES = 160
-
-/** A compact one-line summary: whitespace collapsed, capped with an ellipsis. */
-export function oneLine(s: string, max = SUMMARY_RUNES): string {
-  const flat = s.replace(/\s+/g, ' ').trim()
-  const r = capRunes(flat, max)
-  return r.cut ? r.text + ' …' : r.text
-}
+export { oneLine }
 
 /** Compact JSON of a tool input, one line; never throws (cycles, BigInt). */
 export function inputSummary(input: unknown): string {
@@ -23,8 +17,7 @@ export function inputSummary(input: unknown): string {
 
 /** Last path segment, for either separator; undefined for an empty path. */
 export function basename(p: string): string | undefined {
-  const parts = p.split(/[\\/]/).filter((x) => x !== '')
-  return parts.length ? parts[parts.length - 1] : undefined
+  return baseName(p) || undefined
 }
 
 /** Message/thinking body capped to the contract's limit. */
