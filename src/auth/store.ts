@@ -1,0 +1,267 @@
+// The pairing store: paired devices and one-time pair codes in one SQLite file.
+// The server and the CLI (`gothalo pair`, `gothalo devices …`) open the same
+// file at the same time, so it runs in WAL mode with a busy timeout, and every
+// read goes to the database (no cache that another process could make stale).
+import { Database } from 'bun:sqlite'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './types'
+
+/** A pair code is good for this long (bridge.md: 10 minutes). */
+export const PAIR_CODE_TTL_MS = 10 * 60_000
+/** last_seen_at is written at most this often per device, not on every request. */
+export const LAST_SEEN_THROTTLE_MS = 60_000
+/** Failed redeems allowed per address per window before 429. */
+export const REDEEM_MAX_FAILURES = 5
+export const REDEEM_WINDOW_MS = 10 * 60_000
+
+/** No 0/O, 1/I/L: a code read aloud or off a screen cannot be mistyped between look-alikes. */
+export const PAIR_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
+
+export interface AuthStoreOptions {
+  /** path of the SQLite file (`<dataDir>/gothalo.db`), or ':memory:' */
+  dbPath: string
+  adminToken: string
+  /** unix ms; injected so expiry, throttling and rate limits are testable without sleeping */
+  clock?: () => number
+  /**
+   * When set, poll the file this often for devices revoked by another process
+   * (the CLI) and call the onRevoke listeners for them, so their sockets close.
+   */
+  watchRevocationsMs?: number
+}
+
+export interface SqliteAuthStore extends AuthStore {
+  /**
+   * Calls the onRevoke listeners for devices that another handle on the same
+   * file revoked since the last call (cheap when nothing changed). Returns their ids.
+   */
+  syncExternalRevocations(): string[]
+}
+
+export function sha256Hex(s: string): string {
+  return createHash('sha256').update(s).digest('hex')
+}
+
+/** 32 random bytes, base64url (43 characters). */
+export function newSecretToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** `K7QX-2M9D`: 8 characters of PAIR_CODE_ALPHABET, dash in the middle, uniformly random. */
+export function newPairCode(): string {
+  const n = PAIR_CODE_ALPHABET.length
+  const limit = 256 - (256 % n) // rejection sampling keeps every character equally likely
+  const out: string[] = []
+  while (out.length < 8) {
+    for (const b of randomBytes(16)) {
+      if (b < limit && out.length < 8) out.push(PAIR_CODE_ALPHABET[b % n])
+    }
+  }
+  return `${out.slice(0, 4).join('')}-${out.slice(4).join('')}`
+}
+
+/**
+ * The canonical form of a code as typed by a person: case, spaces and the dash
+ * do not matter. Returns undefined for anything that cannot be a code.
+ */
+export function normalizePairCode(input: string): string | undefined {
+  const s = input.toUpperCase().replace(/[\s-]/g, '')
+  if (s.length !== 8) return undefined
+  for (const ch of s) if (!PAIR_CODE_ALPHABET.includes(ch)) return undefined
+  return `${s.slice(0, 4)}-${s.slice(4)}`
+}
+
+/** Why a device name is refused, or undefined when it is fine: 1..100 characters, no control characters. */
+export function deviceNameProblem(name: string): string | undefined {
+  const chars = [...name]
+  if (name.trim() === '' || chars.length > 100) return 'device_name: 1..100 characters'
+  // C0, DEL, C1, and the line/paragraph separators that break a one-line table
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return 'device_name: no control characters'
+  return undefined
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS devices (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  last_seen_at INTEGER,
+  revoked INTEGER NOT NULL DEFAULT 0,
+  revoked_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS pair_codes (
+  code_hash TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used INTEGER NOT NULL DEFAULT 0
+);
+`
+
+type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null }
+
+export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
+  if (!opts.adminToken) throw new Error('admin token must not be empty')
+  const clock = opts.clock ?? Date.now
+  const adminDigest = createHash('sha256').update(opts.adminToken).digest()
+  const db = new Database(opts.dbPath, { create: true, strict: true })
+  db.exec('PRAGMA busy_timeout = 5000') // first, so the WAL switch itself waits for the other process
+  db.exec('PRAGMA journal_mode = WAL')
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec(SCHEMA)
+
+  const q = {
+    deviceByHash: db.query<{ id: string; last_seen_at: number | null }, [string]>(
+      'SELECT id, last_seen_at FROM devices WHERE token_hash = ? AND revoked = 0',
+    ),
+    touch: db.query('UPDATE devices SET last_seen_at = ? WHERE id = ?'),
+    insertCode: db.query('INSERT INTO pair_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)'),
+    dropOldCodes: db.query('DELETE FROM pair_codes WHERE expires_at <= ? OR used = 1'),
+    // the conditional UPDATE is the single-use check: of two racing redeems only one changes a row
+    useCode: db.query('UPDATE pair_codes SET used = 1 WHERE code_hash = ? AND used = 0 AND expires_at > ?'),
+    insertDevice: db.query('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
+    list: db.query<DeviceRow, []>(
+      'SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked = 0 ORDER BY created_at, id',
+    ),
+    revoke: db.query('UPDATE devices SET revoked = 1, revoked_at = ? WHERE id = ? AND revoked = 0'),
+    revokedIds: db.query<{ id: string }, []>('SELECT id FROM devices WHERE revoked = 1'),
+    dataVersion: db.query<{ data_version: number }, []>('PRAGMA data_version'),
+  }
+
+  const listeners = new Set<(deviceId: string) => void>()
+  // Failed redeem times per client address, in memory: a limit for this server
+  // process, which is the only thing that answers POST /pair.
+  const failures = new Map<string, number[]>()
+  // Revocations the listeners already heard about (ours and other processes').
+  const announced = new Set(q.revokedIds.all().map((r) => r.id))
+  let seenDataVersion = q.dataVersion.get()?.data_version ?? 0
+  let closed = false
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  function announce(id: string) {
+    if (announced.has(id)) return
+    announced.add(id)
+    for (const l of [...listeners]) {
+      try {
+        l(id)
+      } catch {
+        // one failing listener must not keep the others from closing their sockets
+      }
+    }
+  }
+
+  function recentFailures(address: string, now: number): number[] {
+    const list = (failures.get(address) ?? []).filter((t) => now - t < REDEEM_WINDOW_MS)
+    if (list.length) failures.set(address, list)
+    else failures.delete(address)
+    return list
+  }
+
+  function recordFailure(address: string, now: number) {
+    // Bound memory under a flood of addresses: forget the ones whose window has passed.
+    if (failures.size > 10_000) for (const a of [...failures.keys()]) recentFailures(a, now)
+    const list = failures.get(address) ?? []
+    list.push(now)
+    failures.set(address, list)
+  }
+
+  const redeemTx = db.transaction((codeHash: string, name: string, now: number) => {
+    if (q.useCode.run(codeHash, now).changes !== 1) return undefined
+    const deviceId = `dev_${randomBytes(9).toString('base64url')}`
+    const token = newSecretToken()
+    q.insertDevice.run(deviceId, name, sha256Hex(token), now)
+    return { deviceId, token }
+  })
+
+  const store: SqliteAuthStore = {
+    identify(token) {
+      if (typeof token !== 'string' || token === '') return undefined
+      // Equal-length digests, so timingSafeEqual neither throws nor leaks the admin token's length.
+      const digest = createHash('sha256').update(token).digest()
+      if (timingSafeEqual(digest, adminDigest)) return { kind: 'admin' } satisfies Principal
+      // Looking up by hash: the index walk depends on the hash, not on how much of the secret matched.
+      const row = q.deviceByHash.get(digest.toString('hex'))
+      if (!row) return undefined
+      const now = clock()
+      if (row.last_seen_at === null || now - row.last_seen_at >= LAST_SEEN_THROTTLE_MS) {
+        try {
+          q.touch.run(now, row.id)
+        } catch {
+          // a busy database must not turn a valid token into a failed request
+        }
+      }
+      return { kind: 'device', deviceId: row.id }
+    },
+
+    createPairCode(): PairCode {
+      const now = clock()
+      q.dropOldCodes.run(now)
+      const code = newPairCode()
+      const expires_at = now + PAIR_CODE_TTL_MS
+      q.insertCode.run(sha256Hex(code), now, expires_at)
+      return { code, expires_at }
+    },
+
+    redeem(code, deviceName, address): RedeemResult {
+      const now = clock()
+      if (recentFailures(address, now).length >= REDEEM_MAX_FAILURES) return { ok: false, reason: 'rate_limited' }
+      // A bad name says nothing about the code, so it is refused without counting as a guess.
+      if (typeof deviceName !== 'string' || deviceNameProblem(deviceName)) return { ok: false, reason: 'invalid' }
+      const canonical = typeof code === 'string' ? normalizePairCode(code) : undefined
+      const done = canonical ? redeemTx(sha256Hex(canonical), deviceName.trim(), now) : undefined
+      if (!done) {
+        recordFailure(address, now)
+        return { ok: false, reason: 'invalid' }
+      }
+      failures.delete(address)
+      return { ok: true, device_id: done.deviceId, token: done.token }
+    },
+
+    listDevices(): Device[] {
+      return q.list.all().map((r) => ({ device_id: r.id, name: r.name, created_at: r.created_at, last_seen_at: r.last_seen_at }))
+    },
+
+    revoke(deviceId) {
+      const changed = q.revoke.run(clock(), deviceId).changes === 1
+      if (changed) announce(deviceId)
+      return changed
+    },
+
+    onRevoke(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+
+    syncExternalRevocations() {
+      if (closed) return []
+      // data_version moves only when another connection commits: the usual case costs one pragma.
+      const v = q.dataVersion.get()?.data_version ?? 0
+      if (v === seenDataVersion) return []
+      seenDataVersion = v
+      const fresh = q.revokedIds.all().map((r) => r.id).filter((id) => !announced.has(id))
+      for (const id of fresh) announce(id)
+      return fresh
+    },
+
+    close() {
+      if (closed) return
+      closed = true
+      if (timer) clearInterval(timer)
+      listeners.clear()
+      db.close()
+    },
+  }
+
+  if (opts.watchRevocationsMs && opts.watchRevocationsMs > 0) {
+    timer = setInterval(() => {
+      try {
+        store.syncExternalRevocations()
+      } catch {
+        // busy or vanished file: try again next tick
+      }
+    }, opts.watchRevocationsMs)
+    ;(timer as { unref?: () => void }).unref?.()
+  }
+
+  return store
+}

@@ -1,0 +1,314 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  LAST_SEEN_THROTTLE_MS,
+  PAIR_CODE_ALPHABET,
+  PAIR_CODE_TTL_MS,
+  REDEEM_MAX_FAILURES,
+  REDEEM_WINDOW_MS,
+  createAuthStore,
+  deviceNameProblem,
+  newPairCode,
+  normalizePairCode,
+  type SqliteAuthStore,
+} from '../../src/auth/store'
+
+const ADMIN = 'admin-secret-token-0123456789'
+const dirs: string[] = []
+const stores: SqliteAuthStore[] = []
+
+function tempDir() {
+  const d = mkdtempSync(join(tmpdir(), 'gothalo-auth-'))
+  dirs.push(d)
+  return d
+}
+
+function open(dbPath: string, clock: () => number) {
+  const s = createAuthStore({ dbPath, adminToken: ADMIN, clock })
+  stores.push(s)
+  return s
+}
+
+/** A store on a fresh file with a hand-driven clock. */
+function fixture(start = 1_700_000_000_000) {
+  const clock = { now: start }
+  const dbPath = join(tempDir(), 'gothalo.db')
+  const store = open(dbPath, () => clock.now)
+  return { store, clock, dbPath }
+}
+
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+describe('pair codes', () => {
+  test('look like K7QX-2M9D and use only the unambiguous alphabet', () => {
+    for (let i = 0; i < 200; i++) {
+      const c = newPairCode()
+      expect(c).toMatch(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/)
+    }
+    expect(PAIR_CODE_ALPHABET).not.toMatch(/[01OIL]/)
+  })
+
+  test('normalize forgives case, spaces and a missing dash; refuses look-alikes and junk', () => {
+    expect(normalizePairCode('k7qx-2m9d')).toBe('K7QX-2M9D')
+    expect(normalizePairCode(' K7QX 2M9D ')).toBe('K7QX-2M9D')
+    expect(normalizePairCode('K7QX2M9D')).toBe('K7QX-2M9D')
+    expect(normalizePairCode('K7QX-2M9O')).toBeUndefined()
+    expect(normalizePairCode('K7QX-2M9')).toBeUndefined()
+    expect(normalizePairCode('')).toBeUndefined()
+    expect(normalizePairCode('\u0000\uffff💥')).toBeUndefined()
+  })
+
+  test('createPairCode answers a code expiring in 10 minutes', () => {
+    const { store, clock } = fixture()
+    const pc = store.createPairCode()
+    expect(normalizePairCode(pc.code)).toBe(pc.code)
+    expect(pc.expires_at).toBe(clock.now + PAIR_CODE_TTL_MS)
+  })
+})
+
+describe('redeem and identify', () => {
+  test('pair → redeem → identify the device', () => {
+    const { store } = fixture()
+    const { code } = store.createPairCode()
+    const r = store.redeem(code, 'Pixel 9', '10.0.0.2')
+    if (!r.ok) throw new Error(`redeem failed: ${r.reason}`)
+    expect(r.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id })
+    expect(store.listDevices()).toEqual([{ device_id: r.device_id, name: 'Pixel 9', created_at: expect.any(Number), last_seen_at: expect.any(Number) }])
+  })
+
+  test('a code typed in lower case without the dash still redeems', () => {
+    const { store } = fixture()
+    const { code } = store.createPairCode()
+    expect(store.redeem(code.toLowerCase().replace('-', ''), 'phone', 'a').ok).toBe(true)
+  })
+
+  test('a code is single use', () => {
+    const { store } = fixture()
+    const { code } = store.createPairCode()
+    expect(store.redeem(code, 'one', 'a').ok).toBe(true)
+    expect(store.redeem(code, 'two', 'a')).toEqual({ ok: false, reason: 'invalid' })
+    expect(store.listDevices().map((d) => d.name)).toEqual(['one'])
+  })
+
+  test('a code expires after 10 minutes (clock)', () => {
+    const { store, clock } = fixture()
+    const early = store.createPairCode()
+    const late = store.createPairCode()
+    clock.now += PAIR_CODE_TTL_MS - 1
+    expect(store.redeem(early.code, 'in time', 'a').ok).toBe(true)
+    clock.now += 1
+    expect(store.redeem(late.code, 'too late', 'a')).toEqual({ ok: false, reason: 'invalid' })
+  })
+
+  test('wrong and garbage codes are invalid, never throw', () => {
+    const { store } = fixture()
+    store.createPairCode()
+    for (const bad of ['', 'XXXX-XXXX', 'not a code at all', '\u0000'.repeat(8), '💥💥💥💥-💥💥💥💥'])
+      expect(store.redeem(bad, 'n', `addr-${bad}`)).toEqual({ ok: false, reason: 'invalid' })
+    expect(store.redeem(123 as unknown as string, 'n', 'x')).toEqual({ ok: false, reason: 'invalid' })
+  })
+
+  test('a bad device name is refused without spending the code', () => {
+    const { store } = fixture()
+    const { code } = store.createPairCode()
+    expect(store.redeem(code, 'bad\nname', 'a')).toEqual({ ok: false, reason: 'invalid' })
+    expect(store.redeem(code, '', 'a')).toEqual({ ok: false, reason: 'invalid' })
+    expect(store.redeem(code, 'good', 'a').ok).toBe(true)
+  })
+
+  test('device names: 1..100 characters, no control characters', () => {
+    expect(deviceNameProblem('Pixel 9')).toBeUndefined()
+    expect(deviceNameProblem('📱'.repeat(100))).toBeUndefined()
+    expect(deviceNameProblem('x'.repeat(101))).toBeDefined()
+    expect(deviceNameProblem('')).toBeDefined()
+    expect(deviceNameProblem('   ')).toBeDefined()
+    expect(deviceNameProblem('a\tb')).toBeDefined()
+    expect(deviceNameProblem('a\u001b[31mb')).toBeDefined()
+    expect(deviceNameProblem('a\u0085b')).toBeDefined()
+    expect(deviceNameProblem('a\u2028b')).toBeDefined()
+  })
+
+  test('unknown, empty and missing tokens identify nobody', () => {
+    const { store } = fixture()
+    expect(store.identify(undefined)).toBeUndefined()
+    expect(store.identify(null)).toBeUndefined()
+    expect(store.identify('')).toBeUndefined()
+    expect(store.identify('nope')).toBeUndefined()
+  })
+})
+
+describe('admin token', () => {
+  test('the right token is admin; wrong ones of any length are not', () => {
+    const { store } = fixture()
+    expect(store.identify(ADMIN)).toEqual({ kind: 'admin' })
+    expect(store.identify(ADMIN.slice(0, -1) + 'X')).toBeUndefined() // same length
+    expect(store.identify(ADMIN.slice(0, -1))).toBeUndefined() // a prefix
+    expect(store.identify(ADMIN + 'x')).toBeUndefined() // longer
+    expect(store.identify('a')).toBeUndefined()
+    expect(store.identify('x'.repeat(10_000))).toBeUndefined()
+  })
+
+  test('an empty admin token is refused at construction', () => {
+    expect(() => createAuthStore({ dbPath: ':memory:', adminToken: '' })).toThrow()
+  })
+})
+
+describe('last_seen_at', () => {
+  test('is written on first use and then at most once a minute', () => {
+    const { store, clock } = fixture()
+    const { code } = store.createPairCode()
+    const r = store.redeem(code, 'p', 'a')
+    if (!r.ok) throw new Error('redeem failed')
+    expect(store.listDevices()[0].last_seen_at).toBeNull()
+    const t0 = clock.now
+    store.identify(r.token)
+    expect(store.listDevices()[0].last_seen_at).toBe(t0)
+    clock.now += LAST_SEEN_THROTTLE_MS - 1
+    store.identify(r.token)
+    expect(store.listDevices()[0].last_seen_at).toBe(t0)
+    clock.now += 1
+    store.identify(r.token)
+    expect(store.listDevices()[0].last_seen_at).toBe(t0 + LAST_SEEN_THROTTLE_MS)
+  })
+})
+
+describe('rate limit', () => {
+  test('5 failures from one address in 10 minutes → rate_limited until the window passes', () => {
+    const { store, clock } = fixture()
+    const { code } = store.createPairCode()
+    for (let i = 0; i < REDEEM_MAX_FAILURES; i++) {
+      expect(store.redeem('AAAA-AAAA', 'p', '10.0.0.9')).toEqual({ ok: false, reason: 'invalid' })
+      clock.now += 1000
+    }
+    // even the right code is refused while limited: otherwise guessing would go on
+    expect(store.redeem(code, 'p', '10.0.0.9')).toEqual({ ok: false, reason: 'rate_limited' })
+    // another address is not affected
+    expect(store.redeem('AAAA-AAAA', 'p', '10.0.0.10')).toEqual({ ok: false, reason: 'invalid' })
+    // the first failure leaves the window → one more try is allowed
+    clock.now += REDEEM_WINDOW_MS - REDEEM_MAX_FAILURES * 1000 - 1
+    expect(store.redeem(store.createPairCode().code, 'p', '10.0.0.9').ok).toBe(false) // 1 ms early
+    clock.now += 1
+    expect(store.redeem(store.createPairCode().code, 'p', '10.0.0.9').ok).toBe(true)
+  })
+
+  test('refused attempts while limited do not extend the lockout', () => {
+    const { store, clock } = fixture()
+    for (let i = 0; i < REDEEM_MAX_FAILURES; i++) store.redeem('AAAA-AAAA', 'p', 'x')
+    for (let i = 0; i < 50; i++) {
+      clock.now += 10_000
+      expect(store.redeem('AAAA-AAAA', 'p', 'x').ok).toBe(false)
+    }
+    const start = clock.now - 50 * 10_000
+    clock.now = start + REDEEM_WINDOW_MS
+    const { code } = store.createPairCode()
+    expect(store.redeem(code, 'p', 'x').ok).toBe(true)
+  })
+
+  test('a success clears the address failures', () => {
+    const { store } = fixture()
+    for (let i = 0; i < REDEEM_MAX_FAILURES - 1; i++) store.redeem('AAAA-AAAA', 'p', 'x')
+    expect(store.redeem(store.createPairCode().code, 'p', 'x').ok).toBe(true)
+    for (let i = 0; i < REDEEM_MAX_FAILURES - 1; i++)
+      expect(store.redeem('AAAA-AAAA', 'p', 'x')).toEqual({ ok: false, reason: 'invalid' })
+  })
+})
+
+describe('revoke', () => {
+  test('revoke → identify undefined, listener called, device gone from the list', () => {
+    const { store } = fixture()
+    const r = store.redeem(store.createPairCode().code, 'p', 'a')
+    if (!r.ok) throw new Error('redeem failed')
+    const heard: string[] = []
+    const off = store.onRevoke((id) => heard.push(id))
+    store.onRevoke(() => {
+      throw new Error('a broken listener')
+    })
+    const later: string[] = []
+    store.onRevoke((id) => later.push(id))
+    expect(store.revoke(r.device_id)).toBe(true)
+    expect(heard).toEqual([r.device_id])
+    expect(later).toEqual([r.device_id]) // the throwing listener did not stop it
+    expect(store.identify(r.token)).toBeUndefined()
+    expect(store.listDevices()).toEqual([])
+    expect(store.revoke(r.device_id)).toBe(false)
+    expect(store.revoke('dev_nope')).toBe(false)
+    expect(heard).toEqual([r.device_id])
+    off()
+    const r2 = store.redeem(store.createPairCode().code, 'q', 'a')
+    if (!r2.ok) throw new Error('redeem failed')
+    store.revoke(r2.device_id)
+    expect(heard).toEqual([r.device_id])
+  })
+
+  test('a revocation by another handle on the file reaches this handle after sync', () => {
+    const { store, clock, dbPath } = fixture()
+    const other = open(dbPath, () => clock.now)
+    const r = store.redeem(store.createPairCode().code, 'p', 'a')
+    if (!r.ok) throw new Error('redeem failed')
+    const heard: string[] = []
+    store.onRevoke((id) => heard.push(id))
+    expect(store.syncExternalRevocations()).toEqual([])
+    expect(other.revoke(r.device_id)).toBe(true)
+    expect(store.identify(r.token)).toBeUndefined() // no cache: refused at once
+    expect(store.syncExternalRevocations()).toEqual([r.device_id])
+    expect(heard).toEqual([r.device_id])
+    expect(store.syncExternalRevocations()).toEqual([])
+    expect(heard).toEqual([r.device_id])
+  })
+
+  test('watchRevocationsMs announces another handle\'s revocation without a manual sync', async () => {
+    const { store: writer, dbPath } = fixture()
+    const watcher = createAuthStore({ dbPath, adminToken: ADMIN, watchRevocationsMs: 5 })
+    stores.push(watcher)
+    const r = writer.redeem(writer.createPairCode().code, 'p', 'a')
+    if (!r.ok) throw new Error('redeem failed')
+    const heard = new Promise<string>((resolve) => watcher.onRevoke(resolve))
+    writer.revoke(r.device_id)
+    expect(await heard).toBe(r.device_id)
+  })
+})
+
+describe('storage', () => {
+  test('tokens and codes are stored only as hashes', () => {
+    const { store, dbPath } = fixture()
+    const { code } = store.createPairCode()
+    const spare = store.createPairCode()
+    const r = store.redeem(code, 'p', 'a')
+    if (!r.ok) throw new Error('redeem failed')
+    store.close()
+    const db = new Database(dbPath, { readonly: true })
+    const rows = JSON.stringify([db.query('SELECT * FROM devices').all(), db.query('SELECT * FROM pair_codes').all()])
+    db.close()
+    expect(rows).toContain(r.device_id) // the dump is real
+    for (const secret of [r.token, code, spare.code, code.replace('-', '')]) expect(rows).not.toContain(secret)
+    // nor anywhere in the file, its WAL or its shared memory
+    const dir = join(dbPath, '..')
+    for (const f of readdirSync(dir)) {
+      const bytes = readFileSync(join(dir, f)).toString('latin1')
+      for (const secret of [r.token, spare.code]) expect(bytes.includes(secret)).toBe(false)
+    }
+  })
+
+  test('the file is in WAL mode with a busy timeout', () => {
+    const { store, dbPath } = fixture()
+    store.close()
+    const db = new Database(dbPath)
+    expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
+    db.close()
+  })
+
+  test('two handles on one file: a code made by one is redeemed by the other', () => {
+    const { store, clock, dbPath } = fixture()
+    const other = open(dbPath, () => clock.now)
+    const r = other.redeem(store.createPairCode().code, 'p', 'a')
+    if (!r.ok) throw new Error('redeem failed')
+    expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id })
+  })
+})
