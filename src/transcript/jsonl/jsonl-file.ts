@@ -55,6 +55,8 @@ export class JsonlFile {
   evictTimer: ReturnType<typeof setTimeout> | null = null
 
   private fh: FileHandle | null = null
+  /** false once close() ran: a pass still in flight must not leave a descriptor open */
+  private wanted = true
   private ino = -1
   private dev = -1
   private headPrint: Buffer = Buffer.alloc(0)
@@ -181,6 +183,7 @@ export class JsonlFile {
   }
 
   startTailer(): void {
+    this.wanted = true
     if (this.timer) return
     this.timer = setInterval(() => void this.pump(), this.pollMs)
     ;(this.timer as { unref?: () => void }).unref?.()
@@ -199,6 +202,7 @@ export class JsonlFile {
 
   /** Closes the descriptor (kept index stays valid; the next pump reopens and verifies). */
   async close(): Promise<void> {
+    this.wanted = false
     const fh = this.fh
     this.fh = null
     await fh?.close().catch(() => {})
@@ -241,7 +245,14 @@ export class JsonlFile {
     if (!this.fh || st.ino !== this.ino || st.dev !== this.dev) {
       const known = this.ino === st.ino && this.dev === st.dev
       const fh = await open(this.path, 'r')
-      const fst = await fh.stat()
+      const fst = await fh.stat().catch(async (err) => {
+        await fh.close()
+        throw err
+      })
+      if (!this.wanted) {
+        await fh.close() // closed while we were opening: do not leak it
+        return
+      }
       const old = this.fh
       this.fh = fh
       this.ino = fst.ino
