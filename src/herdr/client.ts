@@ -42,6 +42,8 @@ export interface HerdrClient {
 export interface HerdrClientOptions {
   /** path or name of the herdr executable */
   bin: string
+  /** arguments placed before herdr's own (the demo runs the bundled stand-in as `gothalo __fake-herdr …`) */
+  argvPrefix?: string[]
   timeoutMs?: number
   env?: Record<string, string | undefined>
 }
@@ -97,7 +99,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   const timeoutMs = opts.timeoutMs ?? 5000
 
   async function run(args: string[]): Promise<RunResult> {
-    const r = await runCommand([opts.bin, ...args], timeoutMs, opts.env)
+    const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), ...args], timeoutMs, opts.env)
     const label = `herdr ${args.join(' ')}`
     if (r.spawnError !== undefined) throw new HerdrError('failed', 'not_found_executable', `${label}: herdr not found (${opts.bin})`)
     if (r.timedOut) throw new HerdrError('failed', 'timeout', `${label}: timed out after ${timeoutMs} ms`)
@@ -160,7 +162,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       return (await json<{ snapshot: Snapshot }>(['api', 'snapshot'])).snapshot
     },
     async version() {
-      const r = await runCommand([opts.bin, '--version'], timeoutMs, opts.env)
+      const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), '--version'], timeoutMs, opts.env)
       if (r.spawnError !== undefined || r.timedOut || r.code !== 0) return null
       const m = /herdr\s+(\S+)/.exec(r.stdout)
       return m ? m[1] : r.stdout.trim() || null

@@ -1,0 +1,164 @@
+// createApp(deps): builds the whole bridge from injected parts, so tests run
+// the real app against a fake herdr and a fixture HOME. main.ts only parses
+// settings and serves what this returns.
+import { Elysia, t } from 'elysia'
+import { swagger } from '@elysiajs/swagger'
+import scalarJs from '../assets/scalar-standalone.js' with { type: 'file' }
+import { publicPairingRoutes, pairingRoutes } from './routes/pairing'
+import { snapshotRoutes, type SubagentCounter } from './routes/snapshot'
+import { actionRoutes } from './routes/actions'
+import { agentStateRoutes } from './routes/agent-state'
+import { attachRoutes } from './routes/attach'
+import { SocketRegistry } from './routes/sockets'
+import type { AuthStore, Principal } from './auth/types'
+import type { HerdrClient } from './herdr/client'
+import type { AgentHomes } from './transcript/source'
+
+export interface Timing {
+  /** transcript tail poll (contract: 250 ms) */
+  tailPollMs: number
+  /** pane session poll for rotation (contract: 2 s) */
+  sessionPollMs: number
+  /** subagent roster re-scan (contract: 3 s) */
+  rosterPollMs: number
+  /** /attach screen poll */
+  attachPollMs: number
+}
+
+export const DEFAULT_TIMING: Timing = { tailPollMs: 250, sessionPollMs: 2000, rosterPollMs: 3000, attachPollMs: 100 }
+
+export interface AppDeps {
+  herdr: HerdrClient
+  auth: AuthStore
+  homes: AgentHomes
+  version: string
+  clock?: () => number
+  timing?: Partial<Timing>
+  log?: (msg: string) => void
+  /** extra route plugins mounted behind the auth guard (the transcript socket) */
+  extraRoutes?: (ctx: Ctx) => Elysia<any, any, any, any, any, any, any>[]
+  /** counts a session's subagents for its /snapshot row */
+  subagentCounter?: SubagentCounter
+}
+
+/** What every route plugin receives: the deps with defaults filled in. */
+export interface Ctx {
+  herdr: HerdrClient
+  auth: AuthStore
+  homes: AgentHomes
+  version: string
+  clock: () => number
+  timing: Timing
+  log: (msg: string) => void
+  /** open sockets by device, closed when the device is revoked */
+  sockets: SocketRegistry
+}
+
+export function tokenOf(headers: Record<string, string | undefined>, query: Record<string, unknown>): string | undefined {
+  const h = headers.authorization
+  if (h && /^bearer\s+/i.test(h)) return h.replace(/^bearer\s+/i, '').trim()
+  const q = query.token
+  return typeof q === 'string' && q ? q : undefined
+}
+
+/**
+ * The shared auth guard: header or ?token=. Runs in the transform phase so a
+ * bad token answers 401 before schema validation can answer 400.
+ */
+export function authGuard(ctx: Ctx) {
+  return new Elysia({ name: 'auth-guard' }).derive({ as: 'scoped' }, ({ headers, query, status }) => {
+    const principal = ctx.auth.identify(tokenOf(headers, query as Record<string, unknown>))
+    if (!principal) return status(401, 'unauthorized')
+    return { principal: principal as Principal }
+  })
+}
+
+export function createApp(deps: AppDeps) {
+  const ctx: Ctx = {
+    herdr: deps.herdr,
+    auth: deps.auth,
+    homes: deps.homes,
+    version: deps.version,
+    clock: deps.clock ?? Date.now,
+    timing: { ...DEFAULT_TIMING, ...deps.timing },
+    log: deps.log ?? ((m) => console.error(m)),
+    sockets: new SocketRegistry(),
+  }
+  ctx.auth.onRevoke((id) => ctx.sockets.closeDevice(id))
+  const app = new Elysia({ websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 } })
+    .onError(({ code, error, set }) => {
+      // Plain-text errors everywhere; never a stack trace or an internal message.
+      set.headers['content-type'] = 'text/plain;charset=utf-8'
+      if (code === 'NOT_FOUND') return (set.status = 404), 'not found'
+      if (code === 'PARSE') return (set.status = 400), 'bad request body'
+      // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
+      if (code === 'VALIDATION') {
+        const custom = (error as { customError?: unknown }).customError
+        return (set.status = 400), typeof custom === 'string' ? custom : 'bad request'
+      }
+      ctx.log(`internal error: ${(error as Error)?.stack ?? String(error)}`)
+      set.status = 500
+      return 'internal error'
+    })
+    // Swagger UI must render with no internet: Scalar is embedded in the binary.
+    .get(
+      '/swagger/scalar.js',
+      () => new Response(Bun.file(scalarJs), { headers: { 'content-type': 'text/javascript; charset=utf-8' } }),
+      { detail: { hide: true } },
+    )
+    .use(
+      swagger({
+        path: '/swagger',
+        scalarCDN: '/swagger/scalar.js',
+        documentation: {
+          info: {
+            title: 'gothalo bridge',
+            version: deps.version,
+            description:
+              'Supervise coding agents in herdr panes from a phone. Auth: `Authorization: Bearer <token>` or `?token=`. ' +
+              'WebSockets (not listed): WS /agent-transcript (see agent-pane-api.md) and WS /attach.',
+          },
+          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+          security: [{ bearer: [] }],
+        },
+        exclude: ['/swagger/scalar.js'],
+      }),
+    )
+    .get('/healthz', async () => {
+      const version = await ctx.herdr.version()
+      let server: 'running' | 'not_running' | 'unknown' = 'unknown'
+      if (version !== null) {
+        try {
+          await ctx.herdr.snapshot()
+          server = 'running'
+        } catch (e) {
+          server = (e as { kind?: string }).kind === 'not_running' ? 'not_running' : 'unknown'
+        }
+      } else server = 'not_running'
+      return { ok: true, version: ctx.version, herdr: { found: version !== null, version, server } }
+    }, {
+      response: {
+        200: t.Object({
+          ok: t.Boolean(),
+          version: t.String(),
+          herdr: t.Object({
+            found: t.Boolean(),
+            version: t.Union([t.String(), t.Null()]),
+            server: t.Union([t.Literal('running'), t.Literal('not_running'), t.Literal('unknown')]),
+          }),
+        }),
+      },
+      detail: { summary: 'Liveness, and whether herdr is found and its server running (no auth)', tags: ['bridge'], security: [] },
+    })
+    .use(publicPairingRoutes(ctx))
+    .use(authGuard(ctx))
+    .use(pairingRoutes(ctx))
+    .use(snapshotRoutes(ctx, deps.subagentCounter))
+    .use(actionRoutes(ctx))
+    .use(agentStateRoutes(ctx))
+    .use(attachRoutes(ctx, ctx.sockets))
+  for (const r of deps.extraRoutes?.(ctx) ?? []) app.use(r)
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

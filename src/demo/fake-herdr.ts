@@ -1,0 +1,396 @@
+// A stand-in for the `herdr` CLI, driven by a JSON state file. It reproduces the
+// real CLI's output shapes (herdr-cli.md): one compact JSON line with keys sorted
+// at every level on stdout and exit 0; server errors on stderr with exit 1; the two
+// struct-ordered errors (server_not_running, protocol_mismatch); plain-text usage
+// errors with exit 2. Every invocation is appended to a log so tests can see which
+// keys and text were sent. Tests run it through fixtures/herdr/herdr; `gothalo
+// --demo` runs it by re-executing itself.
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
+import type { AgentInfo, AgentStatus, PaneInfo, TabInfo, WorkspaceInfo } from '../herdr/types'
+
+export interface FakePane {
+  pane_id: string
+  workspace_id: string
+  tab_id: string
+  terminal_id?: string
+  focused?: boolean
+  cwd?: string
+  label?: string
+  /** present → the pane hosts an agent */
+  agent?: Partial<AgentInfo> & { agent: string; agent_status: AgentStatus }
+  /** visible screen text (or screen_file, relative to the state file) */
+  screen?: string
+  screen_file?: string
+  /** the same screen with SGR codes */
+  ansi_file?: string
+  /** visible screen plus scrollback */
+  recent_file?: string
+}
+
+export interface FakeReaction {
+  pane: string
+  /** which input triggers it */
+  on: 'send-keys' | 'send-text'
+  /** the keys joined by spaces, or the text */
+  match: string
+  /** merged into the pane (agent fields merged into its agent) */
+  set: Partial<FakePane>
+  /** keep firing after the first match (default: once) */
+  repeat?: boolean
+}
+
+export interface FakeState {
+  version?: string
+  protocol?: number
+  server?: 'running' | 'not_running' | 'protocol_mismatch'
+  /** command prefixes ("agent get", "agent read", "*") that hang until killed */
+  hang?: string[]
+  /** command prefix → a server error reported for it */
+  fail?: Record<string, { code: string; message: string }>
+  workspaces?: WorkspaceInfo[]
+  tabs?: TabInfo[]
+  panes: FakePane[]
+  reactions?: FakeReaction[]
+}
+
+/** Deep copy with object keys sorted, as herdr's CLI prints them. */
+export function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys)
+  if (v && typeof v === 'object') {
+    const o: Record<string, unknown> = {}
+    for (const k of Object.keys(v as object).sort()) {
+      const x = (v as Record<string, unknown>)[k]
+      if (x !== undefined) o[k] = sortKeys(x)
+    }
+    return o
+  }
+  return v
+}
+
+const NAMED_KEYS = new Set(
+  'enter return esc escape tab backspace bs space left right up down minus plus comma period slash backslash quote double_quote double-quote semicolon colon percent ampersand backtick'.split(
+    ' ',
+  ),
+)
+const MODIFIERS = new Set('ctrl control shift alt option meta cmd command super hyper'.split(' '))
+
+/** herdr's key syntax (herdr-cli.md §6.1): mod+mod+key, named keys, one printable char. */
+export function validKey(key: string): boolean {
+  if (key === '+' || /^[cC]-c$/.test(key)) return true
+  const parts = key.split('+')
+  const base = parts.pop()!
+  if (!parts.every((m) => MODIFIERS.has(m.toLowerCase()))) return false
+  if ([...base].length === 1) return base >= ' '
+  const b = base.toLowerCase()
+  return NAMED_KEYS.has(b) || /^f\d+$/.test(b)
+}
+
+interface Out {
+  stdout: string
+  stderr: string
+  code: number
+  hang?: boolean
+}
+
+const ok = (id: string, result: unknown): Out => ({ stdout: JSON.stringify(sortKeys({ id, result })) + '\n', stderr: '', code: 0 })
+const err = (id: string, code: string, message: string): Out => ({
+  stdout: '',
+  stderr: JSON.stringify(sortKeys({ error: { code, message }, id })) + '\n',
+  code: 1,
+})
+const usage = (text: string): Out => ({ stdout: '', stderr: text + '\n', code: 2 })
+
+function agentInfo(p: FakePane): AgentInfo {
+  const a = p.agent!
+  return {
+    ...a,
+    cwd: a.cwd ?? p.cwd,
+    focused: p.focused ?? false,
+    pane_id: p.pane_id,
+    revision: a.revision ?? 0,
+    state_change_seq: a.state_change_seq ?? 0,
+    tab_id: p.tab_id,
+    terminal_id: p.terminal_id ?? `term_${p.pane_id.replace(/\W/g, '')}`,
+    workspace_id: p.workspace_id,
+  } as AgentInfo
+}
+
+function paneInfo(p: FakePane): PaneInfo {
+  const a = p.agent
+  return {
+    pane_id: p.pane_id,
+    terminal_id: p.terminal_id ?? `term_${p.pane_id.replace(/\W/g, '')}`,
+    workspace_id: p.workspace_id,
+    tab_id: p.tab_id,
+    focused: p.focused ?? false,
+    cwd: p.cwd,
+    label: p.label,
+    agent: a?.agent,
+    title: a?.title,
+    terminal_title: a?.terminal_title,
+    terminal_title_stripped: a?.terminal_title_stripped,
+    agent_status: a?.agent_status ?? 'unknown',
+    agent_session: a?.agent_session,
+    revision: a?.revision ?? 0,
+  }
+}
+
+/** herdr's text format: rows right-trimmed, trailing blank rows dropped, final \n. */
+function asScreenText(text: string): string {
+  const rows = text.split('\n').map((r) => r.replace(/[ \u00a0]+$/, ''))
+  while (rows.length && rows[rows.length - 1] === '') rows.pop()
+  return rows.length ? rows.join('\n') + '\n' : ''
+}
+
+function readFileRel(base: string, f: string | undefined): string | undefined {
+  if (f === undefined) return undefined
+  try {
+    return readFileSync(isAbsolute(f) ? f : join(base, f), 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** Parses `--flag value` options after the positionals; undefined on a usage error. */
+function parseOpts(args: string[], allowed: string[], bools: string[] = []) {
+  const pos: string[] = []
+  const opts: Record<string, string | true> = {}
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a.startsWith('--')) {
+      if (bools.includes(a)) opts[a] = true
+      else if (allowed.includes(a)) {
+        if (i + 1 >= args.length) return { error: `missing value for ${a}` }
+        opts[a] = args[++i]
+      } else return { error: `unknown option: ${a}` }
+    } else pos.push(a)
+  }
+  return { pos, opts }
+}
+
+export function runFake(argv: string[], state: FakeState, base: string): { out: Out; changed: boolean } {
+  let changed = false
+  const [group, sub, ...rest] = argv
+  const cmd = `${group ?? ''} ${sub ?? ''}`.trim()
+  if (group === '--version' || group === '-V') return { out: { stdout: `herdr ${state.version ?? '0.8.2'}\n`, stderr: '', code: 0 }, changed }
+  const ids: Record<string, string> = {
+    'agent get': 'cli:agent:get',
+    'agent read': 'cli:agent:read',
+    'agent send-keys': 'cli:agent:send-keys',
+    'agent list': 'cli:agent:list',
+    'api snapshot': 'cli:api:snapshot',
+    'pane get': 'cli:pane:get',
+    'pane read': 'cli:pane:read',
+    'pane send-keys': 'cli:request',
+    'pane send-text': 'cli:request',
+    'pane run': 'cli:request',
+  }
+  const id = ids[cmd]
+  if (!id) return { out: usage(`usage: herdr <command>\nunknown command: ${argv.join(' ')}`), changed }
+
+  // Usage errors come before any server contact.
+  const usages: Record<string, string> = {
+    'agent get': 'usage: herdr agent get <target>',
+    'agent read': 'usage: herdr agent read <target> [--source visible|recent|recent-unwrapped|detection] [--lines N] [--format text|ansi] [--ansi]',
+    'agent send-keys': 'usage: herdr agent send-keys <target> <key> [key ...]',
+    'agent list': 'usage: herdr agent list',
+    'api snapshot': 'usage: herdr api snapshot',
+    'pane get': 'usage: herdr pane get <pane_id>',
+    'pane read': 'usage: herdr pane read <pane_id> [--source ...] [--lines N] [--format text|ansi] [--ansi] [--raw]',
+    'pane send-keys': 'usage: herdr pane send-keys <pane_id> <key> [key ...]',
+    'pane send-text': 'usage: herdr pane send-text <pane_id> <text...>',
+    'pane run': 'usage: herdr pane run <pane_id> <command...>',
+  }
+  const isRead = cmd === 'agent read' || cmd === 'pane read'
+  const parsed = isRead
+    ? parseOpts(rest, ['--source', '--lines', '--format'], cmd === 'pane read' ? ['--ansi', '--raw'] : ['--ansi'])
+    : { pos: rest, opts: {} as Record<string, string | true> }
+  if ('error' in parsed) return { out: usage(parsed.error!), changed }
+  const { pos, opts } = parsed as { pos: string[]; opts: Record<string, string | true> }
+  const arity: Record<string, [number, number]> = {
+    'agent get': [1, 1],
+    'agent read': [1, 1],
+    'agent send-keys': [2, Infinity],
+    'agent list': [0, 0],
+    'api snapshot': [0, 0],
+    'pane get': [1, 1],
+    'pane read': [1, 1],
+    'pane send-keys': [2, Infinity],
+    'pane send-text': [2, Infinity],
+    'pane run': [2, Infinity],
+  }
+  const [lo, hi] = arity[cmd]
+  if (pos.length < lo || pos.length > hi) return { out: usage(usages[cmd]), changed }
+
+  if (state.hang?.some((h) => h === '*' || cmd.startsWith(h))) return { out: { stdout: '', stderr: '', code: 0, hang: true }, changed }
+  if (state.server === 'not_running')
+    return {
+      out: {
+        stdout: '',
+        stderr:
+          JSON.stringify({
+            id,
+            error: {
+              code: 'server_not_running',
+              message: 'no herdr server is running at /home/u/.config/herdr/herdr.sock; run `herdr` to start or attach it',
+            },
+          }) + '\n',
+        code: 1,
+      },
+      changed,
+    }
+  if (state.server === 'protocol_mismatch')
+    return {
+      out: {
+        stdout: '',
+        stderr:
+          JSON.stringify({
+            id,
+            error: {
+              code: 'protocol_mismatch',
+              message:
+                'client protocol 20 is newer than server protocol 19; restart the Herdr server before using this command.\nRun `herdr server stop` and start herdr again.',
+            },
+          }) + '\n',
+        code: 1,
+      },
+      changed,
+    }
+  const forced = Object.entries(state.fail ?? {}).find(([k]) => k === '*' || cmd.startsWith(k))
+  if (forced) return { out: err(id, forced[1].code, forced[1].message), changed }
+
+  const panes = state.panes
+  const byPane = (t: string) => panes.find((p) => p.pane_id === t)
+  const agentPane = (t: string) => panes.find((p) => p.agent && (p.pane_id === t || p.agent.name === t))
+
+  switch (cmd) {
+    case 'agent get': {
+      const p = agentPane(pos[0])
+      if (!p) return { out: err(id, 'agent_not_found', `agent target ${pos[0]} not found`), changed }
+      return { out: ok(id, { agent: agentInfo(p), type: 'agent_info' }), changed }
+    }
+    case 'agent list':
+      return { out: ok(id, { agents: panes.filter((p) => p.agent).map(agentInfo), type: 'agent_list' }), changed }
+    case 'pane get': {
+      const p = byPane(pos[0])
+      if (!p) return { out: err(id, 'pane_not_found', `pane ${pos[0]} not found`), changed }
+      return { out: ok(id, { pane: paneInfo(p), type: 'pane_info' }), changed }
+    }
+    case 'agent read':
+    case 'pane read': {
+      const p = cmd === 'agent read' ? agentPane(pos[0]) : byPane(pos[0])
+      if (!p)
+        return {
+          out: cmd === 'agent read' ? err(id, 'agent_not_found', `agent target ${pos[0]} not found`) : err(id, 'pane_not_found', `pane ${pos[0]} not found`),
+          changed,
+        }
+      const source = (opts['--source'] as string | undefined) ?? 'recent'
+      if (!['visible', 'recent', 'recent-unwrapped', 'recent_unwrapped', 'detection'].includes(source)) {
+        const m = `invalid read source: ${source}`
+        return { out: cmd === 'agent read' ? { stdout: '', stderr: `Error: Custom { kind: Other, error: "${m}" }\n`, code: 1 } : usage(m), changed }
+      }
+      const linesOpt = opts['--lines'] as string | undefined
+      if (linesOpt !== undefined && !/^\d+$/.test(linesOpt)) {
+        const m = `invalid lines value: ${linesOpt}`
+        return { out: cmd === 'agent read' ? { stdout: '', stderr: `Error: Custom { kind: Other, error: "${m}" }\n`, code: 1 } : usage(m), changed }
+      }
+      const format = (opts['--format'] as string | undefined) ?? (opts['--ansi'] || opts['--raw'] ? 'ansi' : 'text')
+      const altScreen = p.agent && ['claude', 'opencode'].includes(p.agent.agent)
+      const recentish = source.startsWith('recent')
+      if (cmd === 'agent read' && altScreen && linesOpt !== undefined && recentish && !['idle', 'done'].includes(p.agent!.agent_status))
+        return {
+          out: err(
+            id,
+            'agent_not_idle',
+            `cannot read ${linesOpt} lines while ${p.pane_id} is ${p.agent!.agent_status}: its alternate-screen history can only be captured by scrolling while idle. Wait and retry, or use --source visible`,
+          ),
+          changed,
+        }
+      const visible = p.screen ?? readFileRel(base, p.screen_file) ?? ''
+      let text: string
+      if (format === 'ansi' && source !== 'detection') text = readFileRel(base, p.ansi_file) ?? visible
+      else if (recentish) text = readFileRel(base, p.recent_file) ?? visible
+      else text = visible
+      let rows = asScreenText(text).split('\n')
+      if (rows[rows.length - 1] === '') rows.pop()
+      const n = linesOpt !== undefined ? Math.min(Number(linesOpt), 1000) : recentish ? 80 : undefined
+      if (n !== undefined) rows = rows.slice(Math.max(0, rows.length - n))
+      return { out: { stdout: rows.length ? rows.join('\n') + '\n' : '', stderr: '', code: 0 }, changed }
+    }
+    case 'agent send-keys':
+    case 'pane send-keys':
+    case 'pane send-text':
+    case 'pane run': {
+      const target = pos[0]
+      const isAgent = cmd === 'agent send-keys'
+      const p = isAgent ? agentPane(target) : byPane(target)
+      if (!p) return { out: isAgent ? err(id, 'agent_not_found', `agent target ${target} not found`) : err(id, 'pane_not_found', `pane ${target} not found`), changed }
+      const payload = pos.slice(1)
+      if (cmd.endsWith('send-keys')) {
+        const bad = payload.find((k) => !validKey(k))
+        if (bad !== undefined) return { out: err(id, 'invalid_key', `unsupported key ${bad}`), changed }
+      }
+      const match = payload.join(' ')
+      for (const r of state.reactions ?? []) {
+        if (r.pane !== p.pane_id || r.match !== match) continue
+        if (!(r.on === 'send-keys' ? cmd.endsWith('send-keys') : !cmd.endsWith('send-keys'))) continue
+        const { agent, ...paneFields } = r.set
+        Object.assign(p, paneFields)
+        if (agent && p.agent) Object.assign(p.agent, agent)
+        if (!r.repeat) state.reactions = state.reactions!.filter((x) => x !== r)
+        changed = true
+        break
+      }
+      return { out: isAgent ? ok(id, { type: 'ok' }) : { stdout: '', stderr: '', code: 0 }, changed }
+    }
+    case 'api snapshot': {
+      const snapshot = {
+        agents: panes.filter((p) => p.agent).map(agentInfo),
+        focused_pane_id: panes.find((p) => p.focused)?.pane_id,
+        layouts: [],
+        panes: panes.map(paneInfo),
+        protocol: state.protocol ?? 20,
+        tabs: state.tabs ?? [],
+        version: state.version ?? '0.8.2',
+        workspaces: state.workspaces ?? [],
+      }
+      return { out: ok(id, { snapshot, type: 'session_snapshot' }), changed }
+    }
+  }
+  return { out: usage('usage: herdr <command>'), changed }
+}
+
+/** The CLI entry: reads FAKE_HERDR_STATE, runs, writes output, logs the call. */
+export async function fakeHerdrMain(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const statePath = env.FAKE_HERDR_STATE
+  if (env.FAKE_HERDR_LOG) appendFileSync(env.FAKE_HERDR_LOG, JSON.stringify({ argv }) + '\n')
+  if (!statePath) {
+    process.stderr.write('fake herdr: FAKE_HERDR_STATE is not set\n')
+    return 1
+  }
+  let state: FakeState
+  try {
+    state = JSON.parse(readFileSync(statePath, 'utf8'))
+  } catch (e) {
+    process.stderr.write(`fake herdr: cannot read state: ${(e as Error).message}\n`)
+    return 1
+  }
+  const { out, changed } = runFake(argv, state, dirname(statePath))
+  if (out.hang) {
+    await new Promise(() => setInterval(() => {}, 1 << 30))
+  }
+  if (changed) {
+    const tmp = `${statePath}.${process.pid}.tmp`
+    writeFileSync(tmp, JSON.stringify(state, null, 1))
+    renameSync(tmp, statePath)
+  }
+  if (out.stdout) process.stdout.write(out.stdout)
+  if (out.stderr) process.stderr.write(out.stderr)
+  return out.code
+}
+
+if (import.meta.main) {
+  const code = await fakeHerdrMain(process.argv.slice(2), process.env)
+  process.exit(code)
+}

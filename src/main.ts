@@ -1,0 +1,78 @@
+// The gothalo executable: settings → createApp → Bun serves it. Everything
+// else lives in createApp and the modules it composes.
+import { createApp } from './app'
+import { loadOrCreateAdminToken } from './auth/admin-token'
+import { createAuthStore } from './auth/store'
+import { runAdminCommand } from './cli-admin'
+import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
+import { createHerdrClient } from './herdr/client'
+import { fakeHerdrMain } from './demo/fake-herdr'
+import { prepareDemo } from './demo/demo'
+import { VERSION } from './version'
+import { join } from 'node:path'
+
+/** The compiled binary runs itself as the demo's herdr stand-in. */
+const FAKE_HERDR = '__fake-herdr'
+const compiled = import.meta.path.startsWith('/$bunfs')
+
+async function serve(s: Settings): Promise<void> {
+  const env = { ...process.env }
+  let herdrOpts = { bin: s.herdr, argvPrefix: [] as string[], env: undefined as Record<string, string | undefined> | undefined }
+  if (s.demo) {
+    const demo = await prepareDemo()
+    Object.assign(env, demo.env)
+    herdrOpts = { bin: process.execPath, argvPrefix: compiled ? [FAKE_HERDR] : [import.meta.path, FAKE_HERDR], env }
+    console.log(`demo: herdr stand-in state in ${demo.dir}; sample sessions grow every few seconds`)
+  }
+  const admin = loadOrCreateAdminToken(s.dataDir, s.adminToken)
+  const auth = createAuthStore({ dbPath: join(s.dataDir, 'gothalo.db'), adminToken: admin.token })
+  const app = createApp({
+    herdr: createHerdrClient({ ...herdrOpts, timeoutMs: s.herdrTimeoutMs }),
+    auth,
+    homes: agentHomes(env),
+    version: VERSION,
+  })
+  app.listen({ hostname: s.host, port: s.port })
+  const where = `http://${s.host}:${app.server!.port}`
+  console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
+  if (admin.created) console.log(`admin token (shown once, stored 0600 in ${s.dataDir}): ${admin.token}`)
+  const stop = () => {
+    void app.stop(true)
+    auth.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+async function main(argv: string[]): Promise<number | undefined> {
+  if (argv[0] === FAKE_HERDR) return fakeHerdrMain(argv.slice(1), process.env)
+  let s: Settings
+  try {
+    s = parseSettings(argv, process.env)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`gothalo: ${e.message} (see gothalo --help)\n`)
+      return 2
+    }
+    throw e
+  }
+  switch (s.command) {
+    case 'help':
+      process.stdout.write(HELP)
+      return 0
+    case 'version':
+      console.log(`gothalo ${VERSION}`)
+      return 0
+    case 'pair':
+    case 'devices':
+    case 'devices-revoke':
+      return runAdminCommand(s, (l) => console.log(l))
+    case 'serve':
+      await serve(s)
+      return undefined
+  }
+}
+
+const code = await main(process.argv.slice(2))
+if (code !== undefined) process.exit(code)

@@ -1,0 +1,46 @@
+// GET /agent-state: the parsed agent card (agent-pane-api.md, first contract).
+// Stateless per request: herdr agent get + agent read, then a pure grammar.
+import { Elysia, t } from 'elysia'
+import type { Ctx } from '../app'
+import { buildCard } from '../card/build'
+import { CardSchema } from '../card/card'
+import { herdrFailure, plausibleTarget, text } from './errors'
+
+export const paneQuery = t.Object(
+  { pane: t.String({ minLength: 1, description: 'the herdr pane_id (e.g. wQ:p2), from /snapshot' }) },
+  { error: 'want ?pane=<pane_id>' },
+)
+
+export function agentStateRoutes(ctx: Ctx) {
+  return new Elysia({ name: 'agent-state' }).get(
+    '/agent-state',
+    async ({ query }) => {
+      if (!plausibleTarget(query.pane)) return text(404, 'no such agent')
+      let agent
+      try {
+        agent = await ctx.herdr.agentGet(query.pane)
+      } catch (e) {
+        return herdrFailure(e)
+      }
+      // `--source visible`: an explicit --lines read of a non-idle Claude Code or
+      // OpenCode agent is refused (agent_not_idle), and an idle one would be
+      // scrolled with side effects. A failed read still answers 200 (contract).
+      let screen: string | undefined
+      try {
+        screen = await ctx.herdr.agentRead(query.pane, { source: 'visible' })
+      } catch (e) {
+        ctx.log(`agent-state: read ${query.pane} failed: ${(e as Error).message}`)
+      }
+      return buildCard(agent, screen)
+    },
+    {
+      query: paneQuery,
+      response: { 200: CardSchema, 400: t.String(), 401: t.String(), 404: t.String(), 502: t.String() },
+      detail: {
+        summary: 'The parsed state card of an agent pane',
+        description: 'What the agent is doing, its last message and, when blocked, the question and choices.',
+        tags: ['agents'],
+      },
+    },
+  )
+}

@@ -1,0 +1,101 @@
+// WS /attach: the raw terminal of a pane. herdr's CLI offers no terminal byte
+// stream, so the screen (with SGR styling) is polled and re-sent whenever it
+// changes, as one binary frame that homes the cursor and repaints; input frames
+// are typed into the pane with `herdr pane send-text`.
+import { Elysia, t } from 'elysia'
+import type { Ctx } from '../app'
+import { herdrFailure, plausibleTarget, text } from './errors'
+import type { SocketRegistry } from './sockets'
+
+const CLEAR = '\x1b[H\x1b[2J'
+
+interface AttachConn {
+  pane: string
+  last?: string
+  timer?: ReturnType<typeof setInterval>
+  busy: boolean
+  /** the client is not reading: skip repaints until drain */
+  blocked: boolean
+  closed: boolean
+  unregister?: () => void
+  size?: { cols: number; rows: number }
+}
+
+export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
+  return new Elysia({ name: 'attach' })
+    .macro('attachPane', {
+      query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
+      async resolve({ query }) {
+        if (!plausibleTarget(query.pane)) return text(404, 'no such pane')
+        try {
+          await ctx.herdr.paneRead(query.pane, { source: 'visible' })
+        } catch (e) {
+          return herdrFailure(e, 'no such pane')
+        }
+        return { attach: { pane: query.pane, busy: false, blocked: false, closed: false } as AttachConn }
+      },
+    })
+    .ws('/attach', {
+      attachPane: true,
+      open(ws) {
+        const c = ws.data.attach
+        const raw = ws.raw
+        const paint = async () => {
+          if (c.busy || c.blocked || c.closed) return
+          c.busy = true
+          try {
+            const screen = await ctx.herdr.paneRead(c.pane, { source: 'visible', ansi: true })
+            if (screen !== c.last && !c.closed) {
+              const r = raw.send(Buffer.from(CLEAR + screen.replace(/\r?\n/g, '\r\n')))
+              if (r === -1) c.blocked = true
+              // Remember the screen only once it was handed over, so a dropped frame is resent.
+              if (r !== 0) c.last = screen
+            }
+          } catch (e) {
+            ctx.log(`attach ${c.pane}: read failed: ${(e as Error).message}`)
+          } finally {
+            c.busy = false
+          }
+        }
+        c.timer = setInterval(paint, ctx.timing.attachPollMs)
+        c.unregister = sockets.add(ws.data.principal, () => raw.close(1000, 'device revoked'))
+        void paint()
+      },
+      async message(ws, message) {
+        const c = ws.data.attach
+        // Elysia pre-parses text frames (JSON → object, digits → number): undo it.
+        if (message && typeof message === 'object' && !(message instanceof Uint8Array) && !Buffer.isBuffer(message)) {
+          const m = message as { type?: unknown; cols?: unknown; rows?: unknown }
+          if (m.type === 'resize') {
+            if (Number.isInteger(m.cols) && Number.isInteger(m.rows)) c.size = { cols: m.cols as number, rows: m.rows as number }
+            return
+          }
+        }
+        const input =
+          typeof message === 'string'
+            ? message
+            : message instanceof Uint8Array || Buffer.isBuffer(message)
+              ? Buffer.from(message as Uint8Array).toString('utf8')
+              : typeof message === 'object'
+                ? JSON.stringify(message)
+                : String(message)
+        // NUL cannot travel in an argv; everything else is typed as is.
+        const clean = input.replace(/\u0000/g, '')
+        if (!clean) return
+        try {
+          await ctx.herdr.paneSendText(c.pane, clean)
+        } catch (e) {
+          ctx.log(`attach ${c.pane}: send failed: ${(e as Error).message}`)
+        }
+      },
+      drain(ws) {
+        ws.data.attach.blocked = false
+      },
+      close(ws) {
+        const c = ws.data.attach
+        c.closed = true
+        clearInterval(c.timer)
+        c.unregister?.()
+      },
+    })
+}
