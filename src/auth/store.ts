@@ -73,8 +73,8 @@ export function normalizePairCode(input: string): string | undefined {
 
 /** Why a device name is refused, or undefined when it is fine: 1..100 characters, no control characters. */
 export function deviceNameProblem(name: string): string | undefined {
-  const chars = [...name]
-  if (name.trim() === '' || chars.length > 100) return 'device_name: 1..100 characters'
+  // counted in UTF-16 units, like the JSON schema's maxLength, so the route and the store agree
+  if (name.trim() === '' || name.length > 100) return 'device_name: 1..100 characters'
   // C0, DEL, C1, and the line/paragraph separators that break a one-line table
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return 'device_name: no control characters'
   return undefined

