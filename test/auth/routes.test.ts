@@ -136,6 +136,7 @@ describe('POST /pair', () => {
     const { code } = (await call('POST', '/pair/code', { token: ADMIN })).json()
     const r = await call('POST', '/pair', { body: { code, device_name: 'Pixel 9' } })
     expect(r.status).toBe(200)
+    expect(r.type).toStartWith('application/json')
     const dev = r.json()
     expect(dev).toEqual({ device_id: expect.any(String), token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })
     const list = await call('GET', '/devices', { token: dev.token })
@@ -218,6 +219,7 @@ describe('GET /devices and DELETE /devices/:id', () => {
     store.onRevoke((id) => heard.push(id))
     const r = await call('DELETE', `/devices/${dev.device_id}`, { token: ADMIN })
     expect(r.status).toBe(200)
+    expect(r.type).toStartWith('application/json')
     expect(r.json()).toEqual({ revoked: true })
     expect(heard).toEqual([dev.device_id])
     expect((await call('GET', '/devices', { token: dev.token })).status).toBe(401)
@@ -234,5 +236,23 @@ describe('GET /devices and DELETE /devices/:id', () => {
     expect(r.status).toBe(403)
     expect(r.text).toBe('admin only')
     expect((await call('GET', '/devices', { token: dev.token })).json()).toHaveLength(1)
+  })
+})
+
+describe('over a real socket', () => {
+  test('the client address comes from the server: failures from 127.0.0.1 are limited, not "unknown"', async () => {
+    const clock = { now: 1_700_000_000_000 }
+    const store = newStore(() => clock.now)
+    const app = pairingApp(store, () => clock.now).listen({ hostname: '127.0.0.1', port: 0 })
+    cleanups.unshift(() => void app.stop(true))
+    const url = `http://127.0.0.1:${app.server!.port}/pair`
+    const post = (code: string) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, device_name: 'x' }) })
+    for (let i = 0; i < REDEEM_MAX_FAILURES; i++) expect((await post('AAAA-AAAA')).status).toBe(403)
+    expect((await post('AAAA-AAAA')).status).toBe(429)
+    // the in-process path (no socket) is a different address, so it is not limited
+    const { code } = store.createPairCode()
+    expect(store.redeem(code, 'x', 'unknown').ok).toBe(true)
+    expect(store.redeem(store.createPairCode().code, 'x', '127.0.0.1')).toEqual({ ok: false, reason: 'rate_limited' })
   })
 })
