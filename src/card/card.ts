@@ -7,6 +7,7 @@ export const OptionSchema = t.Object({
   index: t.Integer({ description: 'the number the user types to pick it (1-based); 0 if unnumbered' }),
   label: t.String(),
   selected: t.Boolean({ description: 'the highlighted default — the one a bare Enter (/approve) accepts' }),
+  checked: t.Optional(t.Boolean({ description: 'multi-select forms only: the box is ticked ("[✔]")' })),
 })
 export type Option = Static<typeof OptionSchema>
 

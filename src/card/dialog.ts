@@ -1,0 +1,278 @@
+// Reads a live numbered dialog (permission prompt, question form, plan review …) off a
+// screen by its STRUCTURE: a question paragraph, then options "N. label" numbered 1..n
+// with a cursor glyph on one of them and/or hint rows under them. Agent-specific
+// glyphs and wording come in through DialogVocabulary. Pure.
+import type { Blocked, Option } from './card'
+import { indentOf, isDashedRule, isRule, wrapsInto } from './lines'
+
+export interface DialogVocabulary {
+  /** the cursor glyph at the start of a row (❯, ›) */
+  cursor: RegExp
+  /** an option row: groups (indent)(cursor?)(number)(label) */
+  option: RegExp
+  /** hint rows that close a live form ("Esc to cancel", "Enter to select") */
+  hint: RegExp[]
+  /** hint rows under one option, never part of its label */
+  optionHint: RegExp[]
+  /** multi-select "[ ] label" / "[✔] label": group 1 is the mark */
+  checkbox: RegExp
+  /** header chips above a question ("☐ Database", "← ☒ Colors ✔ Submit →") */
+  chip: RegExp
+}
+
+export interface DialogRead {
+  blocked: Blocked
+  /** row of the dialog's top rule (or first context row) */
+  top: number
+  /** row where the question paragraph starts */
+  questionStart: number
+  /** rows between the top and the question: tool kind, command, file, preview */
+  context: string[]
+}
+
+// how far apart two consecutive options may be (descriptions, a rule between them)
+const MAX_OPTION_GAP = 8
+// how many rows may follow the last option in a live form (descriptions, hints)
+const MAX_TAIL_ROWS = 10
+const MAX_CONTEXT_ROWS = 10
+// without a rule above the options, look this far up for the question
+const MAX_SECTION_ROWS = 30
+
+interface OptionRow {
+  row: number
+  n: number
+  cursor: boolean
+  text: string
+}
+
+function optionAt(line: string, vocab: DialogVocabulary): OptionRow | undefined {
+  const m = vocab.option.exec(line)
+  if (!m) return undefined
+  return { row: -1, n: Number(m[3]), cursor: !!m[2], text: m[4].trim() }
+}
+
+const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
+
+/**
+ * The dialog in lines[from..], if one is live there. `liveBreaker` rows (bullets,
+ * echoed prompts at column 0) after the options mean the list is old conversation.
+ */
+export function readDialog(
+  lines: readonly string[],
+  from: number,
+  width: number,
+  vocab: DialogVocabulary,
+  liveBreaker: RegExp,
+): DialogRead | undefined {
+  return readNumbered(lines, from, width, vocab, liveBreaker) ?? readUnnumbered(lines, from, vocab, liveBreaker)
+}
+
+function readNumbered(
+  lines: readonly string[],
+  from: number,
+  width: number,
+  vocab: DialogVocabulary,
+  liveBreaker: RegExp,
+): DialogRead | undefined {
+  let lastRow = -1
+  for (let i = lines.length - 1; i >= from; i--) {
+    if (vocab.option.test(lines[i])) {
+      lastRow = i
+      break
+    }
+  }
+  if (lastRow < 0) return undefined
+  const last = optionAt(lines[lastRow], vocab)!
+  last.row = lastRow
+  if (last.n < 1) return undefined
+
+  // walk up collecting n-1 … 1; anything else numbered in between means no dialog
+  const group: OptionRow[] = [last]
+  let expected = last.n - 1
+  let prevRow = lastRow
+  for (let i = lastRow - 1; i >= from && expected > 0; i--) {
+    if (prevRow - i > MAX_OPTION_GAP) return undefined
+    const o = optionAt(lines[i], vocab)
+    if (!o) continue
+    if (o.n !== expected) return undefined
+    o.row = i
+    group.unshift(o)
+    expected--
+    prevRow = i
+  }
+  if (expected !== 0) return undefined
+
+  // liveness: the form is the last thing on screen, with a cursor or a hint row
+  let hinted = false
+  let tail = 0
+  for (let i = lastRow + 1; i < lines.length; i++) {
+    const l = lines[i]
+    if (!l.trim()) continue
+    if (liveBreaker.test(l)) return undefined
+    if (anyMatch(vocab.hint, l)) hinted = true
+    if (++tail > MAX_TAIL_ROWS) return undefined
+  }
+  if (!hinted && !group.some((o) => o.cursor)) return undefined
+
+  const options: Option[] = group.map((o, k) => {
+    const stop = k + 1 < group.length ? group[k + 1].row : lines.length
+    let label = o.text
+    let prev = lines[o.row]
+    for (let i = o.row + 1; i < stop; i++) {
+      const l = lines[i]
+      if (!l.trim() || isRule(l) || isDashedRule(l) || anyMatch(vocab.hint, l) || anyMatch(vocab.optionHint, l)) break
+      if (!wrapsInto(prev, l, width)) break // a description row, not a wrapped label
+      label += ' ' + l.trim()
+      prev = l
+    }
+    const opt: Option = { index: o.n, label, selected: o.cursor }
+    const box = vocab.checkbox.exec(label)
+    if (box) {
+      opt.label = label.slice(box[0].length)
+      opt.checked = box[1] !== ' '
+    }
+    return opt
+  })
+
+  return withQuestion(lines, from, group[0].row, options, vocab)
+}
+
+/** Cursor-only menus ("❯ No, exit" / "Yes, I trust this folder"): options index 0. */
+function readUnnumbered(
+  lines: readonly string[],
+  from: number,
+  vocab: DialogVocabulary,
+  liveBreaker: RegExp,
+): DialogRead | undefined {
+  // needs a hint row below the cursor: otherwise a "❯ text" row is just a prompt
+  let hintRow = -1
+  for (let i = lines.length - 1; i >= from; i--) {
+    if (anyMatch(vocab.hint, lines[i])) {
+      hintRow = i
+      break
+    }
+  }
+  if (hintRow < 0) return undefined
+  let cursorRow = -1
+  for (let i = hintRow - 1; i >= from && i >= hintRow - MAX_TAIL_ROWS; i--) {
+    if (vocab.cursor.test(lines[i]) && lines[i].replace(vocab.cursor, '').trim()) {
+      cursorRow = i
+      break
+    }
+  }
+  if (cursorRow < 0) return undefined
+  for (let i = cursorRow + 1; i < lines.length; i++) if (liveBreaker.test(lines[i])) return undefined
+
+  const cursorLine = lines[cursorRow]
+  const col = cursorLine.length - cursorLine.replace(vocab.cursor, '').length
+  const isSibling = (l: string) =>
+    !!l.trim() && indentOf(l) === col && !anyMatch(vocab.hint, l) && !isRule(l) && !isDashedRule(l)
+  let first = cursorRow
+  while (first - 1 >= from && isSibling(lines[first - 1])) first--
+  let lastRow = cursorRow
+  while (lastRow + 1 < lines.length && isSibling(lines[lastRow + 1])) lastRow++
+  const options: Option[] = []
+  for (let i = first; i <= lastRow; i++) {
+    options.push({ index: 0, label: lines[i].replace(vocab.cursor, '').trim(), selected: i === cursorRow })
+  }
+  return withQuestion(lines, from, first, options, vocab)
+}
+
+/** Find the question above the first option, the dialog's top rule and its context rows. */
+function withQuestion(
+  lines: readonly string[],
+  from: number,
+  firstOptionRow: number,
+  options: Option[],
+  vocab: DialogVocabulary,
+): DialogRead {
+  const isBreak = (l: string) => !l.trim() || isRule(l) || isDashedRule(l)
+  const paragraphAbove = (end: number): [number, number] | undefined => {
+    let e = end
+    while (e >= from && !lines[e].trim()) e--
+    if (e < from || isRule(lines[e]) || isDashedRule(lines[e])) return undefined
+    let s = e
+    while (s - 1 >= from && !isBreak(lines[s - 1]) && !vocab.chip.test(lines[s - 1].trimStart().slice(0, 1))) s--
+    return [s, e]
+  }
+  const join = (s: number, e: number) =>
+    lines
+      .slice(s, e + 1)
+      .map((l) => l.trim())
+      .join(' ')
+
+  // the section the options sit in starts at the nearest ─ rule above them
+  let sectionRule = -1
+  for (let i = firstOptionRow - 1; i >= from; i--) {
+    if (isRule(lines[i])) {
+      sectionRule = i
+      break
+    }
+  }
+  const floor = sectionRule >= 0 ? sectionRule + 1 : Math.max(from, firstOptionRow - MAX_SECTION_ROWS)
+
+  let question = ''
+  let questionStart = -1
+  let titleEnd = -1
+  // the paragraph right above the options, or the nearest one above ending in "?"
+  for (let end = firstOptionRow - 1; end >= floor; ) {
+    const p = paragraphAbove(end)
+    if (!p) {
+      end--
+      continue
+    }
+    if (p[0] < floor) break
+    if (/\?$/.test(lines[p[1]].trim())) {
+      question = join(p[0], p[1])
+      questionStart = p[0]
+      break
+    }
+    end = p[0] - 1
+  }
+  if (!question) {
+    // no "?" line (e.g. the bypass-mode warning): the section's title is the question
+    for (let i = floor; i < firstOptionRow; i++) {
+      if (isBreak(lines[i])) continue
+      let e = i
+      while (e + 1 < firstOptionRow && !isBreak(lines[e + 1])) e++
+      question = join(i, e).replace(vocab.chip, '').trim()
+      questionStart = i
+      titleEnd = e
+      break
+    }
+  }
+  if (!question) {
+    question = options.find((o) => o.selected)?.label ?? ''
+    questionStart = firstOptionRow
+  }
+
+  // context: for a titled dialog the rows under the title; else the rows between the
+  // dialog's top rule and the question (skipping empty sections, as in the plan review)
+  let top = sectionRule
+  let ctxFrom: number
+  let ctxTo: number
+  if (titleEnd >= 0) {
+    ctxFrom = titleEnd + 1
+    ctxTo = firstOptionRow
+  } else {
+    top = -1
+    for (let i = questionStart - 1; i >= from; i--) {
+      if (!isRule(lines[i])) continue
+      if (lines.slice(i + 1, questionStart).some((l) => !isBreak(l))) {
+        top = i
+        break
+      }
+    }
+    ctxFrom = top >= 0 ? top + 1 : Math.max(from, questionStart - MAX_CONTEXT_ROWS)
+    ctxTo = questionStart
+  }
+  const context: string[] = []
+  for (let i = ctxFrom; i < ctxTo && context.length < MAX_CONTEXT_ROWS; i++) {
+    const l = lines[i]
+    if (isBreak(l)) continue
+    const t = l.trim().replace(vocab.chip, '').trim()
+    if (t) context.push(t)
+  }
+  if (top < 0) top = Math.min(ctxFrom, questionStart)
+  return { blocked: { question, options }, top, questionStart, context }
+}

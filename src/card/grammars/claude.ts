@@ -1,0 +1,294 @@
+// Claude Code screen grammar: screen text → card fields. Pure.
+// Layout (reference/claude-code.md §8): conversation, then either the composer
+// (rule / ❯ / rule / footer) or a live dialog that replaces it. The wording it keys on
+// lives in claude-vocabulary.ts.
+import type { AgentInfo } from '../../herdr/types'
+import type { Blocked, ScreenGrammar, ScreenReading } from '../card'
+import { screenLines } from '../clean'
+import { readDialog, type DialogRead } from '../dialog'
+import { indentOf, isBoxArt, isDashedRule, isRule, paneWidth, wrapsInto } from '../lines'
+import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
+import { fallbackRead } from './fallback'
+
+const TRANSCRIPT_LINES = 12
+const DETAIL_MAX_LINES = 40
+const DETAIL_MAX_CHARS = 4000
+
+interface Composer {
+  /** row of the rule above the ❯ row */
+  top: number
+  /** row of the rule under the draft */
+  bottom: number
+}
+
+/** The screen cut into its regions. */
+export interface ClaudeLayout {
+  lines: string[]
+  width: number
+  composer?: Composer
+  dialog?: DialogRead
+  /** the conversation is lines[0, convEnd) */
+  convEnd: number
+  /** the last rule's row when neither composer nor dialog is on screen (transcript view) */
+  lastRule: number
+}
+
+type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'other'
+interface Block {
+  kind: BlockKind
+  rows: string[]
+}
+
+const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
+// rows that end the live region: a bullet or an echoed prompt at column 0
+const LIVE_BREAKER = /^[●⏺❯]\s/
+// gutter and tree glyphs in front of tool results and agent trees
+const TREE = /^[\s├└│┃⎿]+/
+
+function findComposer(lines: readonly string[], v: ClaudeVocabulary): Composer | undefined {
+  // the LAST rule / ❯ / … / rule group; footer rows may follow it
+  for (let top = lines.length - 2; top >= 0; top--) {
+    if (!isRule(lines[top]) || !v.promptLine.test(lines[top + 1])) continue
+    for (let b = top + 2; b < lines.length && b <= top + 12; b++) {
+      if (isRule(lines[b])) return { top, bottom: b }
+    }
+  }
+  return undefined
+}
+
+export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout {
+  const lines = screenLines(screen)
+  const width = paneWidth(lines)
+  const composer = findComposer(lines, v)
+  const from = composer ? composer.bottom + 1 : 0
+  const dialog = readDialog(lines, from, width, v.dialog, LIVE_BREAKER)
+  let lastRule = -1
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (isRule(lines[i])) {
+      lastRule = i
+      break
+    }
+  }
+  let convEnd = lines.length
+  if (composer) convEnd = composer.top
+  else if (dialog) convEnd = dialog.top
+  else if (lastRule >= 0 && lines.length - lastRule <= 4) convEnd = lastRule // transcript view footer
+  return { lines, width, composer, dialog, convEnd, lastRule }
+}
+
+/** The permission mode from the footer rows under the composer. */
+export function modeOf(layout: ClaudeLayout, v: ClaudeVocabulary = V): string | undefined {
+  const { lines, composer } = layout
+  if (!composer) return undefined // a dialog or the transcript view hides the footer
+  const end = Math.min(lines.length, composer.bottom + 8)
+  let footer = false
+  for (let i = composer.bottom + 1; i < end; i++) {
+    const l = lines[i]
+    if (!l.trim()) continue
+    footer = true
+    const m = v.modeRow.exec(l)
+    if (!m) continue
+    const label = m[1].trim()
+    for (const known of v.modes) if (known.label.test(label)) return known.mode
+    return label.toLowerCase()
+  }
+  return footer ? v.defaultMode : undefined
+}
+
+function isToolCall(text: string, v: ClaudeVocabulary): boolean {
+  return anyMatch(v.toolCall, text)
+}
+
+/** Cut the conversation rows into blocks: prose, tool rows, notices, status rows, prompts. */
+export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V): Block[] {
+  const { lines, convEnd } = layout
+  const blocks: Block[] = []
+  let cur: Block | undefined
+  let blankBefore = false
+  const open = (kind: BlockKind, row: string) => {
+    cur = { kind, rows: [row] }
+    blocks.push(cur)
+  }
+  for (let i = 0; i < convEnd; i++) {
+    const l = lines[i]
+    if (!l.trim()) {
+      blankBefore = true
+      continue
+    }
+    const wasBlank = blankBefore
+    blankBefore = false
+    if (v.banner.test(l) || isRule(l) || isDashedRule(l) || isBoxArt(l) || anyMatch(v.chrome, l)) {
+      if (cur && cur.kind === 'prose' && isDashedRule(l)) continue
+      if (v.banner.test(l) || isRule(l)) cur = undefined
+      continue
+    }
+    if (v.bullet.test(l)) {
+      const text = l.replace(v.bullet, '')
+      let kind: BlockKind = 'prose'
+      if (isToolCall(text, v)) kind = 'tool'
+      else if (anyMatch(v.infoRow, text)) kind = 'info'
+      // prose never has a result gutter right under it; a notice or tool row does
+      else if (i + 1 < convEnd && v.resultGutter.test(lines[i + 1])) kind = 'info'
+      open(kind, text)
+      continue
+    }
+    if (v.promptLine.test(l)) {
+      open('prompt', l.replace(v.promptLine, ''))
+      continue
+    }
+    if (v.spinner.test(l) || v.statusRow.test(l)) {
+      open('status', l)
+      continue
+    }
+    if (v.resultGutter.test(l)) {
+      if (cur && cur.kind !== 'prose' && cur.kind !== 'prompt') cur.rows.push(l)
+      else open('tool', l)
+      continue
+    }
+    const indent = indentOf(l)
+    const text = l.trim()
+    if (indent > 0 && indent <= 4 && (isToolCall(text, v) || anyMatch(v.toolRow, text))) {
+      open('tool', text)
+      continue
+    }
+    if (indent > 0 && cur) {
+      if (cur.kind === 'prose') {
+        if (wasBlank) cur.rows.push('')
+        cur.rows.push(l)
+        continue
+      }
+      if (cur.kind === 'prompt' && wasBlank) {
+        open('other', l)
+        continue
+      }
+      if (!wasBlank || indent > 2 || cur.kind === 'prompt') {
+        cur.rows.push(l)
+        continue
+      }
+    }
+    open('other', l)
+  }
+  return blocks
+}
+
+/** The prose block's logical lines: bullet and indent removed, soft wraps joined. */
+function proseLines(rows: readonly string[], width: number): string[] {
+  const out: string[] = []
+  let prevRaw = ''
+  for (let k = 0; k < rows.length; k++) {
+    const raw = k === 0 ? '● ' + rows[0] : rows[k]
+    const text = k === 0 ? rows[0].trim() : rows[k].replace(/^ {1,2}/, '').trimEnd()
+    if (k > 0 && raw.trim() && out.length && out[out.length - 1] !== '' && wrapsInto(prevRaw, raw, width)) {
+      out[out.length - 1] += ' ' + text.trim()
+    } else {
+      out.push(text)
+    }
+    prevRaw = raw
+  }
+  while (out.length && !out[out.length - 1].trim()) out.pop()
+  return out
+}
+
+function toolStep(b: Block): string {
+  const first = b.rows[0].replace(TREE, '').replace(/\s*\(ctrl\+o to expand\)$/, '').trim()
+  const result = b.rows
+    .slice(1)
+    .map((r) => r.replace(TREE, '').trim())
+    .find((r) => r && !/^\(ctrl\+/.test(r))
+  return result ? `${first} · ${result}` : first
+}
+
+function capDetail(lines: string[]): string {
+  const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
+  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
+  return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
+}
+
+/** Recent readable rows (conversation and dialog), without chrome. */
+function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
+  const { lines, dialog, composer, convEnd } = layout
+  const end = dialog ? lines.length : composer ? composer.top : convEnd
+  const out: string[] = []
+  for (let i = end - 1; i >= 0 && out.length < TRANSCRIPT_LINES; i--) {
+    const l = lines[i]
+    if (!l.trim() || v.banner.test(l) || isRule(l) || isDashedRule(l) || isBoxArt(l)) continue
+    if (anyMatch(v.chrome, l) || (v.spinner.test(l) && !v.statusRow.test(l))) continue
+    if (dialog && i > dialog.top && anyMatch(v.dialog.hint, l)) continue
+    const t = l.replace(v.bullet, '').replace(TREE, '').trim()
+    if (t) out.push(t)
+  }
+  return out.reverse()
+}
+
+function titleOf(agent: AgentInfo | undefined): string {
+  const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
+  return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
+}
+
+/** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
+export function readClaude(screen: string, agent: AgentInfo | undefined, v: ClaudeVocabulary = V): ScreenReading {
+  const layout = layoutOf(screen, v)
+  const mode = modeOf(layout, v)
+  const blocks = blocksOf(layout, v)
+  const recognised =
+    !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0
+  if (!recognised) return { ...fallbackRead(screen), rule: 'claude:unrecognised→fallback' }
+
+  const transcript = transcriptOf(layout, v)
+  const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
+  const withMode = (r: ScreenReading): ScreenReading => (mode !== undefined ? { ...r, permission_mode: mode } : r)
+
+  if (layout.dialog) {
+    const { blocked, context } = layout.dialog
+    return withMode({
+      ...base,
+      headline: blocked.question,
+      detail: context.length ? context.join('\n') : blocked.question,
+      blocked,
+      rule: blocked.options.some((o) => o.index > 0) ? 'dialog:numbered' : 'dialog:cursor-menu',
+    })
+  }
+
+  // the current turn: after the last echoed prompt (a stale answer is not this turn's)
+  let turnStart = 0
+  for (let k = blocks.length - 1; k >= 0; k--) {
+    if (blocks[k].kind === 'prompt') {
+      turnStart = k + 1
+      break
+    }
+  }
+  const turn = blocks.slice(turnStart)
+  let lastProse = -1
+  let lastTool = -1
+  for (let k = turn.length - 1; k >= 0; k--) {
+    if (lastProse < 0 && turn[k].kind === 'prose') lastProse = k
+    if (lastTool < 0 && turn[k].kind === 'tool') lastTool = k
+  }
+  const title = titleOf(agent)
+  const working = agent?.agent_status === 'working'
+  const step = lastTool >= 0 ? toolStep(turn[lastTool]) : ''
+
+  if (lastProse >= 0) {
+    const prose = proseLines(turn[lastProse].rows, layout.width)
+    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
+    let detail = capDetail(prose)
+    if (working && lastTool > lastProse) detail += '\n\n' + step
+    return withMode({ ...base, headline, detail, rule: 'prose:last-in-turn' })
+  }
+  if (step) {
+    return withMode({
+      ...base,
+      headline: working && title ? title : step,
+      detail: step,
+      rule: working ? 'tool-only:title' : 'tool-only:step',
+    })
+  }
+  return withMode({ ...base, headline: title, detail: '', rule: 'no-prose:title' })
+}
+
+export const claudeGrammar: ScreenGrammar = {
+  kinds: ['claude', 'claude-code'],
+  read: (screen, agent) => readClaude(screen, agent),
+  permissionMode: (screen) => modeOf(layoutOf(screen)),
+  dialog: (screen): Blocked | undefined => layoutOf(screen).dialog?.blocked,
+}

@@ -1,0 +1,58 @@
+// Line-level helpers shared by every screen grammar (pure).
+
+/** A full-width horizontal rule: `─────` (optionally with a label, as herdr defines it). */
+export function isRule(line: string): boolean {
+  const t = line.trim()
+  if (t.length < 3 || t[0] !== '─') return false
+  if (/^─+$/.test(t)) return true
+  return /^─{3,}\s*\S.*─$/.test(t) // `──── label ─`
+}
+
+/** A dashed separator (`╌╌╌`, diff/plan panels) or a heavy/double rule. */
+export function isDashedRule(line: string): boolean {
+  const t = line.trim()
+  return t.length >= 3 && /^[╌┄┈━═▔▁\-]+$/.test(t) && !/^-{1,2}$/.test(t)
+}
+
+// Box drawing, block elements and geometric frame pieces used as decoration.
+const BOX_CHARS = /[\u2500-\u259f\u25a0-\u25a1\u2800-\u28ff]/g
+
+/** True when the line has nothing readable: only frame/box/block glyphs and spaces. */
+export function isBoxArt(line: string): boolean {
+  return !/[\p{L}\p{N}]/u.test(line.replace(BOX_CHARS, ''))
+}
+
+/** Remove frame glyphs at both edges of a row (`┃ text`, `│ text │`). */
+export function stripFrame(line: string): string {
+  return line.replace(/^[\s\u2500-\u259f]+/, '').replace(/[\s\u2500-\u259f]+$/, '')
+}
+
+export function indentOf(line: string): number {
+  const m = /^ */.exec(line)
+  return m ? m[0].length : 0
+}
+
+/** Display width of the pane as the screen shows it: the widest rule, else the widest row. */
+export function paneWidth(lines: readonly string[]): number {
+  let rule = 0
+  let widest = 0
+  for (const l of lines) {
+    const n = [...l].length
+    if (n > widest) widest = n
+    if (n > rule && isRule(l)) rule = n
+  }
+  return rule > 0 ? rule : widest
+}
+
+/**
+ * Was `line` soft-wrapped into `next`? A terminal wraps at word boundaries, so a row
+ * was wrapped when the next row's first word would not have fitted after it.
+ * Rows longer than the pane (already-joined scrollback) are never wrapped.
+ */
+export function wrapsInto(line: string, next: string, width: number): boolean {
+  if (!next.trim() || width <= 0) return false
+  const len = [...line].length
+  if (len > width) return false
+  const word = next.trim().split(/\s/)[0]
+  return len + 1 + [...word].length > width
+}

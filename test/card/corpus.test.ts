@@ -1,0 +1,99 @@
+// Every real corpus screen (fixtures/screens, copied from shared/corpus) through buildCard,
+// checked against the scenario's expected.json: headline, blocked, permission_mode.
+import { describe, expect, test } from 'bun:test'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { AgentInfo, AgentStatus } from '../../src/herdr/types'
+import { buildCard } from '../../src/card/build'
+import { grammarFor } from '../../src/card/registry'
+import { cleanScreen } from '../../src/card/clean'
+
+const ROOT = join(import.meta.dir, '../../fixtures/screens')
+export const FAKE_TITLE = 'Fake task title'
+
+export function fakeAgent(kind: string, status: AgentStatus, extra: Partial<AgentInfo> = {}): AgentInfo {
+  return {
+    agent: kind,
+    agent_status: status,
+    focused: false,
+    pane_id: 'w1:p1',
+    revision: 1,
+    state_change_seq: 7,
+    tab_id: 'w1:t1',
+    terminal_id: 'term-1',
+    workspace_id: 'w1',
+    terminal_title_stripped: FAKE_TITLE,
+    ...extra,
+  }
+}
+
+interface Expected {
+  agent: string
+  screens: Record<
+    string,
+    {
+      agent_status: AgentStatus
+      permission_mode: string | null
+      headline: string | null
+      blocked?: { question: string; options: { index: number; label: string; selected: boolean }[] }
+    }
+  >
+}
+
+// chrome that must never reach detail/transcript
+const ESC = /\u001b/
+const BOX = /[─━│┃╭╮╰╯╌╹▀├└┌┐┘┤┬┴┼▐▛▜▝▘█]/
+
+// A few .ansi/.recent.txt captures were taken a moment after the .txt one and show a later
+// frame; expected.json describes the .txt. What those later frames really show:
+const laterFrame: Record<string, { headline?: string }> = {
+  // turn 2 has produced its first prose line by then ("● Turn 2, step 1: …" above Bash running)
+  'cc-long/02-turn2-working.ansi': { headline: 'Turn 2, step 1: listing generated rows.' },
+  'cc-long/02-turn2-working.recent.txt': { headline: 'Turn 2, step 1: listing generated rows.' },
+}
+
+const scenarios = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.json')))
+
+test('fixtures are present (all 12 scenarios)', () => {
+  expect(scenarios.length).toBe(12)
+})
+
+for (const scenario of scenarios) {
+  const expected: Expected = JSON.parse(readFileSync(join(ROOT, scenario, 'expected.json'), 'utf8'))
+  const dedicated = expected.agent === 'claude'
+  describe(scenario, () => {
+    for (const [label, want] of Object.entries(expected.screens)) {
+      for (const variant of ['.txt', '.ansi', '.recent.txt']) {
+        const file = join(ROOT, scenario, label + variant)
+        if (!existsSync(file)) continue
+        test(`${label}${variant}`, () => {
+          const screen = readFileSync(file, 'utf8')
+          const card = buildCard(fakeAgent(expected.agent, want.agent_status), screen)
+          expect(card.agent_status).toBe(want.agent_status)
+          expect(card.agent_kind).toBe(expected.agent)
+          expect(card.pane_id).toBe('w1:p1')
+          for (const text of [card.headline, card.detail, ...(card.transcript ?? [])]) {
+            expect(text).not.toMatch(ESC)
+            expect(text).not.toMatch(BOX)
+          }
+          expect((card.transcript ?? []).length).toBeLessThanOrEqual(12)
+          if (dedicated) {
+            expect(card.parsed).toBe(true)
+            const later = laterFrame[`${scenario}/${label}${variant}`]
+            expect(card.headline).toBe(later?.headline ?? want.headline ?? FAKE_TITLE)
+            expect(card.permission_mode).toBe(want.permission_mode ?? undefined)
+            expect(card.blocked).toEqual(want.blocked)
+            // the grammar's own dialog() agrees with the card (used by POST /send)
+            expect(grammarFor('claude').dialog!(cleanScreen(screen))).toEqual(want.blocked)
+            expect(grammarFor('claude').permissionMode!(screen)).toBe(want.permission_mode ?? undefined)
+          } else {
+            expect(card.parsed).toBe(false)
+            expect(card.blocked).toBeUndefined()
+            expect(card.permission_mode).toBeUndefined()
+            expect(card.headline.length).toBeGreaterThan(0)
+          }
+        })
+      }
+    }
+  })
+}
