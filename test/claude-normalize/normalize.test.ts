@@ -139,6 +139,19 @@ describe('tool results', () => {
     expect(normalizeClaudeLine(line, 0)[0]!.result).toEqual({ for_id: 't', ok: true, output_summary: 'built\n[stderr] warning: old' })
   })
 
+  test('two results in one record (older builds): the record-level toolUseResult is not guessed onto either', () => {
+    const line = JSON.stringify({
+      type: 'user',
+      uuid: 'u',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'one' }, { type: 'tool_result', tool_use_id: 't2', content: 'two' }] },
+      toolUseResult: { stdout: 'one', stderr: '' },
+    })
+    expect(normalizeClaudeLine(line, 0).map((d) => [d.id, d.result!.for_id, d.result!.output_summary])).toEqual([
+      ['u#0', 't1', 'one'],
+      ['u#1', 't2', 'two'],
+    ])
+  })
+
   test('interrupted Bash is ok:false', () => {
     const line = JSON.stringify({
       type: 'user',

@@ -186,6 +186,10 @@ function userRecord(rec: Rec, env: Envelope): Draft[] | undefined {
   if (typeof content === 'string') return userText(content, 0, env)
   if (!Array.isArray(content)) return undefined
   const out: Draft[] = []
+  // toolUseResult belongs to the record; with several results in one record
+  // (older builds) it cannot be attributed, so each falls back to its content.
+  const results = content.filter((b) => isRec(b) && b.type === 'tool_result').length
+  const tur = results === 1 ? rec.toolUseResult : undefined
   content.forEach((block, k) => {
     if (!isRec(block)) return
     switch (block.type) {
@@ -193,7 +197,7 @@ function userRecord(rec: Rec, env: Envelope): Draft[] | undefined {
         if (typeof block.text === 'string') out.push(...userText(block.text, k, env))
         return
       case 'tool_result':
-        out.push(toolResult(block, rec.toolUseResult, k, env))
+        out.push(toolResult(block, tur, k, env))
         return
       case 'image':
         out.push(env.draft(k, 'user', 'attachment', { text: '[image]' }))
