@@ -1,6 +1,16 @@
 // The live tail, shrink/replace, pending files, sharing and release.
 import { afterAll, afterEach, expect, test } from 'bun:test'
-import { appendFileSync, renameSync, unlinkSync, writeFileSync, truncateSync, readFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import type { Draft } from '../../src/transcript/entry'
 import type { LineNormalizer } from '../../src/transcript/jsonl/normalizer'
@@ -244,7 +254,49 @@ test('a cached index whose file changed while unwatched is rebuilt on re-acquire
   expect((await tl.read(1, 9)).map((e) => e.id)).toEqual(['q#0', 'q#1', 'q#2'])
 })
 
-test('the warm cache is bounded and can be disabled', async () => {
+test('an in-place edit the fingerprints miss is caught by the next read and re-indexed', async () => {
+  const path = fresh()
+  const pad = (id: string) => line(id, 1, 'p'.repeat(300)) // head/tail prints cover only these
+  const before = line('mid', 1, 'xxxx')
+  const after = JSON.stringify({ uuid: 'mid', n: 2, t: 'xxxx' }) + '\n'
+  expect(Buffer.byteLength(after)).toBe(Buffer.byteLength(before))
+  writeFileSync(path, pad('h') + before + pad('t'))
+  const tl = await acquire(path, countingNormalizer, FAST)
+  const rec = recorder()
+  tl.onReset(rec.reset)
+  expect(tl.total()).toBe(3)
+  const fd = openSync(path, 'r+')
+  writeSync(fd, after, Buffer.byteLength(pad('h')))
+  closeSync(fd)
+  await pumps(3) // the poll sees the mtime change but the prints still match
+  expect(rec.resets).toBe(0)
+  expect(await tl.read(2, 2)).toEqual([]) // the count disagrees: never a wrong entry
+  await rec.untilResets(1)
+  expect(tl.total()).toBe(4)
+  expect((await tl.read(1, 4)).map((e) => e.id)).toEqual(['h#0', 'mid#0', 'mid#1', 't#0'])
+})
+
+test('the warm cache expires, is bounded, and can be disabled', async () => {
+  configureJsonlCache({ keepAliveMs: 30 })
+  try {
+    const p = fresh()
+    writeFileSync(p, line('a', 1))
+    ;(await acquireJsonlTimeline(p, countingNormalizer, FAST)).release()
+    expect(jsonlDebug().cachedFiles).toBe(1)
+    await waitFor(() => jsonlDebug().cachedFiles === 0, 2000, 'keep-alive expiry')
+  } finally {
+    configureJsonlCache({ keepAliveMs: 60_000 })
+  }
+  configureJsonlCache({ maxFiles: 0 })
+  try {
+    const p = fresh()
+    writeFileSync(p, line('a', 1))
+    ;(await acquireJsonlTimeline(p, countingNormalizer, FAST)).release()
+    expect(jsonlDebug().cachedFiles).toBe(0)
+  } finally {
+    configureJsonlCache({ maxFiles: 8 })
+  }
+
   configureJsonlCache({ maxFiles: 2 })
   try {
     const paths = [fresh(), fresh(), fresh()]

@@ -64,6 +64,8 @@ export class JsonlFile {
   private seenSize = -1
   private seenMtime = -1
   private resetting = false
+  /** a read found a line whose entry count differs from the index: re-index on the next pass */
+  private suspect = false
   private running: Promise<void> | null = null
   private again = false
   private timer: ReturnType<typeof setInterval> | null = null
@@ -170,7 +172,9 @@ export class JsonlFile {
       const drafts = normalizeSafely(this.normalize, line, start)
       const first = index.before(r) + 1
       if (drafts.length !== index.cum[r] - first + 1) {
-        // The bytes changed under the index: let the pump notice and re-index.
+        // The bytes changed under the index (an edit the head/tail prints
+        // cannot see): re-index on the next pass, which fires onReset.
+        this.suspect = true
         void this.pump()
         return []
       }
@@ -271,7 +275,7 @@ export class JsonlFile {
 
   /** Same file as before: extend, or re-index when it shrank or its indexed bytes changed. */
   private async follow(size: number, mtime: number): Promise<void> {
-    if (size < this.index.scanned) {
+    if (size < this.index.scanned || this.suspect) {
       await this.rebuild(size)
       return
     }
@@ -289,6 +293,7 @@ export class JsonlFile {
   private async rebuild(size: number): Promise<void> {
     const hadContent = this.index.scanned > 0
     this.resetting = true
+    this.suspect = false
     try {
       const fresh = new LineIndex()
       await this.extend(fresh, size, false)

@@ -1,0 +1,253 @@
+// Measures the shared JSONL engine on generated Claude Code transcripts.
+//   bun bench/transcript-engine.ts [MB ...]      (default: 10 100)
+// Files go to /tmp (generated once, reused). Prints one JSON line of figures,
+// then a readable summary with ratios against the floor. Targets (issue 4):
+// cold ≤ 1.5× floor; warm < 50 ms, flat in size; deep older page < 20 ms;
+// append→onGrow p50 < 50 ms; RSS growth < 64 MB; per-timeline cost small.
+import { appendFileSync, existsSync, statSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import type { Draft } from '../src/transcript/entry'
+import type { LineNormalizer } from '../src/transcript/jsonl/normalizer'
+import {
+  acquireJsonlTimeline,
+  dropJsonlCache,
+  jsonlDebug,
+  type JsonlTimeline,
+} from '../src/transcript/jsonl/timeline'
+import { corpusRecords, generateTranscript } from './gen-transcript'
+
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
+if (sizes.length === 0) sizes.push(10, 100)
+
+/** A stand-in with a realistic amount of work: parse, walk content blocks, build drafts. */
+const standIn: LineNormalizer = (line, offset) => {
+  let rec: any
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return [{ id: `line@${offset}#0`, role: 'system', kind: 'message', text: line.slice(0, 2000), parsed: false }]
+  }
+  const msg = rec?.message
+  if (!msg || (rec.type !== 'user' && rec.type !== 'assistant')) return []
+  const blocks = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }] : (msg.content ?? [])
+  const out: Draft[] = []
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]
+    const base = { id: `${rec.uuid}#${i}`, parent_id: rec.parentUuid ?? undefined, ts: rec.timestamp, parsed: true }
+    if (b.type === 'text') out.push({ ...base, role: msg.role, kind: 'message', text: String(b.text).slice(0, 20000) })
+    else if (b.type === 'tool_use')
+      out.push({ ...base, role: 'assistant', kind: 'tool_call', tool: { id: b.id, name: b.name, input_summary: JSON.stringify(b.input).slice(0, 200) } })
+    else if (b.type === 'tool_result')
+      out.push({ ...base, role: 'user', kind: 'tool_result', result: { for_id: b.tool_use_id, ok: !b.is_error, output_summary: JSON.stringify(b.content).slice(0, 4000) } })
+  }
+  return out
+}
+
+async function pickNormalizer(): Promise<{ name: string; normalize: LineNormalizer }> {
+  try {
+    const mod = await import('../src/transcript/kinds/claude/normalize')
+    if (typeof mod.normalizeClaudeLine === 'function') return { name: 'normalizeClaudeLine', normalize: mod.normalizeClaudeLine }
+  } catch {
+    // not there yet: the stand-in does comparable work
+  }
+  return { name: 'stand-in', normalize: standIn }
+}
+
+const ms = (t0: number) => performance.now() - t0
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
+const rssMB = () => process.memoryUsage().rss / 1048576
+const settle = () => {
+  Bun.gc(true)
+  return rssMB()
+}
+
+/**
+ * The floor: stream the file in 2 MiB chunks, split lines, JSON.parse every line.
+ * With `normalize`, the same pass calls the normalizer instead: the least any
+ * index build that normalizes every line can cost.
+ */
+async function floor(path: string, normalize?: LineNormalizer): Promise<number> {
+  const t0 = performance.now()
+  const fh = await open(path, 'r')
+  const buf = Buffer.allocUnsafe(2 * 1024 * 1024)
+  let pos = 0
+  let carry = Buffer.alloc(0)
+  let parsed = 0
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+    if (bytesRead === 0) break
+    pos += bytesRead
+    const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead)
+    let at = 0
+    for (let nl = chunk.indexOf(10, at); nl !== -1; nl = chunk.indexOf(10, at)) {
+      if (nl > at) {
+        const text = chunk.toString('utf8', at, nl)
+        if (normalize) normalize(text, pos - chunk.length + at)
+        else JSON.parse(text)
+        parsed++
+      }
+      at = nl + 1
+    }
+    carry = Buffer.from(chunk.subarray(at))
+  }
+  await fh.close()
+  if (parsed === 0) throw new Error('floor parsed nothing')
+  return ms(t0)
+}
+
+async function newestPage(tl: JsonlTimeline) {
+  const total = tl.total()
+  return tl.read(Math.max(1, total - 149), total)
+}
+
+/** A real assistant line from the corpus with a fresh uuid, to append. */
+function appendLine(recs: Record<string, unknown>[], k: number): string {
+  const rec = recs.find((r) => r.type === 'assistant') ?? recs[0]
+  return JSON.stringify({ ...rec, uuid: crypto.randomUUID(), timestamp: new Date().toISOString(), bench: k }) + '\n'
+}
+
+async function tailLatency(tl: JsonlTimeline, path: string, recs: Record<string, unknown>[], n: number) {
+  const lat: number[] = []
+  for (let k = 0; k < n; k++) {
+    const got = new Promise<number>((res) => {
+      const off = tl.onGrow(() => {
+        off()
+        res(performance.now())
+      })
+    })
+    const t0 = performance.now()
+    appendFileSync(path, appendLine(recs, k))
+    lat.push((await got) - t0)
+    await Bun.sleep(10 + (k % 7) * 5) // appends arrive spread out, not in lockstep with the poll
+  }
+  return lat
+}
+
+async function main() {
+  const { name, normalize } = await pickNormalizer()
+  const recs = corpusRecords()
+  const results: Record<string, unknown>[] = []
+  const rssStart = settle()
+  for (const mb of sizes) {
+    const path = `/tmp/gothalo-bench-${mb}.jsonl`
+    if (!existsSync(path) || statSync(path).size < mb * 1048576) generateTranscript(mb, path)
+    // (earlier runs appended ~50 lines to the file they measured: harmless)
+    const bytes = statSync(path).size
+    await floor(path) // warm the page cache for everyone alike
+    const floorMs = median([await floor(path), await floor(path), await floor(path)])
+    const floorNormMs = median([await floor(path, normalize), await floor(path, normalize), await floor(path, normalize)])
+
+    dropJsonlCache()
+    const rssBefore = settle()
+    let peak = rssBefore
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMB())), 5)
+    const t0 = performance.now()
+    let tl = await acquireJsonlTimeline(path, normalize, { normalizerId: name })
+    const page = await newestPage(tl)
+    const coldMs = ms(t0)
+    clearInterval(sampler)
+    if (page.length !== Math.min(150, tl.total())) throw new Error('newest page has the wrong size')
+    const total = tl.total()
+
+    tl.release()
+    const warm: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const t1 = performance.now()
+      const again = await acquireJsonlTimeline(path, normalize, { normalizerId: name })
+      await newestPage(again)
+      warm.push(ms(t1))
+      again.release()
+    }
+    const buildsBefore = jsonlDebug().indexBuilds
+    tl = await acquireJsonlTimeline(path, normalize, { normalizerId: name })
+    if (jsonlDebug().indexBuilds !== buildsBefore) throw new Error('warm acquire rebuilt the index')
+
+    const deep: number[] = []
+    for (let i = 0; i < 9; i++) {
+      const from = Math.max(1, Math.floor(total * (0.05 + i * 0.05)))
+      const t2 = performance.now()
+      const older = await tl.read(from, from + 149)
+      deep.push(ms(t2))
+      if (older.length !== 150 || older[0].seq !== from) throw new Error('deep page is wrong')
+    }
+
+    const lat = await tailLatency(tl, path, recs, 50)
+    const rssServing = settle()
+
+    // 200 timelines on the one file: acquire each, read its newest page, subscribe.
+    const before200 = settle()
+    const heap200 = process.memoryUsage().heapUsed
+    const t3 = performance.now()
+    const many: JsonlTimeline[] = []
+    let acquireOnly = 0
+    for (let i = 0; i < 200; i++) {
+      const ta = performance.now()
+      const h = await acquireJsonlTimeline(path, normalize, { normalizerId: name })
+      acquireOnly += ms(ta)
+      await newestPage(h)
+      h.onGrow(() => {})
+      many.push(h)
+    }
+    const manyMs = ms(t3)
+    const after200 = settle()
+    const heapAfter200 = process.memoryUsage().heapUsed
+    const fan0 = performance.now()
+    const fanned = new Promise<number>((res) => {
+      const off = many[199].onGrow(() => {
+        off()
+        res(performance.now())
+      })
+    })
+    appendFileSync(path, appendLine(recs, -1))
+    const fanMs = (await fanned) - fan0
+    const debug = jsonlDebug()
+    for (const h of many) h.release()
+    tl.release()
+
+    results.push({
+      mb,
+      bytes,
+      lines_entries_total: total,
+      normalizer: name,
+      floor_ms: +floorMs.toFixed(1),
+      cold_ms: +coldMs.toFixed(1),
+      cold_over_floor: +(coldMs / floorMs).toFixed(2),
+      floor_normalize_ms: +floorNormMs.toFixed(1),
+      cold_over_floor_normalize: +(coldMs / floorNormMs).toFixed(2),
+      warm_ms: +median(warm).toFixed(2),
+      deep_page_ms: +median(deep).toFixed(2),
+      deep_page_max_ms: +Math.max(...deep).toFixed(2),
+      tail_p50_ms: +pct(lat, 0.5).toFixed(1),
+      tail_p95_ms: +pct(lat, 0.95).toFixed(1),
+      rss_growth_build_peak_mb: +(peak - rssBefore).toFixed(1),
+      rss_growth_serving_mb: +(rssServing - rssBefore).toFixed(1),
+      rss_serving_over_process_start_mb: +(rssServing - rssStart).toFixed(1),
+      timelines_200_ms: +manyMs.toFixed(1),
+      per_timeline_ms: +(manyMs / 200).toFixed(3),
+      per_timeline_acquire_only_ms: +(acquireOnly / 200).toFixed(3),
+      per_timeline_rss_kb: +(((after200 - before200) * 1024) / 200).toFixed(1),
+      per_timeline_heap_kb: +((heapAfter200 - heap200) / 1024 / 200).toFixed(2),
+      fanout_200_append_ms: +fanMs.toFixed(1),
+      index_kb: +(debug.indexBytes / 1024).toFixed(1),
+      index_builds_total: debug.indexBuilds,
+    })
+  }
+  const out = { bench: 'transcript-engine', rss_start_mb: +rssStart.toFixed(1), rss_end_mb: +settle().toFixed(1), results }
+  console.log(JSON.stringify(out))
+  console.log('')
+  for (const r of results as any[]) {
+    console.log(`${r.mb} MB (${r.lines_entries_total} entries, normalizer ${r.normalizer})`)
+    console.log(`  floor (stream + JSON.parse every line)  ${r.floor_ms} ms`)
+    console.log(`  floor with the normalizer instead        ${r.floor_normalize_ms} ms  (the normalizer's own cost)`)
+    console.log(`  cold index + newest 150                 ${r.cold_ms} ms  = ${r.cold_over_floor}× floor, ${r.cold_over_floor_normalize}× floor-with-normalizer   (target ≤ 1.5×)`)
+    console.log(`  warm re-acquire + newest 150            ${r.warm_ms} ms   (target < 50 ms, flat)`)
+    console.log(`  150 entries deep (warm), median / max   ${r.deep_page_ms} / ${r.deep_page_max_ms} ms   (target < 20 ms)`)
+    console.log(`  append → onGrow p50 / p95               ${r.tail_p50_ms} / ${r.tail_p95_ms} ms   (target p50 < 50 ms)`)
+    console.log(`  RSS growth: build peak / serving        ${r.rss_growth_build_peak_mb} / ${r.rss_growth_serving_mb} MB (serving vs process start ${r.rss_serving_over_process_start_mb} MB)   (target < 64 MB)`)
+    console.log(`  200 timelines on one file               ${r.timelines_200_ms} ms total, ${r.per_timeline_ms} ms (acquire alone ${r.per_timeline_acquire_only_ms} ms, the rest is its newest page), ${r.per_timeline_heap_kb} KB heap (${r.per_timeline_rss_kb} KB RSS) each; one append reaches all 200 in ${r.fanout_200_append_ms} ms`)
+    console.log(`  index size                              ${r.index_kb} KB`)
+  }
+}
+
+await main()
