@@ -66,9 +66,12 @@ export function tokenOf(headers: Record<string, string | undefined>, query: Reco
  * bad token answers 401 before schema validation can answer 400.
  */
 export function authGuard(ctx: Ctx) {
-  return new Elysia({ name: 'auth-guard' }).derive({ as: 'scoped' }, ({ headers, query, status }) => {
+  return new Elysia({ name: 'auth-guard' }).derive({ as: 'scoped' }, ({ headers, query, status, set }) => {
     const principal = ctx.auth.identify(tokenOf(headers, query as Record<string, unknown>))
-    if (!principal) return status(401, 'unauthorized')
+    if (!principal) {
+      set.headers['content-type'] = 'text/plain;charset=utf-8'
+      return status(401, 'unauthorized')
+    }
     return { principal: principal as Principal }
   })
 }
@@ -93,7 +96,8 @@ export function createApp(deps: AppDeps) {
       if (code === 'PARSE') return (set.status = 400), 'bad request body'
       // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
       if (code === 'VALIDATION') {
-        const custom = (error as { customError?: unknown }).customError
+        const e = error as { customError?: unknown; validator?: { schema?: { error?: unknown } } }
+        const custom = typeof e.customError === 'string' ? e.customError : e.validator?.schema?.error
         return (set.status = 400), typeof custom === 'string' ? custom : 'bad request'
       }
       ctx.log(`internal error: ${(error as Error)?.stack ?? String(error)}`)

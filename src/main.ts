@@ -25,7 +25,7 @@ async function serve(s: Settings): Promise<void> {
     console.log(`demo: herdr stand-in state in ${demo.dir}; sample sessions grow every few seconds`)
   }
   const admin = loadOrCreateAdminToken(s.dataDir, s.adminToken)
-  const auth = createAuthStore({ dbPath: join(s.dataDir, 'gothalo.db'), adminToken: admin.token })
+  const auth = createAuthStore({ dbPath: join(s.dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
   const app = createApp({
     herdr: createHerdrClient({ ...herdrOpts, timeoutMs: s.herdrTimeoutMs }),
     auth,

@@ -4,7 +4,7 @@
 // are typed into the pane with `herdr pane send-text`.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
-import { herdrFailure, plausibleTarget, text } from './errors'
+import { herdrFailure, plausibleTarget } from './errors'
 import type { SocketRegistry } from './sockets'
 
 const CLEAR = '\x1b[H\x1b[2J'
@@ -25,12 +25,13 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
   return new Elysia({ name: 'attach' })
     .macro('attachPane', {
       query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
-      async resolve({ query }) {
-        if (!plausibleTarget(query.pane)) return text(404, 'no such pane')
+      async resolve({ query, status }) {
+        if (!plausibleTarget(query.pane)) return status(404, 'no such pane')
         try {
           await ctx.herdr.paneRead(query.pane, { source: 'visible' })
         } catch (e) {
-          return herdrFailure(e, 'no such pane')
+          const r = herdrFailure(e, 'no such pane')
+          return status(r.status as 404 | 502, await r.text())
         }
         return { attach: { pane: query.pane, busy: false, blocked: false, closed: false } as AttachConn }
       },

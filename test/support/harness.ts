@@ -1,0 +1,213 @@
+// Starts the real app on port 0 against the fake herdr (fixtures/herdr/herdr)
+// and a fixture HOME, and gives tests what they need to drive and observe it.
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { createApp, type AppDeps, type Timing } from '../../src/app'
+import { createAuthStore } from '../../src/auth/store'
+import { createHerdrClient } from '../../src/herdr/client'
+import type { FakePane, FakeState } from '../../src/demo/fake-herdr'
+import type { AgentHomes } from '../../src/transcript/source'
+
+export const ROOT = resolve(import.meta.dir, '../..')
+export const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
+export const ADMIN = 'test-admin-token'
+
+export interface BridgeOptions {
+  state?: FakeState
+  homes?: Partial<AgentHomes>
+  timing?: Partial<Timing>
+  herdrTimeoutMs?: number
+  /** a herdr path other than the fake (e.g. a missing one) */
+  herdrBin?: string
+  deps?: Partial<AppDeps>
+}
+
+export interface Bridge {
+  base: string
+  wsBase: string
+  dir: string
+  statePath: string
+  logs: string[]
+  /** the fake's recorded invocations (argv) */
+  calls(): string[][]
+  state(): FakeState
+  setState(s: FakeState): void
+  updatePane(pane: string, f: (p: FakePane) => void): void
+  get(path: string, token?: string | null): Promise<Response>
+  post(path: string, body: unknown, token?: string | null): Promise<Response>
+  stop(): Promise<void>
+  app: ReturnType<typeof createApp>
+}
+
+export function tempDir(prefix = 'gothalo-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+export function homesIn(home: string, over: Partial<AgentHomes> = {}): AgentHomes {
+  return {
+    home,
+    claudeDir: join(home, '.claude'),
+    piDir: join(home, '.pi', 'agent'),
+    xdgStateHome: join(home, '.local', 'state'),
+    xdgDataHome: join(home, '.local', 'share'),
+    ...over,
+  }
+}
+
+export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
+  const dir = tempDir()
+  const statePath = join(dir, 'herdr-state.json')
+  const logPath = join(dir, 'herdr-calls.jsonl')
+  writeFileSync(statePath, JSON.stringify(o.state ?? { panes: [] }))
+  const logs: string[] = []
+  const home = join(dir, 'home')
+  mkdirSync(home, { recursive: true })
+  const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
+  const app = createApp({
+    herdr: createHerdrClient({
+      bin: o.herdrBin ?? FAKE_HERDR,
+      timeoutMs: o.herdrTimeoutMs ?? 5000,
+      env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath },
+    }),
+    auth,
+    homes: homesIn(home, o.homes),
+    version: 'test',
+    timing: o.timing,
+    log: (m) => logs.push(m),
+    ...o.deps,
+  }).listen({ port: 0, hostname: '127.0.0.1' })
+  const base = `http://127.0.0.1:${app.server!.port}`
+  const authHeader = (token: string | null | undefined): Record<string, string> =>
+    token === null ? {} : { authorization: `Bearer ${token ?? ADMIN}` }
+  const b: Bridge = {
+    base,
+    wsBase: base.replace('http', 'ws'),
+    dir,
+    statePath,
+    logs,
+    app,
+    calls() {
+      if (!existsSync(logPath)) return []
+      return readFileSync(logPath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).argv)
+    },
+    state: () => JSON.parse(readFileSync(statePath, 'utf8')),
+    setState(s) {
+      writeFileSync(statePath + '.tmp', JSON.stringify(s))
+      require('node:fs').renameSync(statePath + '.tmp', statePath)
+    },
+    updatePane(pane, f) {
+      const s = b.state()
+      const p = s.panes.find((x) => x.pane_id === pane)
+      if (!p) throw new Error(`no pane ${pane} in fake state`)
+      f(p)
+      b.setState(s)
+    },
+    get: (path, token) => fetch(base + path, { headers: authHeader(token) }),
+    post: (path, body, token) =>
+      fetch(base + path, {
+        method: 'POST',
+        headers: { ...authHeader(token), 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async stop() {
+      await app.stop(true)
+      auth.close()
+    },
+  }
+  return b
+}
+
+/** A claude pane in the fake, with its screen from a fixture file. */
+export function claudePane(over: Partial<FakePane> & { agent?: Partial<FakePane['agent']> } = {}): FakePane {
+  const { agent, ...rest } = over
+  return {
+    pane_id: 'w1:p2',
+    workspace_id: 'w1',
+    tab_id: 'w1:t1',
+    cwd: '/home/me/proj',
+    ...rest,
+    agent: { agent: 'claude', agent_status: 'idle', state_change_seq: 7, ...(agent ?? {}) } as FakePane['agent'],
+  }
+}
+
+/** Waits until `check` returns a value (not undefined/false), polling; rejects after `ms`. */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await check()
+    if (v !== undefined && v !== false) return v as T
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+export const WS_HANDSHAKE = {
+  upgrade: 'websocket',
+  connection: 'Upgrade',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  'sec-websocket-version': '13',
+}
+
+/** A WebSocket client that queues frames so tests can await them in order. */
+export class FrameQueue {
+  readonly ws: WebSocket
+  private frames: unknown[] = []
+  private waiters: ((f: unknown) => void)[] = []
+  readonly opened: Promise<void>
+  readonly closed: Promise<{ code: number; reason: string }>
+  constructor(url: string, opts?: { headers?: Record<string, string>; binary?: boolean }) {
+    this.ws = new WebSocket(url, opts?.headers ? ({ headers: opts.headers } as any) : undefined)
+    this.ws.binaryType = 'arraybuffer'
+    this.opened = new Promise((res, rej) => {
+      this.ws.onopen = () => res()
+      this.ws.onerror = (e) => rej(new Error(`socket error: ${(e as any).message ?? 'handshake failed'}`))
+    })
+    this.closed = new Promise((res) => {
+      this.ws.onclose = (e) => res({ code: e.code, reason: e.reason })
+    })
+    this.ws.onmessage = (e) => {
+      const f = typeof e.data === 'string' ? JSON.parse(e.data) : new Uint8Array(e.data as ArrayBuffer)
+      const w = this.waiters.shift()
+      if (w) w(f)
+      else this.frames.push(f)
+    }
+  }
+  /** The next frame, in order. */
+  next(ms = 5000): Promise<any> {
+    const f = this.frames.shift()
+    if (f !== undefined) return Promise.resolve(f)
+    return new Promise((res, rej) => {
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== done)
+        rej(new Error('timed out waiting for a frame'))
+      }, ms)
+      const done = (x: unknown) => {
+        clearTimeout(t)
+        res(x)
+      }
+      this.waiters.push(done)
+    })
+  }
+  /** Frames until (and including) the first that satisfies `stop`. */
+  async until(stop: (f: any) => boolean, ms = 5000): Promise<any[]> {
+    const out: any[] = []
+    for (;;) {
+      const f = await this.next(ms)
+      out.push(f)
+      if (stop(f)) return out
+    }
+  }
+  pending(): number {
+    return this.frames.length
+  }
+  send(data: string | Uint8Array) {
+    this.ws.send(data)
+  }
+  close() {
+    this.ws.close()
+  }
+}
