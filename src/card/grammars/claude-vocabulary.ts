@@ -78,6 +78,7 @@ export const claudeVocabulary: ClaudeVocabulary = {
     /tmux focus-events off/,
     /^\s*[●◯] (?:main|general-purpose|Explore|Plan)\b.*(?:\d+s|waiting)?$/, // agents panel
     /^\s*\? for shortcuts/,
+    /^\s*\(ctrl\+\w[^)]*(?:\([^)]*\))?[^)]*\)$/, // "(ctrl+o to expand)", "(ctrl+b ctrl+b (twice) to run in background)"
   ],
   modeRow: /^\s*(?:⏵⏵|⏸|▶▶|▸▸|⏵|▶|⏩)\s+(.+?)\s+on\b/,
   modes: [
