@@ -107,7 +107,8 @@ function appendLine(recs: Record<string, unknown>[], k: number): string {
   return JSON.stringify({ ...rec, uuid: crypto.randomUUID(), timestamp: new Date().toISOString(), bench: k }) + '\n'
 }
 
-async function tailLatency(tl: JsonlTimeline, path: string, recs: Record<string, unknown>[], n: number) {
+/** Appends `n` lines with gaps spread over `spreadMs` (so they land at every phase of the poll). */
+async function tailLatency(tl: JsonlTimeline, path: string, recs: Record<string, unknown>[], n: number, spreadMs = 40) {
   const lat: number[] = []
   for (let k = 0; k < n; k++) {
     const got = new Promise<number>((res) => {
@@ -119,7 +120,7 @@ async function tailLatency(tl: JsonlTimeline, path: string, recs: Record<string,
     const t0 = performance.now()
     appendFileSync(path, appendLine(recs, k))
     lat.push((await got) - t0)
-    await Bun.sleep(10 + (k % 7) * 5) // appends arrive spread out, not in lockstep with the poll
+    await Bun.sleep(5 + ((k * 37) % spreadMs)) // appends arrive spread out, not in lockstep with the poll
   }
   return lat
 }
@@ -145,8 +146,17 @@ async function main() {
     const t0 = performance.now()
     let tl = await acquireJsonlTimeline(path, normalize, { normalizerId: name })
     const page = await newestPage(tl)
-    const coldMs = ms(t0)
+    const colds = [ms(t0)]
     clearInterval(sampler)
+    for (let i = 0; i < 2; i++) {
+      tl.release()
+      dropJsonlCache()
+      const tc = performance.now()
+      tl = await acquireJsonlTimeline(path, normalize, { normalizerId: name })
+      await newestPage(tl)
+      colds.push(ms(tc))
+    }
+    const coldMs = median(colds)
     if (page.length !== Math.min(150, tl.total())) throw new Error('newest page has the wrong size')
     const total = tl.total()
 
@@ -173,6 +183,11 @@ async function main() {
     }
 
     const lat = await tailLatency(tl, path, recs, 50)
+    // The poll alone (no directory watch): a second registry entry on the same
+    // file, with its own tailer, stands in for a platform where watching fails.
+    const pollOnly = await acquireJsonlTimeline(path, normalize, { normalizerId: `${name}/poll-only`, watch: false })
+    const latPoll = mb === sizes[0] ? await tailLatency(pollOnly, path, recs, 20, 250) : []
+    pollOnly.release()
     const rssServing = settle()
 
     // 200 timelines on the one file: acquire each, read its newest page, subscribe.
@@ -212,6 +227,7 @@ async function main() {
       normalizer: name,
       floor_ms: +floorMs.toFixed(1),
       cold_ms: +coldMs.toFixed(1),
+      cold_first_ms: +colds[0].toFixed(1),
       cold_over_floor: +(coldMs / floorMs).toFixed(2),
       floor_normalize_ms: +floorNormMs.toFixed(1),
       cold_over_floor_normalize: +(coldMs / floorNormMs).toFixed(2),
@@ -220,6 +236,7 @@ async function main() {
       deep_page_max_ms: +Math.max(...deep).toFixed(2),
       tail_p50_ms: +pct(lat, 0.5).toFixed(1),
       tail_p95_ms: +pct(lat, 0.95).toFixed(1),
+      tail_poll_only_p50_ms: latPoll.length ? +pct(latPoll, 0.5).toFixed(1) : undefined,
       rss_growth_build_peak_mb: +(peak - rssBefore).toFixed(1),
       rss_growth_serving_mb: +(rssServing - rssBefore).toFixed(1),
       rss_serving_over_process_start_mb: +(rssServing - rssStart).toFixed(1),
@@ -240,10 +257,12 @@ async function main() {
     console.log(`${r.mb} MB (${r.lines_entries_total} entries, normalizer ${r.normalizer})`)
     console.log(`  floor (stream + JSON.parse every line)  ${r.floor_ms} ms`)
     console.log(`  floor with the normalizer instead        ${r.floor_normalize_ms} ms  (the normalizer's own cost)`)
-    console.log(`  cold index + newest 150                 ${r.cold_ms} ms  = ${r.cold_over_floor}× floor, ${r.cold_over_floor_normalize}× floor-with-normalizer   (target ≤ 1.5×)`)
+    console.log(`  cold index + newest 150                 ${r.cold_ms} ms (median of 3; first ${r.cold_first_ms})  = ${r.cold_over_floor}× floor, ${r.cold_over_floor_normalize}× floor-with-normalizer   (target ≤ 1.5×)`)
     console.log(`  warm re-acquire + newest 150            ${r.warm_ms} ms   (target < 50 ms, flat)`)
     console.log(`  150 entries deep (warm), median / max   ${r.deep_page_ms} / ${r.deep_page_max_ms} ms   (target < 20 ms)`)
     console.log(`  append → onGrow p50 / p95               ${r.tail_p50_ms} / ${r.tail_p95_ms} ms   (target p50 < 50 ms)`)
+    if (r.tail_poll_only_p50_ms !== undefined)
+      console.log(`  append → onGrow p50, 250 ms poll only   ${r.tail_poll_only_p50_ms} ms   (no directory watch)`)
     console.log(`  RSS growth: build peak / serving        ${r.rss_growth_build_peak_mb} / ${r.rss_growth_serving_mb} MB (serving vs process start ${r.rss_serving_over_process_start_mb} MB)   (target < 64 MB)`)
     console.log(`  200 timelines on one file               ${r.timelines_200_ms} ms total, ${r.per_timeline_ms} ms (acquire alone ${r.per_timeline_acquire_only_ms} ms, the rest is its newest page), ${r.per_timeline_heap_kb} KB heap (${r.per_timeline_rss_kb} KB RSS) each; one append reaches all 200 in ${r.fanout_200_append_ms} ms`)
     console.log(`  index size                              ${r.index_kb} KB`)
