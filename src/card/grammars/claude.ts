@@ -249,6 +249,17 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
     })
   }
 
+  // herdr says blocked but no whole dialog is readable (cut screen, new layout): the
+  // question row, if one is under the last rule, is still the best headline
+  if (agent?.agent_status === 'blocked' && layout.lastRule >= 0) {
+    for (let i = layout.lines.length - 1; i > layout.lastRule; i--) {
+      const t = layout.lines[i].trim()
+      if (/\?$/.test(t) && !v.promptLine.test(t)) {
+        return withMode({ ...base, headline: t, detail: t, rule: 'blocked:question-without-options' })
+      }
+    }
+  }
+
   // the current turn: after the last echoed prompt (a stale answer is not this turn's)
   let turnStart = 0
   for (let k = blocks.length - 1; k >= 0; k--) {

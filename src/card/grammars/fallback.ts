@@ -52,7 +52,12 @@ function contentRows(lines: readonly string[], width: number): readonly string[]
 
 function readable(line: string): string | undefined {
   if (!line.trim() || isRule(line) || isDashedRule(line) || isBoxArt(line)) return undefined
-  const t = stripFrame(line).replace(SPINNER_PREFIX, '').replace(/\s{3,}/g, '  ').trim()
+  // frame glyphs inside a row (side-by-side panels) become a gap
+  const t = stripFrame(line)
+    .replace(SPINNER_PREFIX, '')
+    .replace(/\s*[\u2500-\u259f]+\s*/g, '  ')
+    .replace(/\s{3,}/g, '  ')
+    .trim()
   if (!t || !/[\p{L}\p{N}]/u.test(t)) return undefined
   if (genericChrome.some((r) => r.test(t))) return undefined
   return t
