@@ -163,7 +163,7 @@ describe('client', () => {
     const c = createOpencodeServiceClient({
       url,
       password: PASSWORD,
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
+      fetch: ((input: string | URL | Request, init?: RequestInit) => {
         calls++
         return fetch(input, init)
       }) as typeof fetch,
