@@ -27,6 +27,13 @@ export function stripFrame(line: string): string {
   return line.replace(/^[\s\u2500-\u259f]+/, '').replace(/[\s\u2500-\u259f]+$/, '')
 }
 
+const SURROGATE = /[\ud800-\udfff]/
+
+/** Code points in a row (a cheap stand-in for terminal columns; box glyphs are one wide). */
+export function columns(s: string): number {
+  return SURROGATE.test(s) ? [...s].length : s.length
+}
+
 export function indentOf(line: string): number {
   const m = /^ */.exec(line)
   return m ? m[0].length : 0
@@ -37,7 +44,7 @@ export function paneWidth(lines: readonly string[]): number {
   let rule = 0
   let widest = 0
   for (const l of lines) {
-    const n = [...l].length
+    const n = columns(l)
     if (n > widest) widest = n
     if (n > rule && isRule(l)) rule = n
   }
@@ -51,8 +58,8 @@ export function paneWidth(lines: readonly string[]): number {
  */
 export function wrapsInto(line: string, next: string, width: number): boolean {
   if (!next.trim() || width <= 0) return false
-  const len = [...line].length
+  const len = columns(line)
   if (len > width) return false
   const word = next.trim().split(/\s/)[0]
-  return len + 1 + [...word].length > width
+  return len + 1 + columns(word) > width
 }

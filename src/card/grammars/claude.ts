@@ -100,7 +100,7 @@ function isToolCall(text: string, v: ClaudeVocabulary): boolean {
 }
 
 /** Cut the conversation rows into blocks: prose, tool rows, notices, status rows, prompts. */
-export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V): Block[] {
+export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 0): Block[] {
   const { lines, convEnd } = layout
   const blocks: Block[] = []
   let cur: Block | undefined
@@ -109,7 +109,7 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V): Block[]
     cur = { kind, rows: [row] }
     blocks.push(cur)
   }
-  for (let i = 0; i < convEnd; i++) {
+  for (let i = start; i < convEnd; i++) {
     const l = lines[i]
     if (!l.trim()) {
       blankBefore = true
@@ -229,7 +229,18 @@ function titleOf(agent: AgentInfo | undefined): string {
 export function readClaude(screen: string, agent: AgentInfo | undefined, v: ClaudeVocabulary = V): ScreenReading {
   const layout = layoutOf(screen, v)
   const mode = modeOf(layout, v)
-  const blocks = blocksOf(layout, v)
+  // only the current turn matters: start at the last echoed prompt (a stale answer
+  // above it is not this turn's); the prompt row itself opens the first block
+  let turnRow = 0
+  if (!layout.dialog) {
+    for (let i = layout.convEnd - 1; i >= 0; i--) {
+      if (v.promptLine.test(layout.lines[i])) {
+        turnRow = i
+        break
+      }
+    }
+  }
+  const blocks = layout.dialog ? [] : blocksOf(layout, v, turnRow)
   const recognised =
     !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0
   if (!recognised) return { ...fallbackRead(screen), rule: 'claude:unrecognised→fallback' }
