@@ -160,7 +160,8 @@ function readUnnumbered(
       break
     }
   }
-  if (cursorRow < 0) return undefined
+  // a numbered row whose list does not run 1..n is a cut or foreign list, not a menu
+  if (cursorRow < 0 || vocab.option.test(lines[cursorRow])) return undefined
   for (let i = cursorRow + 1; i < lines.length; i++) if (liveBreaker.test(lines[i])) return undefined
 
   const cursorLine = lines[cursorRow]
