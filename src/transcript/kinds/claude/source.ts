@@ -1,0 +1,118 @@
+// The Claude Code TranscriptSource: finds the pane's session file
+// (source-resolve.ts), opens the shared JSONL timeline on it (or on one of its
+// subagents' files), and hands out the session's live roster
+// (roster-watch.ts), released together with the timeline.
+//
+// ?subagent= is client input: it is only ever compared (exact string equality)
+// with the agent ids discovered by listing <session>/subagents/, and the path
+// opened is built from the listed file name. Traversal cannot be expressed.
+// Internal agents (compaction, prompt suggestions, /btw) are left out of the
+// roster but are streamable if asked for by their exact id: they are files of
+// the same session, and hiding them would need a second rule for no safety gain.
+import type { AgentInfo } from '../../../herdr/types'
+import { acquireJsonlTimeline, type JsonlTimeline } from '../../jsonl/timeline'
+import type { Subagent } from '../../roster'
+import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
+import { normalizeClaudeLine } from './normalize'
+import { RosterRegistry, discoverSubagentFiles, subagentsDirOf } from './roster-watch'
+import { locateClaudeSession, type LocatedSession } from './source-resolve'
+import { join } from 'node:path'
+
+export const READ_FAILED: Unresolved = { ok: false, status: 500, body: 'read transcript failed' }
+
+export interface ClaudeSourceOptions {
+  /** tail poll of the timelines it opens (contract: 250 ms) */
+  pollMs?: number
+  /** where failures go (default console.warn) */
+  log?: (message: string) => void
+  /** idle roster watchers kept for reuse (default 32) */
+  maxIdleRosters?: number
+}
+
+export interface ClaudeSource extends TranscriptSource {
+  resolve(agent: AgentInfo, opts: { subagent?: string }): Promise<Resolved | Unresolved>
+  currentSession(agent: AgentInfo): Promise<string | undefined>
+  /** {running, total} for the /snapshot row; undefined when nothing was delegated or no transcript resolves. */
+  subagentCounts(agent: AgentInfo): Promise<{ running: number; total: number } | undefined>
+  /** For tests: roster watchers held / idle. */
+  rosterStats(): { held: number; idle: number }
+}
+
+const errCode = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code
+const errText = (err: unknown) => (err instanceof Error ? err.message : String(err))
+
+export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions = {}): ClaudeSource {
+  const log = opts.log ?? ((m: string) => console.warn(m))
+  const rosters = new RosterRegistry({ log, maxIdle: opts.maxIdleRosters })
+
+  /** locate, turning a read failure into undefined + a log line (callers that must not fail). */
+  async function locateQuietly(agent: AgentInfo): Promise<LocatedSession | undefined> {
+    try {
+      return await locateClaudeSession(homes.claudeDir, agent)
+    } catch (err) {
+      log(`claude transcript for ${agent.pane_id}: ${errText(err)}`)
+      return undefined
+    }
+  }
+
+  async function resolve(agent: AgentInfo, { subagent }: { subagent?: string }): Promise<Resolved | Unresolved> {
+    let session: LocatedSession | undefined
+    try {
+      session = await locateClaudeSession(homes.claudeDir, agent)
+    } catch (err) {
+      log(`claude transcript for ${agent.pane_id}: ${errText(err)}`)
+      return READ_FAILED
+    }
+    if (!session) return NO_TRANSCRIPT
+
+    let target = session.path
+    if (subagent !== undefined) {
+      let found: Map<string, string>
+      try {
+        found = await discoverSubagentFiles(subagentsDirOf(session.path))
+      } catch (err) {
+        log(`claude subagents of ${session.path}: ${errText(err)}`)
+        return NO_TRANSCRIPT // nothing discovered, so nothing matches
+      }
+      const name = found.get(subagent) // exact equality against listed ids only
+      if (name === undefined) return NO_TRANSCRIPT
+      target = join(subagentsDirOf(session.path), name)
+    }
+
+    let timeline: JsonlTimeline
+    try {
+      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, { pollMs: opts.pollMs, log })
+    } catch (err) {
+      if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') return NO_TRANSCRIPT // gone since we looked
+      log(`claude transcript ${target}: ${errText(err)}`)
+      return READ_FAILED
+    }
+
+    const { watcher, release: releaseRoster } = rosters.acquire(session.path)
+    const release = () => {
+      timeline.release()
+      releaseRoster()
+    }
+    const roster = (): Promise<Subagent[] | undefined> => watcher.roster()
+    return { ok: true, sessionId: session.sessionId, timeline: { ...timeline, release }, roster }
+  }
+
+  return {
+    kinds: ['claude'] as const,
+    resolve,
+    async currentSession(agent) {
+      return (await locateQuietly(agent))?.sessionId
+    },
+    async subagentCounts(agent) {
+      const session = await locateQuietly(agent)
+      if (!session) return undefined
+      const { watcher, release } = rosters.acquire(session.path)
+      try {
+        return await watcher.counts()
+      } finally {
+        release()
+      }
+    },
+    rosterStats: () => rosters.stats(),
+  }
+}
