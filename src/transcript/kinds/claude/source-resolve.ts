@@ -49,10 +49,10 @@ export function isSafeSessionId(value: unknown): value is string {
   return typeof value === 'string' && /^[A-Za-z0-9-]{1,128}$/.test(value)
 }
 
-/** The pane's cwd, if it is usable (absolute). */
+/** The pane's cwd, if it is usable (absolute), normalized (no trailing slash) as Claude Code records it. */
 export function paneCwd(agent: AgentInfo): string | undefined {
   const cwd = agent.cwd ?? agent.foreground_cwd
-  return typeof cwd === 'string' && isAbsolute(cwd) ? cwd : undefined
+  return typeof cwd === 'string' && isAbsolute(cwd) ? resolvePath(cwd) : undefined
 }
 
 /** The session id herdr reported, when it is safe to use. */
