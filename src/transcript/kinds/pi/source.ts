@@ -1,0 +1,152 @@
+// pi's transcript source (agent-pane-api.md, "pi"): one JSONL per session under
+// <piDir>/sessions/<encoded-cwd>/<ts>_<id>.jsonl, read through the shared JSONL
+// timeline. Resolution, in the contract's order:
+//  1. herdr's agent_session.value as a path (pi's integration reports the file) —
+//     trusted only when absolute and inside <piDir>/sessions/; a file pi has not
+//     written yet (it writes lazily, on the first reply) is served as a pending,
+//     empty timeline that starts streaming when the file appears;
+//  2. a bare session id, found as <piDir>/sessions/*/*_<id>.jsonl;
+//  3. otherwise the newest session in the pane's encoded-cwd dir whose header
+//     records the pane's cwd.
+// pi has no subagents: no roster, and ?subagent= is "no transcript".
+import { realpathSync } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path'
+import type { AgentInfo } from '../../../herdr/types'
+import { listJsonlFiles, newestMatching } from '../../jsonl/files'
+import { acquireJsonlTimeline } from '../../jsonl/timeline'
+import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
+import { NO_TRANSCRIPT } from '../../source'
+import { encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
+
+export interface PiSourceOptions {
+  /** tail poll (contract: 250 ms) */
+  pollMs?: number
+  log?: (m: string) => void
+}
+
+/** Where a pane's pi session is: a file (maybe not written yet) and its id. */
+export interface PiSessionFile {
+  path: string
+  sessionId: string
+  /** true when the file does not exist yet (served as pending) */
+  pending: boolean
+}
+
+/** A session id herdr may report bare: uuid-ish, never a path. */
+const SESSION_ID = /^[A-Za-z0-9-]+$/
+
+/** The pane's cwd when it is usable (absolute). */
+function paneCwd(agent: AgentInfo): string | undefined {
+  const cwd = agent.cwd ?? agent.foreground_cwd
+  return typeof cwd === 'string' && isAbsolute(cwd) ? cwd : undefined
+}
+
+/**
+ * Canonical form of a path for containment checks: symlinks resolved in the longest
+ * existing prefix, the not-yet-existing rest appended (a pending file, a new dir).
+ */
+function canonical(p: string): string {
+  const rest: string[] = []
+  let at = normalize(p)
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest.reverse())
+    } catch {
+      const up = dirname(at)
+      if (up === at) return normalize(p)
+      rest.push(basename(at))
+      at = up
+    }
+  }
+}
+
+/**
+ * Whether `path` names a session file inside `sessionsDir`, both as written and
+ * once symlinks are followed (a link out of the dir is not inside it).
+ */
+export function isInsideSessions(sessionsDir: string, path: string): boolean {
+  if (!isAbsolute(path) || !path.endsWith('.jsonl')) return false
+  const root = normalize(sessionsDir).replace(/[\\/]+$/, '') + sep
+  if (!normalize(path).startsWith(root)) return false
+  return canonical(path).startsWith(canonical(sessionsDir).replace(/[\\/]+$/, '') + sep)
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** `<sessionsDir>/*​/*_<id>.jsonl` (also `<id>.jsonl`), newest first; undefined when none. */
+async function findById(sessionsDir: string, id: string): Promise<string | undefined> {
+  let dirs: string[]
+  try {
+    dirs = await readdir(sessionsDir)
+  } catch {
+    return undefined
+  }
+  const suffix = `_${id}.jsonl`
+  let best: { path: string; mtimeMs: number } | undefined
+  for (const d of dirs) {
+    for (const f of await listJsonlFiles(join(sessionsDir, d))) {
+      const name = basename(f.path)
+      if ((name.endsWith(suffix) || name === `${id}.jsonl`) && (!best || f.mtimeMs > best.mtimeMs)) best = f
+    }
+  }
+  return best?.path
+}
+
+/** Finds the pane's session file without opening it (resolve and currentSession share this). */
+export async function locatePiSession(piDir: string, agent: AgentInfo): Promise<PiSessionFile | undefined> {
+  const sessionsDir = join(piDir, 'sessions')
+  const value = agent.agent_session?.value
+  if (typeof value === 'string' && value !== '') {
+    const looksLikePath = agent.agent_session?.kind === 'path' || value.includes('/') || value.includes('\\') || value.endsWith('.jsonl')
+    if (looksLikePath) {
+      // A path outside the sessions dir is not trusted: it reads as an unknown session.
+      if (isInsideSessions(sessionsDir, value)) {
+        const path = normalize(value)
+        const sessionId = piSessionIdFromPath(path)
+        if (sessionId) return { path, sessionId, pending: !(await isFile(path)) }
+      }
+    } else if (SESSION_ID.test(value)) {
+      const path = await findById(sessionsDir, value)
+      if (path) return { path, sessionId: value, pending: false }
+    }
+  }
+  const cwd = paneCwd(agent)
+  if (!cwd) return undefined
+  const found = await newestMatching(join(sessionsDir, encodePiCwd(cwd)), (head) => head.length > 0 && piHeaderCwd(head[0]) === cwd, {
+    maxLines: 1,
+  })
+  if (!found) return undefined
+  const sessionId = piSessionIdFromPath(found.path)
+  return sessionId ? { path: found.path, sessionId, pending: false } : undefined
+}
+
+export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): TranscriptSource {
+  const log = opts.log ?? ((m: string) => console.warn(m))
+  return {
+    kinds: ['pi'],
+    async resolve(agent, o): Promise<Resolved | Unresolved> {
+      if (o.subagent !== undefined) return NO_TRANSCRIPT
+      const at = await locatePiSession(homes.piDir, agent)
+      if (!at) return NO_TRANSCRIPT
+      let timeline
+      try {
+        timeline = await acquireJsonlTimeline(at.path, normalizePiLine, { allowMissing: at.pending, pollMs: opts.pollMs, log })
+      } catch (e) {
+        // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
+        throw e
+      }
+      return { ok: true, sessionId: at.sessionId, timeline }
+    },
+    async currentSession(agent) {
+      return (await locatePiSession(homes.piDir, agent))?.sessionId
+    },
+  }
+}
