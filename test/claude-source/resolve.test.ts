@@ -140,7 +140,7 @@ describe('resolve', () => {
   test('nothing to open → 404 "no transcript file for pane"', async () => {
     const empty = home()
     const h = home('cc-working')
-    const want = { ok: false, status: 404, body: 'no transcript file for pane' }
+    const want: Unresolved = { ok: false, status: 404, body: 'no transcript file for pane' }
     expect(await createClaudeSource(empty.homes, { log: quiet }).resolve(claudePane(WORKING_CWD, WORKING_SID), {})).toEqual(want)
     const src = createClaudeSource(h.homes, { log: quiet })
     // another project, no session id
@@ -161,7 +161,7 @@ describe('resolve', () => {
     const loop = join(h.projectDir, 'ffffffff-0000-0000-0000-00000000100p.jsonl')
     symlinkSync(loop, loop) // stat → ELOOP
     const r = await src.resolve(claudePane(WORKING_CWD, 'ffffffff-0000-0000-0000-00000000100p'), {})
-    expect(r).toEqual({ ok: false, status: 500, body: 'read transcript failed' })
+    expect(r).toEqual<Resolved | Unresolved>({ ok: false, status: 500, body: 'read transcript failed' })
     expect(logs.some((l) => l.includes('ELOOP') || l.includes('loop'))).toBe(true)
     // the rotation poll never throws: it just has no session
     expect(await src.currentSession(claudePane(WORKING_CWD, 'ffffffff-0000-0000-0000-00000000100p'))).toBeUndefined()
@@ -180,7 +180,7 @@ describe('resolve', () => {
       expect(r.sessionId).toBe(WORKING_SID)
       expect(await src.currentSession(claudePane(WORKING_CWD, value))).toBe(WORKING_SID)
       // without a cwd there is no fallback: 404, not the evil file
-      expect(await src.resolve(claudePane(undefined, value), {})).toEqual({ ok: false, status: 404, body: 'no transcript file for pane' })
+      expect(await src.resolve(claudePane(undefined, value), {})).toEqual<Resolved | Unresolved>({ ok: false, status: 404, body: 'no transcript file for pane' })
     }
   })
 
