@@ -61,10 +61,13 @@ export async function discoverSubagentFiles(subDir: string): Promise<Map<string,
   return found
 }
 
-/** Bytes read per step while folding the parent. */
-const CHUNK = 1024 * 1024
-/** A parent line longer than this is not folded (no roster fact is that big; images are). */
-const MAX_LINE = 32 * 1024 * 1024
+export interface FoldLimits {
+  /** bytes read per step while folding the parent (default 1 MiB) */
+  chunkBytes: number
+  /** a parent line longer than this is not folded (default 32 MiB: no roster fact is that big; images are) */
+  maxLineBytes: number
+}
+const DEFAULT_LIMITS: FoldLimits = { chunkBytes: 1024 * 1024, maxLineBytes: 32 * 1024 * 1024 }
 
 interface MetaCache {
   mtimeMs: number
@@ -86,11 +89,15 @@ export class RosterWatcher {
   private lastError = ''
   private inflight: Promise<Subagent[] | undefined> | null = null
 
+  private readonly limits: FoldLimits
+
   constructor(
     readonly sessionPath: string,
     private readonly log: (message: string) => void,
+    limits: Partial<FoldLimits> = {},
   ) {
     this.subDir = subagentsDirOf(sessionPath)
+    this.limits = { ...DEFAULT_LIMITS, ...limits }
   }
 
   /** The session's roster now; the last good one when discovery fails. Never rejects. */
@@ -145,7 +152,7 @@ export class RosterWatcher {
       let carryLen = 0
       let oversized = false
       while (pos < st.size) {
-        const want = Math.min(CHUNK, st.size - pos)
+        const want = Math.min(this.limits.chunkBytes, st.size - pos)
         const buf = Buffer.allocUnsafe(want)
         const { bytesRead } = await fh.read(buf, 0, want, pos)
         if (bytesRead === 0) break
@@ -167,7 +174,7 @@ export class RosterWatcher {
           // part of a line continues in the next chunk (or is still being written)
           carry.push(Buffer.from(buf.subarray(start, bytesRead)))
           carryLen += bytesRead - start
-          if (carryLen > MAX_LINE) {
+          if (carryLen > this.limits.maxLineBytes) {
             carry = []
             carryLen = 0
             oversized = true
@@ -256,17 +263,19 @@ export class RosterRegistry {
   private readonly watchers = new Map<string, RosterWatcher>()
   private readonly maxIdle: number
   private readonly log: (message: string) => void
+  private readonly limits: Partial<FoldLimits>
 
-  constructor(opts: { log?: (message: string) => void; maxIdle?: number } = {}) {
+  constructor(opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits> } = {}) {
     this.log = opts.log ?? ((m) => console.warn(m))
     this.maxIdle = opts.maxIdle ?? 32
+    this.limits = opts.limits ?? {}
   }
 
   /** Joins (or starts) the watcher of `sessionPath` (absolute). release() is idempotent. */
   acquire(sessionPath: string): { watcher: RosterWatcher; release: () => void } {
     let w = this.watchers.get(sessionPath)
     if (w) this.watchers.delete(sessionPath) // re-insert: most recently used last
-    else w = new RosterWatcher(sessionPath, this.log)
+    else w = new RosterWatcher(sessionPath, this.log, this.limits)
     this.watchers.set(sessionPath, w)
     w.refs++
     let released = false
