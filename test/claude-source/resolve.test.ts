@@ -132,6 +132,26 @@ describe('resolve', () => {
     expect(await src.currentSession(claudePane(WORKING_CWD, undefined))).toBe('cccccccc-0000-0000-0000-000000000002')
   })
 
+  test("the CLI's stricter encoding (every non-alphanumeric → -) is a direct hit too", async () => {
+    const h = home()
+    const cwd = '/home/me/my_proj.v2 x'
+    // the contract rule gives -home-me-my_proj-v2 x; the CLI writes -home-me-my-proj-v2-x
+    const sid = '12121212-0000-0000-0000-000000000001'
+    writeSession(join(h.claudeDir, 'projects', '-home-me-my-proj-v2-x'), sid, cwd, Math.floor(Date.now() / 1000))
+    expect((await locateClaudeSession(h.claudeDir, claudePane(cwd, sid)))?.via).toBe('direct')
+    expect((await locateClaudeSession(h.claudeDir, claudePane(cwd, undefined)))?.sessionId).toBe(sid)
+  })
+
+  test('a cwd over 200 characters: the hashed project dir is found by its prefix', async () => {
+    const h = home()
+    const cwd = '/home/me/' + 'deep/'.repeat(45) + 'proj'
+    const dirName = cwd.replace(/[^A-Za-z0-9]/g, '-').slice(0, 200) + '-1x2y3z'
+    const sid = '34343434-0000-0000-0000-000000000002'
+    writeSession(join(h.claudeDir, 'projects', dirName), sid, cwd, Math.floor(Date.now() / 1000))
+    expect(await locateClaudeSession(h.claudeDir, claudePane(cwd, sid))).toMatchObject({ sessionId: sid, via: 'direct' })
+    expect(await locateClaudeSession(h.claudeDir, claudePane(cwd, undefined))).toMatchObject({ sessionId: sid, via: 'newest-matching' })
+  })
+
   test('cwd with a trailing slash matches the recorded cwd', async () => {
     const h = home('cc-working')
     expect(await createClaudeSource(h.homes, { log: quiet }).currentSession(claudePane(WORKING_CWD + '/', undefined))).toBe(WORKING_SID)
