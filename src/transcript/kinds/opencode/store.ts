@@ -37,6 +37,12 @@ export interface OpencodeStore {
   rawMessages(sessionId: string, opts?: { limit?: number }): Promise<unknown[]>
   /** All of a session's entries, in order. */
   messages(sessionId: string): Promise<Draft[]>
+  /**
+   * A counter that changes whenever another connection committed (SQLite's
+   * data_version): an unchanged value means nothing to re-read. undefined when
+   * the store cannot tell (JSON files: always re-read).
+   */
+  dataVersion?(): number | undefined
   close(): void
 }
 
@@ -193,6 +199,15 @@ class SqliteStore implements OpencodeStore {
 
   async messages(sessionId: string): Promise<Draft[]> {
     return normalizeOpencodeMessages(await this.rawMessages(sessionId))
+  }
+
+  dataVersion(): number | undefined {
+    try {
+      const r = this.db.query('PRAGMA data_version').get() as { data_version?: number } | null
+      return typeof r?.data_version === 'number' ? r.data_version : undefined
+    } catch {
+      return undefined
+    }
   }
 
   close(): void {
