@@ -42,11 +42,11 @@ interface Setup {
 }
 
 /** A bridge whose opencode service (if any) is real and registered, with an optional copy of the real store. */
-async function setup(o: { service?: 'up' | 'down' | 'none'; store?: boolean; pane?: ReturnType<typeof agentPane>; messages?: Record<string, any[]> } = {}): Promise<Setup> {
+async function setup(o: { service?: 'up' | 'down' | 'none'; store?: boolean | 'json'; pane?: ReturnType<typeof agentPane>; messages?: Record<string, any[]> } = {}): Promise<Setup> {
   const dir = mkdtempSync(join(root, 'case-'))
   const stateHome = join(dir, 'state')
   const dataHome = join(dir, 'data')
-  if (o.store) cpSync(join(FIX, 'data'), dataHome, { recursive: true })
+  if (o.store) cpSync(join(FIX, o.store === 'json' ? 'legacy-json' : 'data'), dataHome, { recursive: true })
   let svc: FakeOpencodeService | undefined
   if ((o.service ?? 'up') !== 'none') {
     svc = startFakeOpencode({ sessions: structuredClone(SESSIONS), messages: structuredClone(o.messages ?? V2) })
@@ -212,6 +212,9 @@ describe('opencode via the store (service unreachable)', () => {
     const { b, dataHome } = await setup({ service: 'none', store: true })
     const q = await open(b)
     const { hello } = await readOpening(q)
+    // Nothing committed: polls are answered by SQLite's data_version alone.
+    const skipped = opencodeDebug().skipped
+    await waitFor(() => opencodeDebug().skipped >= skipped + 2, 3000, 'skipped polls')
     const w = new Database(join(dataHome, 'opencode/opencode.db'))
     cleanups.push(() => w.close())
     w.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [
@@ -231,6 +234,14 @@ describe('opencode via the store (service unreachable)', () => {
     ])
     const live = await q.next()
     expect(live).toMatchObject({ type: 'entry', live: true, entry: { seq: hello.total + 1, role: 'user', text: 'typed while the service was down' } })
+  })
+
+  test('an older install with only the legacy JSON storage', async () => {
+    const { b } = await setup({ service: 'none', store: 'json' })
+    const q = await open(b)
+    const { hello, entries } = await readOpening(q)
+    expect([hello.session_id, hello.total]).toEqual([DEMO, DEMO_TOTAL])
+    expect(entries.map((e) => e.kind)).toEqual(normalizeOpencodeMessages(V2[DEMO]).map((d) => d.kind))
   })
 
   test('no service and no store: 404 no transcript file for pane', async () => {
