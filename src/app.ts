@@ -5,11 +5,14 @@ import { Elysia, t } from 'elysia'
 import { swagger } from '@elysiajs/swagger'
 import scalarJs from '../assets/scalar-standalone.js' with { type: 'file' }
 import { publicPairingRoutes, pairingRoutes } from './routes/pairing'
-import { snapshotRoutes, type SubagentCounter } from './routes/snapshot'
+import { snapshotRoutes } from './routes/snapshot'
 import { actionRoutes } from './routes/actions'
 import { agentStateRoutes } from './routes/agent-state'
 import { attachRoutes } from './routes/attach'
 import { SocketRegistry } from './routes/sockets'
+import { transcriptRoutes } from './routes/transcript'
+import { PaneWatches } from './transcript/pane-watch'
+import { createSources, type SourceRegistry } from './transcript/sources'
 import type { AuthStore, Principal } from './auth/types'
 import type { HerdrClient } from './herdr/client'
 import type { AgentHomes } from './transcript/source'
@@ -35,10 +38,8 @@ export interface AppDeps {
   clock?: () => number
   timing?: Partial<Timing>
   log?: (msg: string) => void
-  /** extra route plugins mounted behind the auth guard (the transcript socket) */
-  extraRoutes?: (ctx: Ctx) => Elysia<any, any, any, any, any, any, any>[]
-  /** counts a session's subagents for its /snapshot row */
-  subagentCounter?: SubagentCounter
+  /** transcript sources by agent kind (default: every kind this bridge reads) */
+  sources?: SourceRegistry
 }
 
 /** What every route plugin receives: the deps with defaults filled in. */
@@ -88,6 +89,8 @@ export function createApp(deps: AppDeps) {
     sockets: new SocketRegistry(),
   }
   ctx.auth.onRevoke((id) => ctx.sockets.closeDevice(id))
+  const sources = deps.sources ?? createSources(ctx.homes, { pollMs: ctx.timing.tailPollMs, log: ctx.log })
+  const panes = new PaneWatches(ctx.herdr, ctx.timing.sessionPollMs, ctx.log)
   const app = new Elysia({ websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 } })
     .onError(({ code, error, set }) => {
       // Plain-text errors everywhere; never a stack trace or an internal message.
@@ -157,11 +160,11 @@ export function createApp(deps: AppDeps) {
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx))
     .use(pairingRoutes(ctx))
-    .use(snapshotRoutes(ctx, deps.subagentCounter))
+    .use(snapshotRoutes(ctx, (agent) => sources.subagentCounts(agent)))
     .use(actionRoutes(ctx))
     .use(agentStateRoutes(ctx))
     .use(attachRoutes(ctx, ctx.sockets))
-  for (const r of deps.extraRoutes?.(ctx) ?? []) app.use(r)
+    .use(transcriptRoutes(ctx, sources, panes))
   return app
 }
 

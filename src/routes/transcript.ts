@@ -1,0 +1,146 @@
+// WS /agent-transcript (agent-pane-api.md, second contract). Everything that
+// can fail fails before the upgrade, as a plain-text status; once open, the
+// per-socket protocol lives in transcript/stream.ts.
+import { Elysia, t } from 'elysia'
+import type { Ctx } from '../app'
+import type { AgentInfo } from '../herdr/types'
+import { asLoadOlder } from '../transcript/frames'
+import type { PaneWatches } from '../transcript/pane-watch'
+import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcript/source'
+import type { SourceRegistry } from '../transcript/sources'
+import { TranscriptStream } from '../transcript/stream'
+import { herdrFailure, plausibleTarget } from './errors'
+
+interface TranscriptConn {
+  pane: string
+  agent: AgentInfo
+  source: TranscriptSource
+  resolved: Resolved
+  subagent?: string
+  opened: boolean
+  orphan?: ReturnType<typeof setTimeout>
+  stream?: TranscriptStream
+  cleanup: (() => void)[]
+}
+
+/** A resolution whose upgrade never completed is released after this long. */
+const ORPHAN_MS = 30_000
+
+export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneWatches) {
+  /** The session the pane is on now, as the kind's source sees it. */
+  async function sessionNow(source: TranscriptSource, agent: AgentInfo): Promise<string | undefined> {
+    if (source.currentSession) return source.currentSession(agent)
+    return agent.agent_session?.value
+  }
+
+  return new Elysia({ name: 'agent-transcript' })
+    .macro('transcriptConn', {
+      query: t.Object(
+        { pane: t.String({ minLength: 1 }), subagent: t.Optional(t.String()) },
+        { error: 'want ?pane=<pane_id>' },
+      ),
+      async resolve({ query, status }) {
+        if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
+        let agent: AgentInfo
+        try {
+          agent = await ctx.herdr.agentGet(query.pane)
+        } catch (e) {
+          const r = herdrFailure(e)
+          return status(r.status as 404 | 502, await r.text())
+        }
+        const source = sources.forKind(agent.agent)
+        if (!source) return status(404, NOT_SUPPORTED.body)
+        let resolved
+        try {
+          resolved = await source.resolve(agent, { subagent: query.subagent })
+        } catch (e) {
+          ctx.log(`transcript ${query.pane}: resolve failed: ${(e as Error).stack ?? e}`)
+          return status(500, 'read transcript failed')
+        }
+        if (!resolved.ok) return status(resolved.status, resolved.body)
+        const conn: TranscriptConn = {
+          pane: query.pane,
+          agent,
+          source,
+          resolved,
+          subagent: query.subagent,
+          opened: false,
+          cleanup: [],
+        }
+        conn.orphan = setTimeout(() => {
+          if (!conn.opened) resolved.timeline.release()
+        }, ORPHAN_MS)
+        return { tx: conn }
+      },
+    })
+    .ws('/agent-transcript', {
+      transcriptConn: true,
+      open(ws) {
+        const c = ws.data.tx
+        const raw = ws.raw
+        c.opened = true
+        clearTimeout(c.orphan)
+        const stream = new TranscriptStream(
+          {
+            send: (frame) => raw.send(JSON.stringify(frame)),
+            close: (code, reason) => raw.close(code, reason),
+            log: ctx.log,
+          },
+          c.pane,
+          c.agent.agent ?? 'unknown',
+          c.resolved,
+          c.subagent,
+        )
+        c.stream = stream
+        c.cleanup.push(ctx.sockets.add(ws.data.principal, () => raw.close(1000, 'device revoked')))
+        if (c.resolved.roster) {
+          const roster = setInterval(() => void stream.refreshRoster(), ctx.timing.rosterPollMs)
+          c.cleanup.push(() => clearInterval(roster))
+        }
+        // A ?subagent= stream belongs to the session that spawned it: it never rotates.
+        if (c.subagent === undefined) {
+          let checking = false
+          c.cleanup.push(
+            panes.subscribe(c.pane, async (agent) => {
+              if (checking || stream.isClosed) return
+              checking = true
+              try {
+                const source = sources.forKind(agent.agent)
+                if (!source) return
+                const next = await sessionNow(source, agent)
+                if (next === undefined || next === stream.sessionId) return
+                const resolved = await source.resolve(agent, {})
+                if (!resolved.ok) return // not openable yet: keep the old session, retry next tick
+                if (resolved.sessionId === stream.sessionId || stream.isClosed) return resolved.timeline.release()
+                c.agent = agent
+                await stream.rotate(resolved)
+              } catch (e) {
+                ctx.log(`transcript ${c.pane}: session check failed: ${(e as Error).message}`)
+              } finally {
+                checking = false
+              }
+            }),
+          )
+        }
+        void stream.start()
+      },
+      message(ws, message) {
+        const c = ws.data.tx
+        const req = asLoadOlder(message)
+        if (!req) {
+          ws.raw.close(1000, 'unrecognized control frame')
+          return
+        }
+        c.stream?.loadOlder(req)
+      },
+      drain(ws) {
+        ws.data.tx.stream?.drain()
+      },
+      close(ws) {
+        const c = ws.data.tx
+        for (const f of c.cleanup.splice(0)) f()
+        if (c.stream) c.stream.close()
+        else c.resolved.timeline.release()
+      },
+    })
+}

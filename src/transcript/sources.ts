@@ -1,0 +1,31 @@
+// The transcript sources by agent kind: one module per kind behind one
+// interface. A kind without a source (codex, for now) answers 404
+// `transcript not supported for this agent kind`.
+import type { AgentInfo } from '../herdr/types'
+import type { AgentHomes, TranscriptSource } from './source'
+import { createClaudeSource } from './kinds/claude/source'
+import { createPiSource } from './kinds/pi/source'
+import { createOpencodeSource } from './kinds/opencode/source'
+
+export interface SourceOptions {
+  /** tail poll (contract: 250 ms) */
+  pollMs?: number
+  log?: (m: string) => void
+}
+
+export interface SourceRegistry {
+  forKind(kind: string | undefined): TranscriptSource | undefined
+  /** {running,total} subagents of the pane's session, for /snapshot; undefined when none */
+  subagentCounts(agent: AgentInfo): Promise<{ running: number; total: number } | undefined>
+}
+
+export function createSources(homes: AgentHomes, opts: SourceOptions = {}): SourceRegistry {
+  const claude = createClaudeSource(homes, opts)
+  const all: TranscriptSource[] = [claude, createPiSource(homes, opts), createOpencodeSource(homes, opts)]
+  const byKind = new Map<string, TranscriptSource>()
+  for (const s of all) for (const k of s.kinds) byKind.set(k, s)
+  return {
+    forKind: (kind) => (kind === undefined ? undefined : byKind.get(kind)),
+    subagentCounts: (agent) => (agent.agent === 'claude' ? claude.subagentCounts(agent) : Promise.resolve(undefined)),
+  }
+}

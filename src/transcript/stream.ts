@@ -1,0 +1,308 @@
+// The per-socket WS /agent-transcript protocol, written once against Timeline
+// (agent-pane-api.md, "Framing"): hello → newest page → backlog_complete →
+// live tail, load_older → page_complete, session_changed + a fresh opening
+// sequence on rotation, subagents when the roster changes.
+//
+// Backpressure: nothing is buffered per socket beyond a few control frames.
+// Pages and the live tail are cursors into the timeline; the pump reads a small
+// chunk, sends one entry per frame, and stops as soon as the socket reports
+// backpressure (send → -1), resuming on drain. A slow client therefore costs a
+// cursor, not a queue of entries.
+import type { Entry } from './entry'
+import { LIMITS } from './entry'
+import { PROTOCOL, type LoadOlder, type ServerFrame } from './frames'
+import type { Subagent } from './roster'
+import type { Resolved } from './source'
+import type { Timeline } from './timeline'
+
+/** Bun's ServerWebSocket.send result: -1 backpressure (queued), 0 dropped/closed, else bytes. */
+export type SendResult = number
+
+export interface StreamIO {
+  send(frame: ServerFrame): SendResult
+  close(code: number, reason: string): void
+  log(msg: string): void
+}
+
+/** Entries read per timeline call while paging (bounds memory per socket). */
+const CHUNK = 50
+
+type Task =
+  | { kind: 'frame'; frame: ServerFrame; gen: number; onSent?: () => void }
+  | { kind: 'range'; from: number; to: number; gen: number }
+
+export class TranscriptStream {
+  private resolved: Resolved
+  private timeline: Timeline
+  /** bumps on every rotation/reset: work begun for an older generation is dropped */
+  private gen = 0
+  private tasks: Task[] = []
+  /** live tail cursor: the next seq to send live, once the opening sequence is out */
+  private liveNext = 1
+  private liveOn = false
+  private blocked = false
+  private pumping = false
+  private again = false
+  private closed = false
+  private unsubs: (() => void)[] = []
+  private roster: Subagent[] | undefined
+  private rotating = false
+
+  constructor(
+    private readonly io: StreamIO,
+    private readonly pane: string,
+    private agentKind: string,
+    resolved: Resolved,
+    private readonly subagent?: string,
+  ) {
+    this.resolved = resolved
+    this.timeline = resolved.timeline
+  }
+
+  get sessionId(): string {
+    return this.resolved.sessionId
+  }
+
+  /** Sends the opening sequence and starts the live tail. */
+  async start(): Promise<void> {
+    await this.open()
+  }
+
+  private async open(): Promise<void> {
+    const tl = this.timeline
+    const gen = this.gen
+    // Subscribe before reading total: growth that lands while the page is read
+    // is then delivered by the live cursor, never lost and never doubled.
+    this.unsubs.push(
+      tl.onGrow(() => this.kick()),
+      // Deferred: restarting re-subscribes, which must not happen inside the
+      // timeline's own listener loop (a Set being iterated would visit it again).
+      tl.onReset?.(() => {
+        if (gen === this.gen) setTimeout(() => gen === this.gen && void this.restart(this.resolved), 0)
+      }) ?? (() => {}),
+    )
+    let roster: Subagent[] | undefined
+    try {
+      roster = await this.resolved.roster?.()
+    } catch (e) {
+      // Losing the roster must never cost the conversation.
+      this.io.log(`transcript ${this.pane}: roster failed: ${(e as Error).message}`)
+    }
+    if (gen !== this.gen || this.closed) return
+    this.roster = roster
+    const total = tl.total()
+    const from = Math.max(1, total - LIMITS.newestPage + 1)
+    const count = total >= 1 ? total - from + 1 : 0
+    const hasOlder = total >= 1 && from > 1
+    const hello: ServerFrame = {
+      type: 'hello',
+      protocol: PROTOCOL,
+      pane: this.pane,
+      agent_kind: this.agentKind,
+      session_id: this.resolved.sessionId,
+      ...(this.subagent !== undefined ? { subagent: this.subagent } : {}),
+      backlog_count: count,
+      total,
+      has_more: hasOlder,
+      oldest_loaded_seq: count ? from : 0,
+      has_older: hasOlder,
+      ...(roster !== undefined ? { subagents: roster } : {}),
+    }
+    this.liveNext = total + 1
+    this.liveOn = false
+    this.tasks.push({ kind: 'frame', frame: hello, gen })
+    if (count) this.tasks.push({ kind: 'range', from, to: total, gen })
+    this.tasks.push({
+      kind: 'frame',
+      frame: { type: 'backlog_complete', count, has_more: hasOlder },
+      gen,
+      onSent: () => {
+        if (gen === this.gen) this.liveOn = true
+      },
+    })
+    this.kick()
+  }
+
+  /** Services a load_older control frame. */
+  loadOlder(req: LoadOlder): void {
+    const gen = this.gen
+    const limit = !req.limit ? LIMITS.olderPageDefault : Math.min(req.limit, LIMITS.olderPageMax)
+    const to = Math.min(req.before_seq - 1, this.timeline.total())
+    const from = Math.max(1, to - limit + 1)
+    if (to < 1) {
+      this.tasks.push({
+        kind: 'frame',
+        frame: { type: 'page_complete', requested_before_seq: req.before_seq, oldest_loaded_seq: 0, has_older: false },
+        gen,
+      })
+    } else {
+      this.tasks.push({ kind: 'range', from, to, gen })
+      this.tasks.push({
+        kind: 'frame',
+        frame: { type: 'page_complete', requested_before_seq: req.before_seq, oldest_loaded_seq: from, has_older: from > 1 },
+        gen,
+      })
+    }
+    this.kick()
+  }
+
+  /** The socket drained: resume sending. */
+  drain(): void {
+    this.blocked = false
+    this.kick()
+  }
+
+  /**
+   * The pane's agent moved to another session (or its file was reset): replay
+   * the opening sequence for `next` in place, after a session_changed.
+   */
+  async rotate(next: Resolved): Promise<void> {
+    if (this.closed) return next.timeline.release()
+    const from = this.resolved.sessionId
+    await this.restart(next, { type: 'session_changed', pane: this.pane, from, to: next.sessionId })
+  }
+
+  private async restart(next: Resolved, announce?: ServerFrame): Promise<void> {
+    if (this.closed) return
+    this.gen++
+    for (const u of this.unsubs.splice(0)) u()
+    if (next.timeline !== this.timeline) this.timeline.release()
+    this.resolved = next
+    this.timeline = next.timeline
+    this.tasks = []
+    this.liveOn = false
+    // A reset of the same file also invalidates every seq the client holds: say so.
+    this.tasks.push({
+      kind: 'frame',
+      frame: announce ?? { type: 'session_changed', pane: this.pane, from: next.sessionId, to: next.sessionId },
+      gen: this.gen,
+    })
+    await this.open()
+  }
+
+  /** Re-reads the roster; sends a subagents frame only when it changed. */
+  async refreshRoster(): Promise<void> {
+    if (!this.resolved.roster || this.closed) return
+    const gen = this.gen
+    let now: Subagent[] | undefined
+    try {
+      now = await this.resolved.roster()
+    } catch (e) {
+      this.io.log(`transcript ${this.pane}: roster failed: ${(e as Error).message}`)
+      return
+    }
+    if (gen !== this.gen || this.closed) return
+    if (JSON.stringify(now ?? null) === JSON.stringify(this.roster ?? null)) return
+    this.roster = now
+    this.tasks.push({ kind: 'frame', frame: { type: 'subagents', pane: this.pane, subagents: now ?? [] }, gen })
+    this.kick()
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.gen++
+    for (const u of this.unsubs.splice(0)) u()
+    this.tasks = []
+    this.timeline.release()
+  }
+
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  private kick(): void {
+    if (this.closed) return
+    if (this.pumping) {
+      this.again = true
+      return
+    }
+    this.pumping = true
+    void this.pump()
+      .catch((e) => this.io.log(`transcript ${this.pane}: ${(e as Error).stack ?? e}`))
+      .finally(() => {
+        this.pumping = false
+        if (this.again && !this.closed) {
+          this.again = false
+          this.kick()
+        }
+      })
+  }
+
+  /** Sends until the socket pushes back or there is nothing to send. */
+  private async pump(): Promise<void> {
+    while (!this.closed && !this.blocked) {
+      this.again = false
+      // The live tail keeps flowing while a page loads: live entries go first.
+      if (this.liveOn && this.liveNext <= this.timeline.total()) {
+        const gen = this.gen
+        const from = this.liveNext
+        const to = Math.min(this.timeline.total(), from + CHUNK - 1)
+        const entries = await this.timeline.read(from, to)
+        if (gen !== this.gen) continue
+        if (!entries.length) return // a re-index is under way; onReset or the next growth kicks us
+        for (const e of entries) {
+          if (e.seq < this.liveNext) continue
+          this.liveNext = e.seq + 1
+          if (!this.emit({ type: 'entry', live: true, entry: e })) return
+        }
+        continue
+      }
+      const task = this.tasks[0]
+      if (!task) return
+      if (task.gen !== this.gen) {
+        this.tasks.shift()
+        continue
+      }
+      if (task.kind === 'frame') {
+        this.tasks.shift()
+        const ok = this.emit(task.frame)
+        task.onSent?.()
+        if (!ok) return
+        continue
+      }
+      // A page: read the next chunk of the range, oldest first.
+      const to = Math.min(task.to, task.from + CHUNK - 1)
+      let entries: Entry[]
+      try {
+        entries = await this.timeline.read(task.from, to)
+      } catch {
+        entries = []
+      }
+      if (task.gen !== this.gen) continue
+      if (!entries.length) {
+        // A read error yields a short page rather than a torn-down socket.
+        this.tasks.shift()
+        continue
+      }
+      // Advance the cursor per entry: a frame that meets backpressure was still queued.
+      let ok = true
+      let progressed = false
+      for (const e of entries) {
+        if (e.seq < task.from || e.seq > task.to) continue
+        task.from = e.seq + 1
+        progressed = true
+        if (!(ok = this.emit({ type: 'entry', live: false, entry: e }))) break
+      }
+      if (!progressed || task.from > task.to) {
+        if (this.tasks[0] === task) this.tasks.shift()
+      }
+      if (!ok) return
+    }
+  }
+
+  /** One frame out; false when the socket pushed back (or is gone). */
+  private emit(frame: ServerFrame): boolean {
+    const r = this.io.send(frame)
+    if (r === -1) {
+      this.blocked = true
+      return false
+    }
+    if (r === 0) {
+      // Dropped: the socket is closing. Nothing more to do.
+      this.blocked = true
+      return false
+    }
+    return true
+  }
+}

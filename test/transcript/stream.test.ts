@@ -1,0 +1,308 @@
+// The socket protocol against an in-memory timeline: ordering, paging
+// arithmetic, live tail, rotation, resets and backpressure (send → -1 / drain).
+import { describe, expect, test } from 'bun:test'
+import type { Entry } from '../../src/transcript/entry'
+import type { ServerFrame } from '../../src/transcript/frames'
+import type { Subagent } from '../../src/transcript/roster'
+import type { Resolved } from '../../src/transcript/source'
+import { TranscriptStream, type SendResult } from '../../src/transcript/stream'
+import type { Timeline } from '../../src/transcript/timeline'
+
+class MemoryTimeline implements Timeline {
+  entries: Entry[] = []
+  grow = new Set<(e: Entry[]) => void>()
+  reset = new Set<() => void>()
+  released = 0
+  reads = 0
+  constructor(n: number, readonly tag = 's') {
+    this.append(n, false)
+  }
+  append(n: number, notify = true) {
+    const added: Entry[] = []
+    for (let i = 0; i < n; i++) {
+      const seq = this.entries.length + 1
+      const e: Entry = { id: `${this.tag}-${seq}#0`, seq, role: 'user', kind: 'message', text: `m${seq}`, parsed: true }
+      this.entries.push(e)
+      added.push(e)
+    }
+    if (notify) for (const l of this.grow) l(added)
+  }
+  total() {
+    return this.entries.length
+  }
+  async read(from: number, to: number) {
+    this.reads++
+    await Promise.resolve()
+    return this.entries.slice(Math.max(0, from - 1), Math.max(0, to))
+  }
+  onGrow(l: (e: Entry[]) => void) {
+    this.grow.add(l)
+    return () => this.grow.delete(l)
+  }
+  onReset(l: () => void) {
+    this.reset.add(l)
+    return () => this.reset.delete(l)
+  }
+  release() {
+    this.released++
+  }
+}
+
+function resolved(tl: Timeline, sessionId = 'sess-1', roster?: () => Promise<Subagent[] | undefined>): Resolved {
+  return { ok: true, sessionId, timeline: tl, roster }
+}
+
+/** A socket whose send() pushes back after `window` frames until drained. */
+class FakeSocket {
+  frames: ServerFrame[] = []
+  window = Infinity
+  sinceDrain = 0
+  waiters: (() => void)[] = []
+  send = (f: ServerFrame): SendResult => {
+    this.frames.push(JSON.parse(JSON.stringify(f)))
+    this.sinceDrain++
+    for (const w of this.waiters.splice(0)) w()
+    return this.sinceDrain >= this.window ? -1 : 10
+  }
+  closes: [number, string][] = []
+  io = { send: this.send, close: (c: number, r: string) => this.closes.push([c, r]), log: () => {} }
+  async until(pred: (fs: ServerFrame[]) => boolean, ms = 2000) {
+    const end = Date.now() + ms
+    while (!pred(this.frames)) {
+      if (Date.now() > end) throw new Error(`timed out; frames: ${this.frames.map((f) => f.type).join(',')}`)
+      await new Promise<void>((r) => {
+        this.waiters.push(r)
+        setTimeout(r, 20)
+      })
+    }
+  }
+}
+
+const types = (fs: ServerFrame[]) => fs.map((f) => f.type)
+const seqs = (fs: ServerFrame[]) => fs.filter((f) => f.type === 'entry').map((f) => (f as any).entry.seq)
+
+describe('opening sequence', () => {
+  test('hello → newest 150 oldest first → backlog_complete', async () => {
+    const sock = new FakeSocket()
+    const tl = new MemoryTimeline(400)
+    const s = new TranscriptStream(sock.io, 'w1:p2', 'claude', resolved(tl))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    expect(sock.frames[0]).toEqual({
+      type: 'hello',
+      protocol: 5,
+      pane: 'w1:p2',
+      agent_kind: 'claude',
+      session_id: 'sess-1',
+      backlog_count: 150,
+      total: 400,
+      has_more: true,
+      oldest_loaded_seq: 251,
+      has_older: true,
+    })
+    expect(seqs(sock.frames)).toEqual(Array.from({ length: 150 }, (_, i) => 251 + i))
+    expect(sock.frames.filter((f) => f.type === 'entry').every((f) => (f as any).live === false)).toBe(true)
+    expect(sock.frames.at(-1)).toEqual({ type: 'backlog_complete', count: 150, has_more: true })
+    s.close()
+  })
+
+  test('an empty session: hello with zeros, no entries', async () => {
+    const sock = new FakeSocket()
+    const s = new TranscriptStream(sock.io, 'w1:p2', 'pi', resolved(new MemoryTimeline(0)))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    expect(sock.frames).toEqual([
+      { type: 'hello', protocol: 5, pane: 'w1:p2', agent_kind: 'pi', session_id: 'sess-1', backlog_count: 0, total: 0, has_more: false, oldest_loaded_seq: 0, has_older: false },
+      { type: 'backlog_complete', count: 0, has_more: false },
+    ])
+  })
+
+  test('hello carries the roster and the ?subagent= echo', async () => {
+    const sock = new FakeSocket()
+    const row: Subagent = { agent_id: 'a1', tool_use_id: 't1', agent_type: 'Explore', description: 'x', spawn_depth: 1, done: false }
+    const s = new TranscriptStream(sock.io, 'w1:p2', 'claude', resolved(new MemoryTimeline(3), 'sess-1', async () => [row]), 'a1')
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    expect((sock.frames[0] as any).subagent).toBe('a1')
+    expect((sock.frames[0] as any).subagents).toEqual([row])
+  })
+})
+
+describe('live tail', () => {
+  test('growth during the backlog is delivered once, after backlog_complete', async () => {
+    const sock = new FakeSocket()
+    const tl = new MemoryTimeline(10)
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(tl))
+    const started = s.start()
+    tl.append(2) // lands while the page is being read
+    await started
+    await sock.until((fs) => seqs(fs).includes(12))
+    tl.append(1)
+    await sock.until((fs) => seqs(fs).includes(13))
+    const bc = types(sock.frames).indexOf('backlog_complete')
+    const after = sock.frames.slice(bc + 1)
+    expect(after.every((f) => f.type === 'entry' && (f as any).live === true)).toBe(true)
+    expect(seqs(sock.frames)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1))
+  })
+})
+
+describe('load_older', () => {
+  test('pages to the start with no gap or duplicate', async () => {
+    const sock = new FakeSocket()
+    const tl = new MemoryTimeline(1000)
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(tl))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    let cursor = (sock.frames[0] as any).oldest_loaded_seq
+    const limits = [0, 150, 1000, 7, undefined]
+    let i = 0
+    for (;;) {
+      const n = sock.frames.length
+      s.loadOlder({ type: 'load_older', before_seq: cursor, limit: limits[i++ % limits.length] })
+      await sock.until((fs) => fs.slice(n).some((f) => f.type === 'page_complete'))
+      const page = sock.frames.slice(n)
+      const pc = page.at(-1) as any
+      expect(pc.requested_before_seq).toBe(cursor)
+      const ps = seqs(page)
+      if (ps.length) expect(pc.oldest_loaded_seq).toBe(ps[0])
+      expect(ps.length).toBeLessThanOrEqual(500)
+      cursor = pc.oldest_loaded_seq
+      if (!pc.has_older) break
+    }
+    const all = seqs(sock.frames).sort((a, b) => a - b)
+    expect(all).toEqual(Array.from({ length: 1000 }, (_, k) => k + 1))
+  })
+
+  test('limit: omitted/0 → 150, large → 500; before_seq ≤ 1 → empty page', async () => {
+    const sock = new FakeSocket()
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(2000)))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    const page = async (req: any) => {
+      const n = sock.frames.length
+      s.loadOlder({ type: 'load_older', ...req })
+      await sock.until((fs) => fs.slice(n).some((f) => f.type === 'page_complete'))
+      return sock.frames.slice(n)
+    }
+    expect(seqs(await page({ before_seq: 1851 })).length).toBe(150)
+    expect(seqs(await page({ before_seq: 1851, limit: 0 })).length).toBe(150)
+    expect(seqs(await page({ before_seq: 1851, limit: 9999 })).length).toBe(500)
+    expect(await page({ before_seq: 1 })).toEqual([{ type: 'page_complete', requested_before_seq: 1, oldest_loaded_seq: 0, has_older: false }])
+    expect(await page({ before_seq: -5 })).toEqual([{ type: 'page_complete', requested_before_seq: -5, oldest_loaded_seq: 0, has_older: false }])
+    const tail = await page({ before_seq: 3 })
+    expect(seqs(tail)).toEqual([1, 2])
+    expect(tail.at(-1)).toEqual({ type: 'page_complete', requested_before_seq: 3, oldest_loaded_seq: 1, has_older: false })
+  })
+})
+
+describe('backpressure', () => {
+  test('stops at -1, resumes on drain, loses and doubles nothing', async () => {
+    const sock = new FakeSocket()
+    sock.window = 7
+    const tl = new MemoryTimeline(300)
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(tl))
+    await s.start()
+    await sock.until((fs) => fs.length >= 7)
+    await new Promise((r) => setTimeout(r, 30))
+    // Paused: nothing more was sent, and only a chunk was read ahead.
+    expect(sock.frames.length).toBe(7)
+    const readsWhilePaused = tl.reads
+    for (let round = 0; round < 100 && !sock.frames.some((f) => f.type === 'backlog_complete'); round++) {
+      const n = sock.frames.length
+      sock.sinceDrain = 0
+      s.drain()
+      await sock.until((fs) => fs.length > n)
+    }
+    expect(tl.reads).toBeGreaterThan(readsWhilePaused)
+    expect(seqs(sock.frames)).toEqual(Array.from({ length: 150 }, (_, i) => 151 + i))
+    expect(types(sock.frames).filter((t) => t === 'backlog_complete').length).toBe(1)
+  })
+})
+
+describe('rotation and reset', () => {
+  test('session_changed, then a full opening sequence for the new session', async () => {
+    const sock = new FakeSocket()
+    const a = new MemoryTimeline(5, 'a')
+    const s = new TranscriptStream(sock.io, 'w1:p2', 'claude', resolved(a, 'A'))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    const n = sock.frames.length
+    const bTl = new MemoryTimeline(3, 'b')
+    await s.rotate(resolved(bTl, 'B'))
+    await sock.until((fs) => fs.slice(n).some((f) => f.type === 'backlog_complete'))
+    const after = sock.frames.slice(n)
+    expect(types(after)).toEqual(['session_changed', 'hello', 'entry', 'entry', 'entry', 'backlog_complete'])
+    expect(after[0]).toEqual({ type: 'session_changed', pane: 'w1:p2', from: 'A', to: 'B' })
+    expect((after[1] as any).session_id).toBe('B')
+    expect(a.released).toBe(1)
+    // The old timeline's growth no longer reaches the socket; the new one's does.
+    a.append(1)
+    bTl.append(1)
+    await sock.until((fs) => fs.some((f) => f.type === 'entry' && (f as any).live && (f as any).entry.id === 'b-4#0'))
+    expect(sock.frames.some((f) => f.type === 'entry' && (f as any).entry.id.startsWith('a-6'))).toBe(false)
+  })
+
+  test('a page requested before a rotation is not delivered after it', async () => {
+    const sock = new FakeSocket()
+    const a = new MemoryTimeline(1000, 'a')
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(a, 'A'))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    s.loadOlder({ type: 'load_older', before_seq: 851, limit: 500 })
+    await s.rotate(resolved(new MemoryTimeline(2, 'b'), 'B'))
+    await sock.until((fs) => fs.filter((f) => f.type === 'backlog_complete').length === 2)
+    const sc = types(sock.frames).indexOf('session_changed')
+    const after = sock.frames.slice(sc)
+    expect(after.some((f) => f.type === 'page_complete')).toBe(false)
+    expect(after.filter((f) => f.type === 'entry').every((f) => (f as any).entry.id.startsWith('b-'))).toBe(true)
+  })
+
+  test('a reset of the same file replays the opening sequence with from == to', async () => {
+    const sock = new FakeSocket()
+    const a = new MemoryTimeline(5, 'a')
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(a, 'A'))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    a.entries = a.entries.slice(0, 2)
+    for (const l of a.reset) l()
+    await sock.until((fs) => fs.filter((f) => f.type === 'backlog_complete').length === 2)
+    const sc = types(sock.frames).indexOf('session_changed')
+    expect(sock.frames[sc]).toEqual({ type: 'session_changed', pane: 'p', from: 'A', to: 'A' })
+    expect((sock.frames[sc + 1] as any).total).toBe(2)
+    expect(a.released).toBe(0)
+  })
+})
+
+describe('roster', () => {
+  test('resends only on change; an empty roster is a real update', async () => {
+    const sock = new FakeSocket()
+    const row: Subagent = { agent_id: 'a1', tool_use_id: 't1', agent_type: 'Explore', description: 'x', spawn_depth: 1, done: false }
+    let now: Subagent[] | undefined = [row]
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(1), 'A', async () => now))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    await s.refreshRoster()
+    expect(types(sock.frames)).not.toContain('subagents')
+    now = [{ ...row, done: true }]
+    await s.refreshRoster()
+    await sock.until((fs) => fs.some((f) => f.type === 'subagents'))
+    now = []
+    await s.refreshRoster()
+    await sock.until((fs) => fs.filter((f) => f.type === 'subagents').length === 2)
+    expect(sock.frames.filter((f) => f.type === 'subagents')).toEqual([
+      { type: 'subagents', pane: 'p', subagents: [{ ...row, done: true }] },
+      { type: 'subagents', pane: 'p', subagents: [] },
+    ])
+  })
+
+  test('a failing roster costs nothing but the roster', async () => {
+    const sock = new FakeSocket()
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(2), 'A', async () => {
+      throw new Error('disk on fire')
+    }))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    expect((sock.frames[0] as any).subagents).toBeUndefined()
+    expect(seqs(sock.frames)).toEqual([1, 2])
+  })
+})
