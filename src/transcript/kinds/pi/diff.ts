@@ -24,8 +24,73 @@ function formatHunks(hunks: Hunk[]): string {
 /**
  * A preview diff of one replacement (old → new text), as the tool input states it.
  * Line numbers are relative to the snippet: the file position is not known yet.
+ * Same output as the generic previewDiff (jsdiff), but the common shapes — a
+ * write (nothing → text) and an edit whose changed lines share nothing — are
+ * built directly: the index build normalizes every line of a session, and jsdiff
+ * there costs several times the JSON.parse of the line.
  */
-export const snippetDiff: (oldText: string, newText: string) => string = previewDiff
+export function snippetDiff(oldText: string, newText: string): string {
+  if (oldText === newText) return ''
+  return directDiff(oldText, newText) ?? previewDiff(oldText, newText)
+}
+
+/** Lines as jsdiff tokenizes them: each keeps its '\n', except an unterminated last one. */
+function lineTokens(s: string): string[] {
+  if (s === '') return []
+  const out: string[] = []
+  let at = 0
+  for (let nl = s.indexOf('\n'); nl !== -1; nl = s.indexOf('\n', at)) {
+    out.push(s.slice(at, nl + 1))
+    at = nl + 1
+  }
+  if (at < s.length) out.push(s.slice(at))
+  return out
+}
+
+const CONTEXT = 3
+
+/**
+ * One hunk: common leading and trailing lines as context, the rest removed then
+ * added; undefined (jsdiff decides) when that is not the one minimal diff, or
+ * with '\r' about.
+ */
+function directDiff(oldText: string, newText: string): string | undefined {
+  if (oldText.includes('\r') || newText.includes('\r')) return undefined
+  const a = lineTokens(oldText)
+  const b = lineTokens(newText)
+  let p = 0
+  while (p < a.length && p < b.length && a[p] === b[p]) p++
+  let q = 0
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
+  const midA = a.slice(p, a.length - q)
+  const midB = b.slice(p, b.length - q)
+  // Only when no changed line occurs anywhere on the other side is every minimal
+  // diff this one (otherwise equally short alignments exist and jsdiff picks one).
+  if (midA.length && midB.length) {
+    const inA = new Set(a)
+    const inB = new Set(b)
+    for (const t of midB) if (inA.has(t)) return undefined
+    for (const t of midA) if (inB.has(t)) return undefined
+  } else if (midA.length) {
+    const inB = new Set(b)
+    for (const t of midA) if (inB.has(t)) return undefined
+  } else {
+    const inA = new Set(a)
+    for (const t of midB) if (inA.has(t)) return undefined
+  }
+  const before = Math.min(CONTEXT, p)
+  const after = Math.min(CONTEXT, q)
+  const strip = (t: string) => (t.endsWith('\n') ? t.slice(0, -1) : t)
+  const lines: string[] = []
+  for (let i = p - before; i < p; i++) lines.push(' ' + strip(a[i]))
+  for (const t of midA) lines.push('-' + strip(t))
+  for (const t of midB) lines.push('+' + strip(t))
+  for (let i = a.length - q; i < a.length - q + after; i++) lines.push(' ' + strip(a[i]))
+  const oldLines = before + midA.length + after
+  const newLines = before + midB.length + after
+  const start = p - before + 1
+  return formatHunks([{ oldStart: start, oldLines, newStart: start, newLines, lines }])
+}
 
 /**
  * pi's display diff (details.diff of edit results) → a unified diff.

@@ -1,9 +1,20 @@
 // Small pure helpers that turn raw values into the contract's capped fields,
 // used by the pi and opencode readers (the kind-agnostic ones live in tool-summary.ts).
 import { capDiff, capRunes, LIMITS } from '../../entry'
-import { basename as baseName, oneLine } from '../../tool-summary'
+import { basename as baseName, oneLine as oneLineSlow, SUMMARY_RUNES } from '../../tool-summary'
 
-export { oneLine }
+/**
+ * tool-summary's oneLine, without its code-point array when the flattened text is
+ * short enough in UTF-16 units already (the common case; the index build calls
+ * this for every tool call of a session).
+ */
+export function oneLine(s: string, max = SUMMARY_RUNES): string {
+  if (s.length <= max) {
+    const flat = /\s/.test(s) ? s.replace(/\s+/g, ' ').trim() : s
+    if (flat.length <= max) return flat
+  }
+  return oneLineSlow(s, max)
+}
 
 /** Compact JSON of a tool input, one line; never throws (cycles, BigInt). */
 export function inputSummary(input: unknown): string {
@@ -32,6 +43,8 @@ export function capOutput(s: string): { text: string; cut: boolean } {
 
 export { capDiff }
 
+const ISO = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-][0-2]\d:[0-5]\d)$/
+
 /** ms epoch (number or numeric string) or ISO string → ISO string; undefined when not a date. */
 export function isoTime(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) {
@@ -39,6 +52,8 @@ export function isoTime(v: unknown): string | undefined {
     return Number.isNaN(d.getTime()) ? undefined : d.toISOString()
   }
   if (typeof v === 'string' && v !== '') {
+    // The shape every agent writes needs no Date parse (a per-line cost in the index build).
+    if (ISO.test(v) && +v.slice(5, 7) >= 1 && +v.slice(5, 7) <= 12 && +v.slice(8, 10) >= 1) return v
     const d = new Date(v)
     return Number.isNaN(d.getTime()) ? undefined : v
   }

@@ -1,0 +1,144 @@
+// Measures the pi transcript source on a large generated pi session.
+//   bun bench/pi-transcript.ts [MB]        (default 100)
+// The session is pi-basic's real lines (fixtures/pi) repeated with fresh ids, in
+// /tmp under a pi sessions dir (generated once, reused). In one run:
+//   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line;
+//   cold  — createPiSource().resolve() (herdr's path) + read the newest 150;
+//   warm  — release, resolve again (the index is cached) + the newest 150.
+// Targets: cold ≤ 1.5× floor; warm < 50 ms. Prints one JSON line, then a summary.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AgentInfo } from '../src/herdr/types'
+import { dropJsonlCache } from '../src/transcript/jsonl/timeline'
+import { createPiSource } from '../src/transcript/kinds/pi/source'
+import type { Resolved } from '../src/transcript/source'
+
+const MB = Number(process.argv[2] ?? 100) || 100
+const ROOT = '/tmp/gothalo-pi-bench'
+const PI_DIR = join(ROOT, 'agent')
+const CWD = '/tmp/gothalo-pi-bench/proj'
+const DIR = join(PI_DIR, 'sessions', '--tmp-gothalo-pi-bench-proj--')
+const SID = '01a2aaaa-0000-7000-8000-0000000bench'
+const PATH = join(DIR, `2026-12-02T10-00-00-000Z_${SID}.jsonl`)
+const FIX = join(import.meta.dir, '../fixtures/pi/pi-basic/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl')
+
+function generate(bytes: number): void {
+  if (existsSync(PATH) && Math.abs(statSync(PATH).size - bytes) < bytes * 0.05) return
+  mkdirSync(DIR, { recursive: true })
+  const lines = readFileSync(FIX, 'utf8').split('\n').filter(Boolean)
+  const header = JSON.parse(lines[0])
+  writeFileSync(PATH, JSON.stringify({ ...header, id: SID, cwd: CWD }) + '\n')
+  const body = lines.slice(1)
+  let size = statSync(PATH).size
+  let k = 0
+  let prev: string | null = null
+  while (size < bytes) {
+    const batch: string[] = []
+    for (const l of body) {
+      const rec = JSON.parse(l)
+      const id = `${rec.id}${k.toString(16).padStart(6, '0')}`
+      rec.id = id
+      rec.parentId = prev
+      prev = id
+      // tool call ids must stay paired: give the call and its result the same fresh id
+      if (rec.message?.toolCallId) rec.message.toolCallId += `_${k}`
+      if (Array.isArray(rec.message?.content))
+        for (const b of rec.message.content) if (b.type === 'toolCall') b.id += `_${k}`
+      batch.push(JSON.stringify(rec))
+    }
+    const chunk = batch.join('\n') + '\n'
+    appendFileSync(PATH, chunk)
+    size += Buffer.byteLength(chunk)
+    k++
+  }
+}
+
+const ms = (t0: number) => performance.now() - t0
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+async function floor(path: string): Promise<number> {
+  const t0 = performance.now()
+  const fh = await open(path, 'r')
+  const buf = Buffer.allocUnsafe(2 * 1024 * 1024)
+  let pos = 0
+  let carry = Buffer.alloc(0)
+  let parsed = 0
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+    if (bytesRead === 0) break
+    pos += bytesRead
+    const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead)
+    let at = 0
+    for (let nl = chunk.indexOf(10, at); nl !== -1; nl = chunk.indexOf(10, at)) {
+      JSON.parse(chunk.toString('utf8', at, nl))
+      parsed++
+      at = nl + 1
+    }
+    carry = Buffer.from(chunk.subarray(at))
+  }
+  await fh.close()
+  if (parsed === 0) throw new Error('floor parsed nothing')
+  return ms(t0)
+}
+
+const agent = {
+  pane_id: 'w1:p1',
+  agent: 'pi',
+  agent_status: 'idle',
+  cwd: CWD,
+  agent_session: { agent: 'pi', kind: 'path', source: 'herdr:pi', value: PATH },
+} as AgentInfo
+
+async function resolveAndPage(source: ReturnType<typeof createPiSource>): Promise<{ ms: number; r: Resolved; page: number }> {
+  const t0 = performance.now()
+  const r = await source.resolve(agent, {})
+  if (!r.ok) throw new Error(`resolve failed: ${r.body}`)
+  const total = r.timeline.total()
+  const page = await r.timeline.read(Math.max(1, total - 149), total)
+  return { ms: ms(t0), r, page: page.length }
+}
+
+generate(MB * 1024 * 1024)
+const bytes = statSync(PATH).size
+await floor(PATH) // page cache warm for everyone alike
+const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
+
+const colds: number[] = []
+let total = 0
+for (let i = 0; i < 3; i++) {
+  dropJsonlCache()
+  const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
+  const c = await resolveAndPage(source)
+  if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
+  total = c.r.timeline.total()
+  colds.push(c.ms)
+  c.r.timeline.release()
+}
+const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
+const first = await resolveAndPage(source)
+first.r.timeline.release()
+const warms: number[] = []
+for (let i = 0; i < 5; i++) {
+  const w = await resolveAndPage(source)
+  warms.push(w.ms)
+  w.r.timeline.release()
+}
+const coldMs = median(colds)
+const warmMs = median(warms)
+const figures = {
+  bench: 'pi-transcript',
+  file_mb: +(bytes / 1048576).toFixed(1),
+  entries: total,
+  floor_ms: +floorMs.toFixed(1),
+  cold_ms: +coldMs.toFixed(1),
+  cold_over_floor: +(coldMs / floorMs).toFixed(2),
+  warm_ms: +warmMs.toFixed(2),
+  targets_met: coldMs <= 1.5 * floorMs && warmMs < 50,
+}
+console.log(JSON.stringify(figures))
+console.log(`pi session ${figures.file_mb} MB, ${total} entries (${PATH})`)
+console.log(`  floor (stream + JSON.parse every line): ${floorMs.toFixed(0)} ms`)
+console.log(`  cold resolve + newest 150:               ${coldMs.toFixed(0)} ms  = ${(coldMs / floorMs).toFixed(2)}× floor (target ≤ 1.5×)`)
+console.log(`  warm re-resolve + newest 150:            ${warmMs.toFixed(2)} ms (target < 50 ms)`)
+process.exit(0)
