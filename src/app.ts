@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps) {
     // Swagger UI must render with no internet: Scalar is embedded in the binary.
     .get(
       '/swagger/scalar.js',
-      () => new Response(Bun.file(scalarJs), { headers: { 'content-type': 'text/javascript; charset=utf-8' } }),
+      () => new Response(Bun.file(scalarJs as unknown as string), { headers: { 'content-type': 'text/javascript; charset=utf-8' } }),
       { detail: { hide: true } },
     )
     .use(

@@ -6,7 +6,7 @@ import { cleanScreen } from '../card/clean'
 import type { Blocked } from '../card/card'
 import { HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
-import { herdrFailure, plausibleTarget, text } from './errors'
+import { herdrFailure, plausibleTarget } from './errors'
 
 export const SEND_MAX = 4096
 
@@ -68,12 +68,12 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
   return new Elysia({ name: 'actions' })
     .post(
       '/send',
-      async ({ body }) => {
+      async ({ body, status }) => {
         const { pane, text: typed } = body
-        if (!plausibleTarget(pane)) return text(404, 'no such pane')
-        if ([...typed].length > SEND_MAX) return text(400, `text longer than ${SEND_MAX} characters`)
+        if (!plausibleTarget(pane)) return status(404, 'no such pane')
+        if ([...typed].length > SEND_MAX) return status(400, `text longer than ${SEND_MAX} characters`)
         // Each \n is an Enter; every other control character is refused.
-        if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(typed)) return text(400, 'control characters other than \\n are not allowed')
+        if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(typed)) return status(400, 'control characters other than \\n are not allowed')
         try {
           // Answering a numbered dialog: in Claude Code a digit selects at once, so
           // the contract's "3\n" would send a stray Enter into whatever comes next.
@@ -89,7 +89,8 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
           }
           return { sent: true }
         } catch (e) {
-          return herdrFailure(e, 'no such pane')
+          const f = herdrFailure(e, 'no such pane')
+          return status(f.code, f.body)
         }
       },
       {
@@ -114,21 +115,22 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
     )
     .post(
       '/approve',
-      async ({ body }) => {
+      async ({ body, status }) => {
         const { agent: target, seq } = body
-        if (!plausibleTarget(target)) return text(404, 'no such agent')
+        if (!plausibleTarget(target)) return status(404, 'no such agent')
         if (approvals.has(target, seq)) return { sent: false, duplicate: true }
         // Claim the (agent, seq) before the first await: two taps racing still press once.
         approvals.add(target, seq)
         try {
           const agent = await ctx.herdr.agentGet(target)
-          if (agent.agent_status !== 'blocked') return approvals.delete(target, seq), text(409, 'not blocked')
-          if (agent.state_change_seq !== seq) return approvals.delete(target, seq), text(409, 'stale seq')
+          if (agent.agent_status !== 'blocked') return approvals.delete(target, seq), status(409, 'not blocked')
+          if (agent.state_change_seq !== seq) return approvals.delete(target, seq), status(409, 'stale seq')
           await ctx.herdr.agentSendKeys(target, ['enter'])
           return { sent: true }
         } catch (e) {
           approvals.delete(target, seq)
-          return herdrFailure(e)
+          const f = herdrFailure(e)
+          return status(f.code, f.body)
         }
       },
       {
@@ -153,14 +155,14 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
     )
     .post(
       '/agent-mode/cycle',
-      async ({ body }) => {
+      async ({ body, status }) => {
         const { pane } = body
-        if (!plausibleTarget(pane)) return text(404, 'no such agent')
+        if (!plausibleTarget(pane)) return status(404, 'no such agent')
         try {
           const agent = await ctx.herdr.agentGet(pane)
           const grammar = grammarFor(agent.agent)
-          if (!grammar.permissionMode) return text(422, 'permission modes not supported for this agent kind')
-          if (agent.agent_status === 'blocked') return text(409, 'agent is blocked')
+          if (!grammar.permissionMode) return status(422, 'permission modes not supported for this agent kind')
+          if (agent.agent_status === 'blocked') return status(409, 'agent is blocked')
           const before = await screenOf(agent)
           const previous = before === undefined ? undefined : grammar.permissionMode(before)
           await ctx.herdr.agentSendKeys(pane, ['shift+tab'])
@@ -173,7 +175,8 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
             confirmed,
           }
         } catch (e) {
-          return herdrFailure(e)
+          const f = herdrFailure(e)
+          return status(f.code, f.body)
         }
       },
       {

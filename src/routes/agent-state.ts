@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
 import { buildCard } from '../card/build'
 import { CardSchema } from '../card/card'
-import { herdrFailure, plausibleTarget, text } from './errors'
+import { herdrFailure, plausibleTarget } from './errors'
 
 export const paneQuery = t.Object(
   { pane: t.String({ minLength: 1, description: 'the herdr pane_id (e.g. wQ:p2), from /snapshot' }) },
@@ -14,13 +14,14 @@ export const paneQuery = t.Object(
 export function agentStateRoutes(ctx: Ctx) {
   return new Elysia({ name: 'agent-state' }).get(
     '/agent-state',
-    async ({ query }) => {
-      if (!plausibleTarget(query.pane)) return text(404, 'no such agent')
+    async ({ query, status }) => {
+      if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
       let agent
       try {
         agent = await ctx.herdr.agentGet(query.pane)
       } catch (e) {
-        return herdrFailure(e)
+        const f = herdrFailure(e)
+        return status(f.code, f.body)
       }
       // `--source visible`: an explicit --lines read of a non-idle Claude Code or
       // OpenCode agent is refused (agent_not_idle), and an idle one would be

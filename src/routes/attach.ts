@@ -4,6 +4,7 @@
 // are typed into the pane with `herdr pane send-text`.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
+import type { Principal } from '../auth/types'
 import { herdrFailure, plausibleTarget } from './errors'
 import type { SocketRegistry } from './sockets'
 
@@ -30,8 +31,8 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
         try {
           await ctx.herdr.paneRead(query.pane, { source: 'visible' })
         } catch (e) {
-          const r = herdrFailure(e, 'no such pane')
-          return status(r.status as 404 | 502, await r.text())
+          const f = herdrFailure(e, 'no such pane')
+          return status(f.code, f.body)
         }
         return { attach: { pane: query.pane, busy: false, blocked: false, closed: false } as AttachConn }
       },
@@ -59,7 +60,7 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
           }
         }
         c.timer = setInterval(paint, ctx.timing.attachPollMs)
-        c.unregister = sockets.add(ws.data.principal, () => raw.close(1000, 'device revoked'))
+        c.unregister = sockets.add((ws.data as { principal?: Principal }).principal, () => raw.close(1000, 'device revoked'))
         void paint()
       },
       async message(ws, message) {

@@ -1,14 +1,14 @@
 // Maps herdr failures to the bridge's statuses (bridge.md, Conventions).
 import { HerdrError } from '../herdr/client'
 
-/** A plain-text error response. */
-export function text(status: number, body: string): Response {
-  return new Response(body, { status, headers: { 'content-type': 'text/plain;charset=utf-8' } })
+export interface Failure {
+  code: 404 | 502
+  body: string
 }
 
 /** agent_not_found → 404 with `notFound`; any other herdr failure → 502 with herdr's message. */
-export function herdrFailure(e: unknown, notFound = 'no such agent'): Response {
-  if (e instanceof HerdrError) return e.kind === 'not_found' ? text(404, notFound) : text(502, e.message)
+export function herdrFailure(e: unknown, notFound = 'no such agent'): Failure {
+  if (e instanceof HerdrError) return e.kind === 'not_found' ? { code: 404, body: notFound } : { code: 502, body: e.message }
   throw e
 }
 

@@ -33,12 +33,13 @@ export type SubagentCounter = (agent: AgentInfo) => Promise<{ running: number; t
 export function snapshotRoutes(ctx: Ctx, counter?: SubagentCounter) {
   return new Elysia({ name: 'snapshot' }).get(
     '/snapshot',
-    async () => {
+    async ({ status }) => {
       let snap
       try {
         snap = await ctx.herdr.snapshot()
       } catch (e) {
-        return herdrFailure(e, 'no such pane')
+        // A snapshot names no target, so every failure is herdr's: 502.
+        return status(502, herdrFailure(e).body)
       }
       const ws = new Map(snap.workspaces.map((w) => [w.workspace_id, w.label]))
       const tabs = new Map(snap.tabs.map((x) => [x.tab_id, x.label]))

@@ -3,6 +3,7 @@
 // per-socket protocol lives in transcript/stream.ts.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
+import type { Principal } from '../auth/types'
 import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
 import type { PaneWatches } from '../transcript/pane-watch'
@@ -45,8 +46,8 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
         try {
           agent = await ctx.herdr.agentGet(query.pane)
         } catch (e) {
-          const r = herdrFailure(e)
-          return status(r.status as 404 | 502, await r.text())
+          const f = herdrFailure(e)
+          return status(f.code, f.body)
         }
         const source = sources.forKind(agent.agent)
         if (!source) return status(404, NOT_SUPPORTED.body)
@@ -92,7 +93,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
           c.subagent,
         )
         c.stream = stream
-        c.cleanup.push(ctx.sockets.add(ws.data.principal, () => raw.close(1000, 'device revoked')))
+        c.cleanup.push(ctx.sockets.add((ws.data as { principal?: Principal }).principal, () => raw.close(1000, 'device revoked')))
         if (c.resolved.roster) {
           const roster = setInterval(() => void stream.refreshRoster(), ctx.timing.rosterPollMs)
           c.cleanup.push(() => clearInterval(roster))

@@ -74,7 +74,7 @@ describe('GET /snapshot', () => {
   test('one row per pane in herdr order; agent fields absent for shells', async () => {
     const r = await b.get('/snapshot')
     expect(r.status).toBe(200)
-    const body = await r.json()
+    const body: any = await r.json()
     expect(body.herdr).toEqual({ version: '0.8.2', protocol: 20 })
     expect(body.panes.map((p: any) => p.pane_id)).toEqual(['w1:p1', 'w1:p2', 'w1:p3'])
     expect(body.panes[0]).toEqual({
@@ -168,7 +168,7 @@ describe('POST /approve', () => {
     b.updatePane('w1:p2', (p) => (p.agent!.state_change_seq = 8))
     const before = b.calls().length
     const [r1, r2] = await Promise.all([b.post('/approve', { agent: 'w1:p2', seq: 8 }), b.post('/approve', { agent: 'w1:p2', seq: 8 })])
-    const bodies = [await r1.json(), await r2.json()].sort((x, y) => Number(y.sent) - Number(x.sent))
+    const bodies: any[] = [await r1.json(), await r2.json()].sort((x: any, y: any) => Number(y.sent) - Number(x.sent))
     expect(bodies).toEqual([{ sent: true }, { sent: false, duplicate: true }])
     expect(b.calls().slice(before).filter((c) => c[1] === 'send-keys').length).toBe(1)
   })
@@ -242,7 +242,7 @@ describe('Swagger', () => {
     expect(js.status).toBe(200)
     expect(js.headers.get('content-type')).toContain('javascript')
     expect((await js.text()).length).toBeGreaterThan(1_000_000)
-    const doc = await (await b.get('/swagger/json', null)).json()
+    const doc: any = await b.json("/swagger/json", null)
     for (const p of ['/healthz', '/snapshot', '/send', '/approve', '/agent-mode/cycle', '/agent-state', '/pair', '/pair/code', '/devices'])
       expect(Object.keys(doc.paths)).toContain(p)
   })

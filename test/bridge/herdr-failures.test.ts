@@ -11,7 +11,7 @@ afterEach(async () => {
 
 test('herdr missing: healthz says so, agent endpoints answer 502', async () => {
   b = await startBridge({ herdrBin: '/nonexistent/herdr' })
-  const h = await (await b.get('/healthz', null)).json()
+  const h: any = await b.json('/healthz', null)
   expect(h.herdr).toEqual({ found: false, version: null, server: 'not_running' })
   const r = await b.get('/agent-state?pane=w1:p2')
   expect(r.status).toBe(502)
@@ -20,7 +20,7 @@ test('herdr missing: healthz says so, agent endpoints answer 502', async () => {
 
 test('server not running: 502 with herdr stderr', async () => {
   b = await startBridge({ state: { server: 'not_running', panes: [claudePane()] } })
-  const h = await (await b.get('/healthz', null)).json()
+  const h: any = await b.json('/healthz', null)
   expect(h.herdr).toEqual({ found: true, version: '0.8.2', server: 'not_running' })
   const r = await b.get('/snapshot')
   expect(r.status).toBe(502)

@@ -8,6 +8,7 @@ import { createAuthStore } from '../../src/auth/store'
 import { createHerdrClient } from '../../src/herdr/client'
 import type { FakePane, FakeState } from '../../src/demo/fake-herdr'
 import type { AgentHomes } from '../../src/transcript/source'
+import type { AgentInfo } from '../../src/herdr/types'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
@@ -36,6 +37,8 @@ export interface Bridge {
   updatePane(pane: string, f: (p: FakePane) => void): void
   get(path: string, token?: string | null): Promise<Response>
   post(path: string, body: unknown, token?: string | null): Promise<Response>
+  /** GET, and the JSON body */
+  json(path: string, token?: string | null): Promise<any>
   stop(): Promise<void>
   app: ReturnType<typeof createApp>
 }
@@ -107,6 +110,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
       b.setState(s)
     },
     get: (path, token) => fetch(base + path, { headers: authHeader(token) }),
+    json: async (path, token) => (await fetch(base + path, { headers: authHeader(token) })).json(),
     post: (path, body, token) =>
       fetch(base + path, {
         method: 'POST',
@@ -122,7 +126,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
 }
 
 /** A claude pane in the fake, with its screen from a fixture file. */
-export function claudePane(over: Partial<FakePane> & { agent?: Partial<FakePane['agent']> } = {}): FakePane {
+export function claudePane(over: Omit<Partial<FakePane>, 'agent'> & { agent?: Partial<AgentInfo> } = {}): FakePane {
   const { agent, ...rest } = over
   return {
     pane_id: 'w1:p2',

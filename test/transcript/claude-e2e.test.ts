@@ -288,8 +288,8 @@ describe('device revocation', () => {
       timing: TIMING,
       state: { panes: [claudePane({ cwd: cwdOf(home.file(id)), agent: { agent_session: session(id) } })] },
     })
-    const { code } = await (await b.post('/pair/code', {})).json()
-    const dev = await (await b.post('/pair', { code, device_name: 'phone' }, null)).json()
+    const { code } = (await (await b.post('/pair/code', {})).json()) as any
+    const dev: any = await (await b.post('/pair', { code, device_name: 'phone' }, null)).json()
     const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=w1:p2&token=${dev.token}`)
     await q.opened
     await q.until((f) => f.type === 'backlog_complete')
