@@ -13,12 +13,12 @@ function hunkHeader(h: Hunk): string {
 }
 
 function formatHunks(hunks: Hunk[]): string {
-  const out: string[] = []
+  let out = ''
   for (const h of hunks) {
-    out.push(hunkHeader(h))
-    out.push(...h.lines)
+    out += (out ? '\n' : '') + hunkHeader(h)
+    for (const l of h.lines) out += '\n' + l
   }
-  return out.join('\n')
+  return out
 }
 
 /**
@@ -93,6 +93,26 @@ function directDiff(oldText: string, newText: string): string | undefined {
 }
 
 /**
+ * After the sign: padding, a line number, then a space and the text (or nothing);
+ * 'gap' for the `...` line of skipped lines. Scanned by hand for the common
+ * all-spaces padding (this runs on every edit result of a session), the regexes
+ * decide anything else.
+ */
+function numberedLine(line: string): { n: number; text: string } | 'gap' | undefined {
+  let i = 1
+  while (i < line.length && line.charCodeAt(i) === 0x20) i++
+  const digits = i
+  while (i < line.length && line.charCodeAt(i) >= 0x30 && line.charCodeAt(i) <= 0x39) i++
+  if (i > digits && (i === line.length || line.charCodeAt(i) === 0x20)) {
+    return { n: Number(line.slice(digits, i)), text: i === line.length ? '' : line.slice(i + 1) }
+  }
+  const rest = line.slice(1)
+  if (/^\s*\.\.\.$/.test(rest)) return 'gap'
+  const m = /^\s*(\d+)(?: (.*))?$/s.exec(rest)
+  return m ? { n: Number(m[1]), text: m[2] ?? '' } : undefined
+}
+
+/**
  * pi's display diff (details.diff of edit results) → a unified diff.
  * pi writes one line per change: `+<n> text` (n = new line), `-<n> text` (n = old line),
  * ` <n> text` (context, old line number), numbers right-aligned, and a line of spaces
@@ -106,15 +126,14 @@ export function piDiffToUnified(piDiff: string): string | undefined {
   for (const line of piDiff.split('\n')) {
     if (line === '') continue
     const sign = line[0]
-    const rest = line.slice(1)
-    if (sign === ' ' && /^\s*\.\.\.$/.test(rest)) {
+    const numbered = numberedLine(line)
+    if (numbered === 'gap') {
+      if (sign !== ' ') return undefined
       cur = undefined
       continue
     }
-    const m = /^\s*(\d+)(?: (.*))?$/s.exec(rest)
-    if (!m || (sign !== ' ' && sign !== '-' && sign !== '+')) return undefined
-    const n = Number(m[1])
-    const text = m[2] ?? ''
+    if (!numbered || (sign !== ' ' && sign !== '-' && sign !== '+')) return undefined
+    const { n, text } = numbered
     if (!cur) {
       cur =
         sign === '+'

@@ -32,7 +32,8 @@ const METADATA_TYPES = new Set([
 const FILE_TOOLS = new Set(['read', 'edit', 'write', 'ls', 'find', 'grep'])
 
 export const normalizePiLine: LineNormalizer = (line, offset) => {
-  if (line.trim() === '') return []
+  // (trim only when the line starts blank: a copy of every line otherwise)
+  if (line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === '')) return []
   let rec: unknown
   try {
     rec = JSON.parse(line)

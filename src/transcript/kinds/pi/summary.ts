@@ -1,6 +1,6 @@
 // Small pure helpers that turn raw values into the contract's capped fields,
 // used by the pi and opencode readers (the kind-agnostic ones live in tool-summary.ts).
-import { capDiff, capRunes, LIMITS } from '../../entry'
+import { capDiff as capDiffSlow, capRunes, LIMITS } from '../../entry'
 import { basename as baseName, oneLine as oneLineSlow, SUMMARY_RUNES } from '../../tool-summary'
 
 /**
@@ -41,9 +41,41 @@ export function capOutput(s: string): { text: string; cut: boolean } {
   return capRunes(s, LIMITS.outputRunes)
 }
 
-export { capDiff }
+/** entry.ts's capDiff, without splitting a diff that is within the limits anyway (the usual case). */
+export function capDiff(diff: string): { text: string; cut: boolean } {
+  if (diff.length <= LIMITS.diffRunes) {
+    let lines = 1
+    for (let nl = diff.indexOf('\n'); nl !== -1 && lines <= LIMITS.diffLines; nl = diff.indexOf('\n', nl + 1)) lines++
+    if (lines <= LIMITS.diffLines) return { text: diff, cut: false }
+  }
+  return capDiffSlow(diff)
+}
 
-const ISO = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-][0-2]\d:[0-5]\d)$/
+const digit = (s: string, i: number) => {
+  const c = s.charCodeAt(i)
+  return c >= 0x30 && c <= 0x39
+}
+
+const ISO_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+
+/** YYYY-MM-DDThh:mm:ss[.f…](Z|±hh:mm), checked by hand (no Date parse, no regex per line). */
+function looksIso(v: string): boolean {
+  if (v.length < 20 || v.length > 35) return false
+  for (const i of ISO_DIGITS) if (!digit(v, i)) return false
+  if (v[4] !== '-' || v[7] !== '-' || v[10] !== 'T' || v[13] !== ':' || v[16] !== ':') return false
+  const month = (v.charCodeAt(5) - 48) * 10 + v.charCodeAt(6) - 48
+  const day = (v.charCodeAt(8) - 48) * 10 + v.charCodeAt(9) - 48
+  if (month < 1 || month > 12 || day < 1 || day > 31) return false
+  let i = 19
+  if (v[i] === '.') {
+    i++
+    const from = i
+    while (i < v.length && digit(v, i)) i++
+    if (i === from) return false
+  }
+  if (v[i] === 'Z') return i === v.length - 1
+  return (v[i] === '+' || v[i] === '-') && i === v.length - 6 && digit(v, i + 1) && digit(v, i + 2) && v[i + 3] === ':' && digit(v, i + 4) && digit(v, i + 5)
+}
 
 /** ms epoch (number or numeric string) or ISO string → ISO string; undefined when not a date. */
 export function isoTime(v: unknown): string | undefined {
@@ -53,7 +85,7 @@ export function isoTime(v: unknown): string | undefined {
   }
   if (typeof v === 'string' && v !== '') {
     // The shape every agent writes needs no Date parse (a per-line cost in the index build).
-    if (ISO.test(v) && +v.slice(5, 7) >= 1 && +v.slice(5, 7) <= 12 && +v.slice(8, 10) >= 1) return v
+    if (looksIso(v)) return v
     const d = new Date(v)
     return Number.isNaN(d.getTime()) ? undefined : v
   }
