@@ -53,9 +53,12 @@ export function buildCard(agent: AgentInfo, screen: string | undefined): Card {
       parsed: reading.parsed === true,
     }
     if (reading.permission_mode) card.permission_mode = reading.permission_mode
-    // a dedicated grammar answers blocked; the fallback never does (spec: parsed:false)
+    // A dedicated grammar answers blocked, even when no dialog could be read
+    // (options then empty); the fallback never does. The card then says
+    // parsed:true, since apps are told not to rely on blocked when parsed is false.
     if (status === 'blocked' && hasGrammar(a.agent)) {
       card.blocked = reading.blocked ?? { question: headline, options: [] }
+      card.parsed = true
     }
     if (reading.transcript && reading.transcript.length) card.transcript = reading.transcript
     return card
