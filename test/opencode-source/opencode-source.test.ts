@@ -39,6 +39,7 @@ interface Setup {
   b: Bridge
   svc?: FakeOpencodeService
   dataHome: string
+  stateHome: string
 }
 
 /** A bridge whose opencode service (if any) is real and registered, with an optional copy of the real store. */
@@ -60,7 +61,7 @@ async function setup(o: { service?: 'up' | 'down' | 'none'; store?: boolean | 'j
     timing: FAST,
   })
   cleanups.push(() => b.stop())
-  return { b, svc, dataHome }
+  return { b, svc, dataHome, stateHome }
 }
 
 async function open(b: Bridge, extra = ''): Promise<FrameQueue> {
@@ -131,6 +132,18 @@ describe('opencode via the service', () => {
     expect([result.entry.seq, result.entry.kind, result.entry.result.for_id]).toEqual([DEMO_TOTAL + 4, 'tool_result', 'call_9'])
   })
 
+  test('the service restarts on another port: the tail follows service.json', async () => {
+    const { b, svc, stateHome } = await setup()
+    const q = await open(b)
+    await readOpening(q)
+    await svc!.stop()
+    const again = startFakeOpencode({ sessions: structuredClone(SESSIONS), messages: { [DEMO]: structuredClone(svc!.messages.get(DEMO)!) } })
+    cleanups.push(() => again.stop())
+    again.messages.get(DEMO)!.push({ id: 'msg_zz10', type: 'user', text: 'after the restart', time: { created: 1796206400000 } })
+    again.register(stateHome)
+    expect(await q.next()).toMatchObject({ type: 'entry', live: true, entry: { seq: DEMO_TOTAL + 1, text: 'after the restart' } })
+  })
+
   test('history rewritten (revert): the cache is rebuilt and the opening sequence replayed', async () => {
     const { b, svc } = await setup()
     const q = await open(b)
@@ -161,6 +174,12 @@ describe('opencode via the service', () => {
     const { b, svc } = await setup({ pane: agentPane('opencode', CWD) })
     svc!.sessions.push({ ...structuredClone(SESSIONS[1]), id: 'ses_child', parentID: PERMS, time: { created: 1, updated: 9e12 } })
     svc!.sessions.push({ ...structuredClone(SESSIONS[1]), id: 'ses_elsewhere', location: { directory: '/other' }, time: { created: 1, updated: 9e12 } })
+    const q = await open(b)
+    expect((await readOpening(q)).hello.session_id).toBe(PERMS)
+  })
+
+  test('a reported id the service does not know (stale) reads like none: the newest session of the cwd', async () => {
+    const { b } = await setup({ pane: agentPane('opencode', CWD, { kind: 'id', value: 'ses_gone' }) })
     const q = await open(b)
     expect((await readOpening(q)).hello.session_id).toBe(PERMS)
   })

@@ -105,8 +105,24 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
   function feedOf(at: Located): MessageFeed {
     const sid = at.session.id
     if (at.via === 'service') {
-      const c = at.client
-      return { all: () => c.allMessages(sid), newestUntil: (stop) => c.newestMessagesUntil(sid, stop, 20) }
+      let c = at.client
+      // A restarted service registers a new port and password: follow service.json.
+      const withClient = async <T>(f: (c: OpencodeServiceClient) => Promise<T>): Promise<T> => {
+        try {
+          return await f(c)
+        } catch (e) {
+          if (!unusable(e)) throw e
+          const info = await findService(homes.xdgStateHome)
+          const next = info && clientFor(info)
+          if (!next || next === c) throw e
+          c = next
+          return f(c)
+        }
+      }
+      return {
+        all: () => withClient((x) => x.allMessages(sid)),
+        newestUntil: (stop) => withClient((x) => x.newestMessagesUntil(sid, stop, 20)),
+      }
     }
     const s = at.store
     return {
