@@ -75,7 +75,7 @@ function normalizeRecord(rec: unknown, offset: number): Draft[] | undefined {
     case 'custom_message': {
       if (rec.display === false) return []
       const text = contentText(rec.content)
-      return text ? [{ id: id(0), ...head, role: 'system', kind: 'message', text: capBody(text), parsed: true }] : []
+      return text ? [textDraft(id(0), head, 'system', 'message', capBody(text))] : []
     }
     default:
       return undefined
@@ -84,6 +84,22 @@ function normalizeRecord(rec: unknown, offset: number): Draft[] | undefined {
 
 type IdOf = (k: number) => string
 type Head = Pick<Draft, 'parent_id' | 'ts'>
+
+/**
+ * A message-like draft, keys in the contract's order (id, parent_id, ts, role, …).
+ * Built by assignment rather than by spreading `head`: this runs for every line of
+ * a session in the index build, and the spread showed in the profile.
+ */
+function textDraft(id: string, head: Head, role: Draft['role'], kind: Draft['kind'], text: string): Draft {
+  const d = { id } as Draft
+  if (head.parent_id !== undefined) d.parent_id = head.parent_id
+  if (head.ts !== undefined) d.ts = head.ts
+  d.role = role
+  d.kind = kind
+  d.text = text
+  d.parsed = true
+  return d
+}
 
 function normalizeMessage(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
   switch (msg.role) {
@@ -99,7 +115,7 @@ function normalizeMessage(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
     case 'hookMessage': {
       if (msg.display === false) return []
       const text = contentText(msg.content)
-      return text ? [{ id: id(0), ...head, role: 'system', kind: 'message', text: capBody(text), parsed: true }] : []
+      return text ? [textDraft(id(0), head, 'system', 'message', capBody(text))] : []
     }
     default:
       return undefined
@@ -108,16 +124,16 @@ function normalizeMessage(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
 
 function userContent(content: unknown, id: IdOf, head: Head): Draft[] | undefined {
   if (typeof content === 'string') {
-    return [{ id: id(0), ...head, role: 'user', kind: 'message', text: capBody(content), parsed: true }]
+    return [textDraft(id(0), head, 'user', 'message', capBody(content))]
   }
   if (!Array.isArray(content)) return undefined
   const out: Draft[] = []
   content.forEach((b, k) => {
     if (!isObj(b)) return
     if (b.type === 'text' && typeof b.text === 'string') {
-      out.push({ id: id(k), ...head, role: 'user', kind: 'message', text: capBody(b.text), parsed: true })
+      out.push(textDraft(id(k), head, 'user', 'message', capBody(b.text)))
     } else if (b.type === 'image') {
-      out.push({ id: id(k), ...head, role: 'user', kind: 'attachment', text: '[image]', parsed: true })
+      out.push(textDraft(id(k), head, 'user', 'attachment', '[image]'))
     }
   })
   return out
@@ -129,9 +145,9 @@ function assistantContent(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
   msg.content.forEach((b, k) => {
     if (!isObj(b)) return
     if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '') {
-      out.push({ id: id(k), ...head, role: 'assistant', kind: 'message', text: capBody(b.text), parsed: true })
+      out.push(textDraft(id(k), head, 'assistant', 'message', capBody(b.text)))
     } else if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking.trim() !== '') {
-      out.push({ id: id(k), ...head, role: 'assistant', kind: 'thinking', text: capBody(b.thinking), parsed: true })
+      out.push(textDraft(id(k), head, 'assistant', 'thinking', capBody(b.thinking)))
     } else if (b.type === 'toolCall' && typeof b.id === 'string' && typeof b.name === 'string') {
       out.push({ id: id(k), ...head, role: 'assistant', kind: 'tool_call', tool: toolCall(b.id, b.name, b.arguments), parsed: true })
     }
@@ -140,7 +156,7 @@ function assistantContent(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
   const stop = msg.stopReason
   if ((stop === 'error' || stop === 'aborted') && (typeof msg.errorMessage === 'string' || stop === 'aborted')) {
     const text = str(msg.errorMessage) ?? 'Aborted'
-    out.push({ id: id(msg.content.length), ...head, role: 'system', kind: 'message', text: capBody(text), parsed: true })
+    out.push(textDraft(id(msg.content.length), head, 'system', 'message', capBody(text)))
   }
   return out
 }
