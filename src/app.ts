@@ -91,6 +91,27 @@ export function createApp(deps: AppDeps) {
   ctx.auth.onRevoke((id) => ctx.sockets.closeDevice(id))
   const sources = deps.sources ?? createSources(ctx.homes, { pollMs: ctx.timing.tailPollMs, log: ctx.log })
   const panes = new PaneWatches(ctx.herdr, ctx.timing.sessionPollMs, ctx.log)
+
+  // /healthz is polled; herdr's state is re-checked at most once a second
+  // (and concurrent checks share one), so a burst of probes spawns nothing extra.
+  type HerdrHealth = { found: boolean; version: string | null; server: 'running' | 'not_running' | 'unknown' }
+  let health: { at: number; value: Promise<HerdrHealth> } | undefined
+  const herdrHealth = (): Promise<HerdrHealth> => {
+    const now = ctx.clock()
+    if (health && now - health.at < 1000) return health.value
+    const value = (async (): Promise<HerdrHealth> => {
+      const version = await ctx.herdr.version()
+      if (version === null) return { found: false, version, server: 'not_running' }
+      try {
+        await ctx.herdr.snapshot()
+        return { found: true, version, server: 'running' }
+      } catch (e) {
+        return { found: true, version, server: (e as { kind?: string }).kind === 'not_running' ? 'not_running' : 'unknown' }
+      }
+    })()
+    health = { at: now, value }
+    return value
+  }
   const app = new Elysia({ websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 } })
     .onError(({ code, error, set }) => {
       // Plain-text errors everywhere; never a stack trace or an internal message.
@@ -132,17 +153,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .get('/healthz', async () => {
-      const version = await ctx.herdr.version()
-      let server: 'running' | 'not_running' | 'unknown' = 'unknown'
-      if (version !== null) {
-        try {
-          await ctx.herdr.snapshot()
-          server = 'running'
-        } catch (e) {
-          server = (e as { kind?: string }).kind === 'not_running' ? 'not_running' : 'unknown'
-        }
-      } else server = 'not_running'
-      return { ok: true, version: ctx.version, herdr: { found: version !== null, version, server } }
+      const herdr = await herdrHealth()
+      return { ok: true, version: ctx.version, herdr }
     }, {
       response: {
         200: t.Object({
