@@ -7,7 +7,7 @@ import { runAdminCommand } from './cli-admin'
 import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
 import { createHerdrClient } from './herdr/client'
 import { fakeHerdrMain } from './demo/fake-herdr'
-import { prepareDemo } from './demo/demo'
+import { prepareDemo, type Demo } from './demo/demo'
 import { VERSION } from './version'
 import { join } from 'node:path'
 
@@ -15,17 +15,21 @@ import { join } from 'node:path'
 const FAKE_HERDR = '__fake-herdr'
 const compiled = import.meta.path.startsWith('/$bunfs')
 
-async function serve(s: Settings): Promise<void> {
+async function serve(s: Settings, dataDirGiven: boolean): Promise<void> {
   const env = { ...process.env }
   let herdrOpts = { bin: s.herdr, argvPrefix: [] as string[], env: undefined as Record<string, string | undefined> | undefined }
+  let demo: Demo | undefined
+  let dataDir = s.dataDir
   if (s.demo) {
-    const demo = await prepareDemo()
+    demo = await prepareDemo()
     Object.assign(env, demo.env)
     herdrOpts = { bin: process.execPath, argvPrefix: compiled ? [FAKE_HERDR] : [import.meta.path, FAKE_HERDR], env }
+    // The demo keeps its token and devices with its samples unless a data dir is named.
+    if (!dataDirGiven) dataDir = join(demo.dir, 'data')
     console.log(`demo: herdr stand-in state in ${demo.dir}; sample sessions grow every few seconds`)
   }
-  const admin = loadOrCreateAdminToken(s.dataDir, s.adminToken)
-  const auth = createAuthStore({ dbPath: join(s.dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
+  const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
+  const auth = createAuthStore({ dbPath: join(dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
   const app = createApp({
     herdr: createHerdrClient({ ...herdrOpts, timeoutMs: s.herdrTimeoutMs }),
     auth,
@@ -35,7 +39,11 @@ async function serve(s: Settings): Promise<void> {
   app.listen({ hostname: s.host, port: s.port })
   const where = `http://${s.host}:${app.server!.port}`
   console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
-  if (admin.created) console.log(`admin token (shown once, stored 0600 in ${s.dataDir}): ${admin.token}`)
+  if (admin.created) console.log(`admin token (shown once, stored 0600 in ${dataDir}): ${admin.token}`)
+  if (demo) {
+    demo.startLive()
+    console.log(demo.howTo(where, admin.token))
+  }
   const stop = () => {
     void app.stop(true)
     auth.close()
@@ -69,7 +77,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'devices-revoke':
       return runAdminCommand(s, (l) => console.log(l))
     case 'serve':
-      await serve(s)
+      await serve(s, argv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')) || !!process.env.GOTHALO_DATA_DIR)
       return undefined
   }
 }
