@@ -166,7 +166,7 @@ export function runningScreen(promptScreen: string): string {
   const rows = promptScreen.split('\n')
   const top = rows.findIndex(isRule)
   const rule = top >= 0 ? rows[top].trimEnd() : '─'.repeat(80)
-  const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace('⎿  Waiting…', '⎿  Running…'))
+  const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace(/⎿[\s\u00a0]+Waiting…/, '⎿  Running…'))
   while (kept.length && kept[kept.length - 1].trim() === '') kept.pop()
   if (!kept.some((r) => r.includes('⎿  Running…'))) kept.push('  ⎿  Running…')
   return [...kept, '', '✻ Mustering… (2s · ↓ 31 tokens)', '', rule, '❯ ', rule, '  esc to interrupt · ← for agents', ''].join('\n')
@@ -371,7 +371,7 @@ export async function prepareDemo(): Promise<Demo> {
       if (status !== 'blocked') state.reactions = others
       const prompt = (screen: string, running: string) => {
         setStatus(blocked, 'blocked', screen)
-        state.reactions = [...others, ...approveReactions(blocked.pane_id, blocked.agent!.state_change_seq, running)]
+        state.reactions = [...others, ...approveReactions(blocked.pane_id, blocked.agent!.state_change_seq ?? 0, running)]
       }
       if (status === 'working' && held >= BLOCKED_WORKS_FOR) {
         if (blocked.screen_file === `${BASH_RUNNING}.txt`) prompt(FETCH_PROMPT, FETCH_RUNNING)
