@@ -6,8 +6,8 @@ import { watch, type FSWatcher } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import type { Draft, Entry } from '../entry'
-import { LineIndex, indexLines, normalizeSafely } from './line-index'
-import type { LineNormalizer } from './normalizer'
+import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
+import type { LineCounter, LineNormalizer } from './normalizer'
 
 /** Process-wide counters, for tests and measurements. */
 export const jsonlCounters = {
@@ -21,6 +21,8 @@ export const jsonlCounters = {
   bytesScanned: 0,
   /** re-indexes caused by a shrink, a replacement or changed bytes */
   resets: 0,
+  /** files whose counter disagreed with their normalizer at read time (now indexed by the normalizer) */
+  counterDistrusted: 0,
   /** read() calls served */
   reads: 0,
 }
@@ -34,6 +36,12 @@ export interface JsonlFileOptions {
   chunkBytes?: number
   /** where transient errors go (default console.warn) */
   log?: (message: string) => void
+  /**
+   * Counts a line's entries without building them, for index scans (the
+   * normalizer's companion; must equal normalize(line).length). Reads and the
+   * live tail always normalize. Default: normalize and count.
+   */
+  count?: LineCounter
 }
 
 /** How many leading bytes identify a file's content (its first line, mostly). */
@@ -77,6 +85,8 @@ export class JsonlFile {
   private readonly chunkBytes: number
   private readonly log: (message: string) => void
   private lastLogged = ''
+  /** the counter used by index scans; dropped for good once it disagrees with the normalizer */
+  private count: LineCounter | undefined
 
   constructor(
     readonly path: string,
@@ -89,6 +99,12 @@ export class JsonlFile {
     this.useWatch = opts.watch ?? true
     this.chunkBytes = Math.max(4096, opts.chunkBytes ?? 2 * 1024 * 1024)
     this.log = opts.log ?? ((m) => console.warn(m))
+    this.count = opts.count
+  }
+
+  /** True while index scans use the kind's counter (false without one, or after it disagreed). */
+  countsWithCounter(): boolean {
+    return this.count !== undefined
   }
 
   total(): number {
@@ -173,7 +189,15 @@ export class JsonlFile {
       const first = index.before(r) + 1
       if (drafts.length !== index.cum[r] - first + 1) {
         // The bytes changed under the index (an edit the head/tail prints
-        // cannot see): re-index on the next pass, which fires onReset.
+        // cannot see), or the counter that built it miscounted this line:
+        // re-index on the next pass, which fires onReset. A counter that
+        // disagrees with the normalizer on the very same line is not used
+        // again for this file, so the re-index cannot repeat the mistake.
+        if (this.count && countSafely(this.count, this.normalize, line, start) !== drafts.length) {
+          this.count = undefined
+          jsonlCounters.counterDistrusted++
+          this.report(`jsonl ${this.path}: line counter disagrees with the normalizer at byte ${start}; indexing by normalizing`)
+        }
         this.suspect = true
         void this.pump()
         return []
@@ -341,7 +365,7 @@ export class JsonlFile {
       jsonlCounters.bytesScanned += bytesRead
       const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
       const before = index.total()
-      const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect)
+      const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count)
       if (used === 0) {
         // No '\n' in what we read: the rest is a half-written line, or one
         // longer than the buffer (grow it and read again).

@@ -4,7 +4,7 @@
 // a 100 MB transcript (~30k lines) costs well under a megabyte and no entries
 // are ever kept. Everything here is pure over bytes: no file, no clock.
 import type { Draft } from '../entry'
-import { unplaced, type LineNormalizer } from './normalizer'
+import { unplaced, type LineCounter, type LineNormalizer } from './normalizer'
 
 export class LineIndex {
   /** byte offset of the first byte of the row's line */
@@ -90,12 +90,27 @@ export function normalizeSafely(normalize: LineNormalizer, line: string, offset:
 }
 
 /**
+ * A line's entry count by the kind's counter; a counter that throws or answers
+ * something other than a count is not believed: the normalizer decides that line.
+ */
+export function countSafely(count: LineCounter, normalize: LineNormalizer, line: string, offset: number): number {
+  let n: unknown
+  try {
+    n = count(line, offset)
+  } catch {
+    n = undefined
+  }
+  return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : normalizeSafely(normalize, line, offset).length
+}
+
+/**
  * Indexes every complete line in `buf` (whose byte 0 is file offset `base`),
- * normalizing each once to count its entries. When `collect` is given the
- * drafts are appended to it (the live tail needs them; the cold build does not).
- * Returns how many bytes were consumed: up to and including the last '\n'.
- * An incomplete last line is left for the next call, which is how a half-written
- * line (or a UTF-8 character split by a read) waits for the rest of its bytes.
+ * counting each line's entries: with `count` when given (the cold build needs
+ * only counts), else by normalizing. When `collect` is given the drafts are
+ * needed (the live tail emits them): every line is normalized and its drafts
+ * appended to it. Returns how many bytes were consumed: up to and including the
+ * last '\n'. An incomplete last line is left for the next call, which is how a
+ * half-written line (or a UTF-8 character split by a read) waits for the rest of its bytes.
  */
 export function indexLines(
   buf: Buffer,
@@ -103,18 +118,26 @@ export function indexLines(
   normalize: LineNormalizer,
   index: LineIndex,
   collect?: Draft[],
+  count?: LineCounter,
 ): number {
   let pos = 0
   const len = buf.length
+  const counting = count !== undefined && collect === undefined
   while (pos < len) {
     const nl = buf.indexOf(0x0a, pos)
     if (nl === -1) break
     if (!isBlank(buf, pos, nl)) {
       const end = nl > pos && buf[nl - 1] === 0x0d ? nl - 1 : nl
-      const drafts = normalizeSafely(normalize, buf.toString('utf8', pos, end), base + pos)
-      if (drafts.length > 0) {
-        index.push(base + pos, base + end, drafts.length)
-        if (collect) for (const d of drafts) collect.push(d)
+      const line = buf.toString('utf8', pos, end)
+      if (counting) {
+        const n = countSafely(count, normalize, line, base + pos)
+        if (n > 0) index.push(base + pos, base + end, n)
+      } else {
+        const drafts = normalizeSafely(normalize, line, base + pos)
+        if (drafts.length > 0) {
+          index.push(base + pos, base + end, drafts.length)
+          if (collect) for (const d of drafts) collect.push(d)
+        }
       }
     }
     pos = nl + 1

@@ -50,7 +50,9 @@ function keyOf(path: string, normalize: LineNormalizer, id: string | undefined):
  * The index is built (cold) or verified and extended (warm) before this resolves,
  * so total() is current. Rejects when the file cannot be read, and with an
  * ENOENT error when it does not exist unless `allowMissing`. The first acquirer's
- * poll/watch/chunk options are the file's; later ones join as they are.
+ * poll/watch/chunk/count options are the file's; later ones join as they are.
+ * Pass the kind's `count` (a LineCounter equal to normalize(line).length) to
+ * make index builds cheap; reads and the live tail still use `normalize`.
  */
 export async function acquireJsonlTimeline(
   path: string,

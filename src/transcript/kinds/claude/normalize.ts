@@ -44,7 +44,7 @@
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, capRunes, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
-import { unplaced, type LineNormalizer } from '../../jsonl/normalizer'
+import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, cappedDiff, oneLine, previewDiff, renderHunks } from '../../tool-summary'
 import { classifyUserText } from './normalize-wrappers'
 
@@ -104,48 +104,119 @@ function body(text: string): string {
   return capRunes(text, LIMITS.bodyRunes).text
 }
 
-export const normalizeClaudeLine: LineNormalizer = (line, offset) => {
-  if (line.trim() === '') return []
+// ── the one decision: which entries a line yields ───────────────────────────
+//
+// Deciding and building are split so the index can count a line's entries
+// without building them (no diffs, summaries, capping or text extraction):
+// planLine() is the only place that decides; normalizeClaudeLine builds each
+// slot it returns, countClaudeLine returns how many there are. Because a slot
+// that fails to build becomes a parsed:false draft in its place (never a
+// different number of drafts), the two can never disagree.
+
+/** One entry a record yields, decided but not built. `k` is its block index (the id suffix). */
+type Slot =
+  /** a message or thinking entry with this text (capped to the body limit when built) */
+  | { as: 'text'; k: number; role: Role; kind: 'message' | 'thinking'; text: string; parsed?: boolean }
+  /** a fixed short text, built as is */
+  | { as: 'fixed'; k: number; role: Role; kind: 'message' | 'attachment'; text: string }
+  | { as: 'tool_result'; k: number; block: Rec; tur: unknown }
+  | { as: 'tool_call'; k: number; id: string; name: string; input: unknown }
+  /** a content block the reader does not model */
+  | { as: 'pass'; k: number; role: Role; block: Rec }
+
+interface Plan {
+  rec: Rec
+  slots: Slot[]
+}
+
+/** undefined ⇒ the line is one parsed:false entry (not JSON, not an object, or a record that cannot be placed). */
+function planLine(line: string): Plan | undefined {
+  let rec: unknown
   try {
-    let rec: unknown
-    try {
-      rec = JSON.parse(line)
-    } catch {
-      return [unplaced(line, offset)]
-    }
-    if (!isRec(rec)) return [unplaced(line, offset)]
-    const out = normalizeRecord(rec, offset)
-    return out ?? [unplaced(line, offset)]
+    rec = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  if (!isRec(rec)) return undefined
+  try {
+    const slots = planRecord(rec)
+    return slots && { rec, slots }
   } catch {
     // Defensive: a shape no branch foresaw must still not cost the stream.
-    return [unplaced(line, offset)]
+    return undefined
   }
 }
 
-/** undefined ⇒ the record could not be placed (caller emits parsed:false). */
-function normalizeRecord(rec: Rec, offset: number): Draft[] | undefined {
+export const normalizeClaudeLine: LineNormalizer = (line, offset) => {
+  if (line.trim() === '') return []
+  const plan = planLine(line)
+  if (!plan) return [unplaced(line, offset)]
+  try {
+    const env = envelope(plan.rec, str(plan.rec.type) ?? 'line', offset)
+    return plan.slots.map((slot) => buildSlot(slot, env))
+  } catch {
+    return [unplaced(line, offset)] // unreachable: envelope only reads strings
+  }
+}
+
+/**
+ * How many drafts normalizeClaudeLine(line) returns, without building them:
+ * what the index needs. Same plan, so always equal (test/claude-normalize/count.test.ts).
+ */
+export const countClaudeLine: LineCounter = (line) => {
+  if (line.trim() === '') return 0
+  const plan = planLine(line)
+  return plan ? plan.slots.length : 1
+}
+
+/** undefined ⇒ the record could not be placed (the line becomes parsed:false). */
+function planRecord(rec: Rec): Slot[] | undefined {
   const type = str(rec.type)
-  const env = envelope(rec, type ?? 'line', offset)
   switch (type) {
     case 'user':
-      return userRecord(rec, env)
+      return userRecord(rec)
     case 'assistant':
-      return assistantRecord(rec, env)
+      return assistantRecord(rec)
     case 'system':
-      return systemRecord(rec, env)
+      return systemRecord(rec)
     case 'attachment':
-      return attachmentRecord(rec, env)
+      return attachmentRecord(rec)
     case 'pr-link': {
       const url = str(rec.prUrl)
       if (!url) return []
       const n = typeof rec.prNumber === 'number' ? ` #${rec.prNumber}` : ''
-      return [env.draft(0, 'system', 'message', { text: `Pull request${n}: ${url}` })]
+      return [{ as: 'fixed', k: 0, role: 'system', kind: 'message', text: `Pull request${n}: ${url}` }]
     }
   }
   if (type !== undefined && SIDECAR_TYPES.has(type)) return []
   // Unknown: pass through when it looks like content, stay quiet for flat bookkeeping.
   if ('uuid' in rec || 'message' in rec || 'content' in rec || type === undefined) return undefined
   return []
+}
+
+/** Builds one slot; a slot whose build fails is still one entry (its block, parsed:false). */
+function buildSlot(slot: Slot, env: Envelope): Draft {
+  try {
+    switch (slot.as) {
+      case 'text': {
+        const extra: Partial<Draft> = { text: body(slot.text) }
+        if (slot.parsed === false) extra.parsed = false
+        return env.draft(slot.k, slot.role, slot.kind, extra)
+      }
+      case 'fixed':
+        return env.draft(slot.k, slot.role, slot.kind, { text: slot.text })
+      case 'tool_result':
+        return toolResult(slot.block, slot.tur, slot.k, env)
+      case 'tool_call':
+        return env.draft(slot.k, 'assistant', 'tool_call', { tool: toolCall(slot.id, slot.name, slot.input) })
+      case 'pass':
+        return passThrough(slot.block, slot.k, slot.role, env)
+    }
+  } catch {
+    // fall through
+  }
+  const role = slot.as === 'tool_call' ? 'assistant' : slot.as === 'tool_result' ? 'user' : slot.role
+  return env.draft(slot.k, role, 'message', { text: '[unreadable block]', parsed: false })
 }
 
 interface Envelope {
@@ -174,54 +245,56 @@ function envelope(rec: Rec, type: string, offset: number): Envelope {
 
 // ── user ────────────────────────────────────────────────────────────────────
 
-function userRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+function userRecord(rec: Rec): Slot[] | undefined {
   const msg = rec.message
   if (!isRec(msg)) return undefined
   const content = msg.content
   if (rec.isMeta === true) return []
   if (rec.isCompactSummary === true) {
     const text = flattenText(content)
-    return text ? [env.draft(0, 'system', 'message', { text: body(text) })] : []
+    return text ? [{ as: 'text', k: 0, role: 'system', kind: 'message', text }] : []
   }
-  if (typeof content === 'string') return userText(content, 0, env)
+  if (typeof content === 'string') return userText(content, 0)
   if (!Array.isArray(content)) return undefined
-  const out: Draft[] = []
+  const out: Slot[] = []
   // toolUseResult belongs to the record; with several results in one record
   // (older builds) it cannot be attributed, so each falls back to its content.
-  const results = content.filter((b) => isRec(b) && b.type === 'tool_result').length
+  let results = 0
+  for (const b of content) if (isRec(b) && b.type === 'tool_result') results++
   const tur = results === 1 ? rec.toolUseResult : undefined
-  content.forEach((block, k) => {
-    if (!isRec(block)) return
+  for (let k = 0; k < content.length; k++) {
+    const block = content[k]
+    if (!isRec(block)) continue
     switch (block.type) {
       case 'text':
-        if (typeof block.text === 'string') out.push(...userText(block.text, k, env))
-        return
+        if (typeof block.text === 'string') out.push(...userText(block.text, k))
+        break
       case 'tool_result':
-        out.push(toolResult(block, tur, k, env))
-        return
+        out.push({ as: 'tool_result', k, block, tur })
+        break
       case 'image':
-        out.push(env.draft(k, 'user', 'attachment', { text: '[image]' }))
-        return
+        out.push({ as: 'fixed', k, role: 'user', kind: 'attachment', text: '[image]' })
+        break
       case 'document':
-        out.push(env.draft(k, 'user', 'attachment', { text: '[document]' }))
-        return
+        out.push({ as: 'fixed', k, role: 'user', kind: 'attachment', text: '[document]' })
+        break
       default:
-        out.push(passThrough(block, k, 'user', env))
+        out.push({ as: 'pass', k, role: 'user', block })
     }
-  })
+  }
   return out
 }
 
-function userText(text: string, k: number, env: Envelope): Draft[] {
+function userText(text: string, k: number): Slot[] {
   const c = classifyUserText(text)
   switch (c.kind) {
     case 'noise':
       return []
     case 'system':
-      return c.text.trim() ? [env.draft(k, 'system', 'message', { text: body(c.text) })] : []
+      return c.text.trim() ? [{ as: 'text', k, role: 'system', kind: 'message', text: c.text }] : []
     case 'slash':
     case 'human':
-      return c.text.trim() ? [env.draft(k, 'user', 'message', { text: body(c.text) })] : []
+      return c.text.trim() ? [{ as: 'text', k, role: 'user', kind: 'message', text: c.text }] : []
   }
 }
 
@@ -322,34 +395,36 @@ function appliedDiff(tur: unknown): { diff?: string; truncated: boolean } {
 
 // ── assistant ───────────────────────────────────────────────────────────────
 
-function assistantRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+function assistantRecord(rec: Rec): Slot[] | undefined {
   const msg = rec.message
   if (!isRec(msg)) return undefined
   const content = msg.content
-  if (typeof content === 'string') return content.trim() ? [env.draft(0, 'assistant', 'message', { text: body(content) })] : []
+  if (typeof content === 'string')
+    return content.trim() ? [{ as: 'text', k: 0, role: 'assistant', kind: 'message', text: content }] : []
   if (!Array.isArray(content)) return undefined
-  const out: Draft[] = []
-  content.forEach((block, k) => {
-    if (!isRec(block)) return
+  const out: Slot[] = []
+  for (let k = 0; k < content.length; k++) {
+    const block = content[k]
+    if (!isRec(block)) continue
     const type = str(block.type) ?? ''
     if (type === 'text') {
       const text = str(block.text) ?? ''
-      if (text.trim()) out.push(env.draft(k, 'assistant', 'message', { text: body(text) }))
+      if (text.trim()) out.push({ as: 'text', k, role: 'assistant', kind: 'message', text })
     } else if (type === 'thinking') {
       // Recent builds persist thinking as '' + signature: nothing to show then.
       const text = str(block.thinking) ?? ''
-      if (text.trim()) out.push(env.draft(k, 'assistant', 'thinking', { text: body(text) }))
+      if (text.trim()) out.push({ as: 'text', k, role: 'assistant', kind: 'thinking', text })
     } else if (type === 'redacted_thinking') {
       // nothing readable
     } else if (type.endsWith('tool_use') && typeof block.id === 'string' && typeof block.name === 'string') {
-      out.push(env.draft(k, 'assistant', 'tool_call', { tool: toolCall(block.id, block.name, block.input) }))
+      out.push({ as: 'tool_call', k, id: block.id, name: block.name, input: block.input })
     } else if (type.endsWith('tool_result') && typeof block.tool_use_id === 'string') {
       // server-side tool results (web search) live in the assistant record
-      out.push(toolResult(block, undefined, k, env))
+      out.push({ as: 'tool_result', k, block, tur: undefined })
     } else {
-      out.push(passThrough(block, k, 'assistant', env))
+      out.push({ as: 'pass', k, role: 'assistant', block })
     }
-  })
+  }
   return out
 }
 
@@ -437,35 +512,36 @@ function inputSummary(name: string, input: Rec): string {
 
 // ── system & attachment ─────────────────────────────────────────────────────
 
-function systemRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+function systemRecord(rec: Rec): Slot[] | undefined {
   const subtype = str(rec.subtype)
   const content = str(rec.content)
   if (subtype === 'local_command') {
     if (!content) return []
     const c = classifyUserText(content)
     if (c.kind === 'noise') return []
-    return [env.draft(0, 'system', 'message', { text: body(c.text) })]
+    return [{ as: 'text', k: 0, role: 'system', kind: 'message', text: c.text }]
   }
   if (subtype === 'compact_boundary') {
     const meta = isRec(rec.compactMetadata) ? rec.compactMetadata : {}
     const trigger = str(meta.trigger)
-    return [env.draft(0, 'system', 'message', { text: trigger ? `Conversation compacted (${trigger})` : 'Conversation compacted' })]
+    const text = trigger ? `Conversation compacted (${trigger})` : 'Conversation compacted'
+    return [{ as: 'fixed', k: 0, role: 'system', kind: 'message', text }]
   }
   if (subtype !== undefined && SILENT_SYSTEM_SUBTYPES.has(subtype)) return []
   if (subtype !== undefined && SHOWN_SYSTEM_SUBTYPES.has(subtype))
-    return content?.trim() ? [env.draft(0, 'system', 'message', { text: body(content) })] : []
+    return content?.trim() ? [{ as: 'text', k: 0, role: 'system', kind: 'message', text: content }] : []
   // Unknown subtype (or the old subtype-less format): show content, flagged as not modelled.
   if (!content?.trim()) return []
-  return [env.draft(0, 'system', 'message', { text: body(content), parsed: subtype === undefined })]
+  return [{ as: 'text', k: 0, role: 'system', kind: 'message', text: content, parsed: subtype === undefined }]
 }
 
-function attachmentRecord(rec: Rec, env: Envelope): Draft[] | undefined {
+function attachmentRecord(rec: Rec): Slot[] | undefined {
   const att = rec.attachment
   if (!isRec(att)) return undefined
   if (att.type === 'queued_command') {
     // A prompt typed while Claude was busy; task notifications also queue this way.
     const prompt = flattenText(att.prompt)
-    return prompt ? userText(prompt, 0, env) : []
+    return prompt ? userText(prompt, 0) : []
   }
   return []
 }

@@ -13,7 +13,7 @@ import type { AgentInfo } from '../../../herdr/types'
 import { acquireJsonlTimeline, type JsonlTimeline } from '../../jsonl/timeline'
 import type { Subagent } from '../../roster'
 import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
-import { normalizeClaudeLine } from './normalize'
+import { countClaudeLine, normalizeClaudeLine } from './normalize'
 import { RosterRegistry, discoverSubagentFiles, subagentsDirOf } from './roster-watch'
 import { locateClaudeSession, type LocatedSession } from './source-resolve'
 import { join } from 'node:path'
@@ -81,7 +81,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
 
     let timeline: JsonlTimeline
     try {
-      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, { pollMs: opts.pollMs, log })
+      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, { count: countClaudeLine, pollMs: opts.pollMs, log })
     } catch (err) {
       if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') return NO_TRANSCRIPT // gone since we looked
       log(`claude transcript ${target}: ${errText(err)}`)
