@@ -1,13 +1,10 @@
 // The gothalo executable: settings → createApp → Bun serves it. Everything
 // else lives in createApp and the modules it composes.
-import { createApp } from './app'
-import { loadOrCreateAdminToken } from './auth/admin-token'
-import { createAuthStore } from './auth/store'
-import { runAdminCommand } from './cli-admin'
+// The server's modules are imported when needed: the demo runs this executable
+// once per herdr call as its herdr stand-in, and that path should load only the fake.
 import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
-import { createHerdrClient } from './herdr/client'
 import { fakeHerdrMain } from './demo/fake-herdr'
-import { prepareDemo, type Demo } from './demo/demo'
+import type { Demo } from './demo/demo'
 import { VERSION } from './version'
 import { join } from 'node:path'
 
@@ -16,6 +13,13 @@ const FAKE_HERDR = '__fake-herdr'
 const compiled = import.meta.path.startsWith('/$bunfs')
 
 async function serve(s: Settings, dataDirGiven: boolean): Promise<void> {
+  const [{ createApp }, { loadOrCreateAdminToken }, { createAuthStore }, { createHerdrClient }, { prepareDemo }] = await Promise.all([
+    import('./app'),
+    import('./auth/admin-token'),
+    import('./auth/store'),
+    import('./herdr/client'),
+    import('./demo/demo'),
+  ])
   const env = { ...process.env }
   let herdrOpts = { bin: s.herdr, argvPrefix: [] as string[], env: undefined as Record<string, string | undefined> | undefined }
   let demo: Demo | undefined
@@ -47,6 +51,7 @@ async function serve(s: Settings, dataDirGiven: boolean): Promise<void> {
   const stop = () => {
     void app.stop(true)
     auth.close()
+    demo?.cleanup()
     process.exit(0)
   }
   process.on('SIGINT', stop)
@@ -75,7 +80,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'pair':
     case 'devices':
     case 'devices-revoke':
-      return runAdminCommand(s, (l) => console.log(l))
+      return (await import('./cli-admin')).runAdminCommand(s, (l) => console.log(l))
     case 'serve':
       await serve(s, argv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')) || !!process.env.GOTHALO_DATA_DIR)
       return undefined

@@ -10,7 +10,7 @@
 //   w1:p5  a plain shell
 // The live part (tick) runs in the bridge process: it appends re-stamped copies
 // of real sample lines to p1's session and moves the panes' screens/status on.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { AgentStatus } from '../herdr/types'
@@ -280,6 +280,8 @@ export interface Demo {
   startLive(everyMs?: number): () => void
   /** the short how-to printed at startup */
   howTo(base: string, adminToken: string): string
+  /** removes the demo dir (samples, state, and the demo's own data dir) */
+  cleanup(): void
 }
 
 function writeAtomic(path: string, text: string) {
@@ -404,6 +406,9 @@ export async function prepareDemo(): Promise<Demo> {
       }, everyMs)
       timer.unref?.()
       return () => clearInterval(timer)
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true })
     },
     howTo(base, token) {
       const ws = base.replace(/^http/, 'ws')

@@ -2,7 +2,7 @@
 // run as a user would — flags, a plain bridge (healthz, embedded swagger asset)
 // and --demo, where the binary is its own herdr stand-in and carries the samples.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { buildBinary, runBinary, runOnce, type Running } from './build'
@@ -103,5 +103,11 @@ describe('serving', () => {
     const state = (await (await fetch(`${base}/agent-state?pane=w1:p2`, { headers: auth })).json()) as any
     expect(state.blocked.options.length).toBe(3)
     expect((await fetch(`${base}/snapshot`)).status).toBe(401)
+    // SIGTERM removes the demo's temp dir
+    const [, dir] = await r.waitFor(/herdr stand-in state in (\S+);/)
+    expect(existsSync(join(dir, 'herdr-state.json'))).toBe(true)
+    await r.stop()
+    expect(r.proc.exitCode).toBe(0)
+    expect(existsSync(dir)).toBe(false)
   }, 20_000)
 })

@@ -3,7 +3,7 @@
 // the demo's env), the app on port 0. Every endpoint answers from the bundled
 // samples; approving the blocked pane works; the live tail grows.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { createAuthStore } from '../../src/auth/store'
@@ -44,7 +44,8 @@ afterAll(async () => {
   for (const q of sockets) q.close()
   await app.stop(true)
   auth.close()
-  rmSync(demo.dir, { recursive: true, force: true })
+  demo.cleanup()
+  expect(existsSync(demo.dir)).toBe(false)
 })
 
 const get = (path: string) => fetch(base + path, { headers: { authorization: `Bearer ${TOKEN}` } })
