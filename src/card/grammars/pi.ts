@@ -1,0 +1,249 @@
+// pi screen grammar: screen text → card fields. Pure.
+// Layout (pi 0.73.1, corpus pi-*): startup banner, conversation, the loader row
+// ("⠏ Working...") while a turn runs, then the editor between two ─ rules, then
+// autocomplete and footer rows (cwd, token counters). pi has no bullets, no done marker
+// and no approval UI. In plain text a user message, the assistant's text and a tool box
+// are all rows indented one column; what is left of the structure is the spacing: one
+// blank row inside a component (paragraphs, thinking → text), two or more between
+// components (a box's padding row + the spacer). So the conversation is cut into groups
+// at 2+ blank rows and each group is classified (pi-vocabulary.ts), and plain groups are
+// told apart by the order a turn follows: user, then assistant text and tool boxes
+// alternating, ending on text — so a run of plain groups alternates user/assistant.
+import type { AgentInfo } from '../../herdr/types'
+import type { ScreenGrammar, ScreenReading } from '../card'
+import { screenLines } from '../clean'
+import { isBoxArt, isDashedRule, isRule, paneWidth, wrapsInto } from '../lines'
+import { fallbackRead } from './fallback'
+import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
+
+const TRANSCRIPT_LINES = 12
+const DETAIL_MAX_LINES = 40
+const DETAIL_MAX_CHARS = 4000
+// the editor grows with its draft; its two rules are never further apart than this
+const MAX_EDITOR_ROWS = 40
+
+/** user = a prompt, text = the assistant's thinking + text, tool = a tool box */
+export type PiGroupKind = 'banner' | 'notice' | 'spinner' | 'tool' | 'user' | 'text'
+
+export interface PiGroup {
+  kind: PiGroupKind
+  /** rows as on screen (right-trimmed), blank rows inside kept */
+  rows: string[]
+}
+
+export interface PiLayout {
+  lines: string[]
+  width: number
+  /** rows of the editor's top and bottom rules (-1 when not on screen) */
+  editorTop: number
+  editorBottom: number
+  /** the conversation is lines[0, convEnd) */
+  convEnd: number
+  groups: PiGroup[]
+  /** the loader row is on screen (a turn is running) */
+  spinning: boolean
+}
+
+const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
+
+function firstText(rows: readonly string[]): string {
+  for (const r of rows) if (r.trim()) return r.trim()
+  return ''
+}
+function lastText(rows: readonly string[]): string {
+  for (let i = rows.length - 1; i >= 0; i--) if (rows[i].trim()) return rows[i].trim()
+  return ''
+}
+
+type RawKind = PiGroupKind | 'plain' | 'toolTail'
+
+function classify(rows: readonly string[], v: PiVocabulary): RawKind {
+  const first = firstText(rows)
+  if (anyMatch(v.banner, first)) return 'banner'
+  if (v.spinner.test(first)) return 'spinner'
+  if (anyMatch(v.toolHeader, first)) return 'tool'
+  if (anyMatch(v.toolFooter, lastText(rows))) return 'toolTail'
+  if (anyMatch(v.notice, first) && rows.filter((r) => r.trim()).length === 1) return 'notice'
+  return 'plain'
+}
+
+/** Cut rows at runs of 2+ blank rows; then settle tool boxes and who said each plain group. */
+export function groupsOf(rows: readonly string[], v: PiVocabulary = V): PiGroup[] {
+  const raw: { kind: RawKind; rows: string[] }[] = []
+  let cur: string[] = []
+  let blanks = 0
+  const flush = () => {
+    while (cur.length && !cur[cur.length - 1].trim()) cur.pop()
+    if (cur.length) raw.push({ kind: classify(cur, v), rows: cur })
+    cur = []
+  }
+  for (const l of rows) {
+    if (!l.trim() || isRule(l) || isDashedRule(l) || isBoxArt(l)) {
+      blanks++
+      if (blanks >= 2) flush()
+      else if (cur.length) cur.push('')
+      continue
+    }
+    blanks = 0
+    cur.push(l)
+  }
+  flush()
+
+  // A box's tail ("Took 0.0s") cut off from its header by 2+ blank rows inside the
+  // output: the plain groups between belong to that box (output, not prose).
+  for (let k = 0; k < raw.length; k++) {
+    if (raw[k].kind !== 'toolTail') continue
+    let j = k - 1
+    while (j >= 0 && raw[j].kind === 'plain') j--
+    const openBox = j >= 0 && raw[j].kind === 'tool' && !anyMatch(v.toolFooter, lastText(raw[j].rows))
+    if (openBox || j < 0) {
+      const from = j < 0 ? 0 : j
+      const merged: string[] = []
+      for (let m = from; m <= k; m++) merged.push(...(m > from ? [''] : []), ...raw[m].rows)
+      raw.splice(from, k - from + 1, { kind: 'tool', rows: merged })
+      k = from
+    } else raw[k].kind = 'tool'
+  }
+
+  // Plain groups: a run alternates user / assistant. After the banner or a notice the run
+  // opens with the user's prompt; after a tool box with the assistant's text; at the top
+  // of a scrolled screen nothing says, and the assistant is the likelier (turns end on text).
+  const out: PiGroup[] = []
+  let next: 'user' | 'text' = 'text'
+  for (const g of raw) {
+    if (g.kind === 'plain') {
+      out.push({ kind: next, rows: g.rows })
+      next = next === 'user' ? 'text' : 'user'
+      continue
+    }
+    if (g.kind === 'banner' || g.kind === 'notice') next = 'user'
+    else if (g.kind === 'tool') next = 'text'
+    out.push({ kind: g.kind as PiGroupKind, rows: g.rows })
+  }
+  return out
+}
+
+export function piLayoutOf(screen: string, v: PiVocabulary = V): PiLayout {
+  const lines = screenLines(screen)
+  const width = paneWidth(lines)
+  let editorBottom = -1
+  let editorTop = -1
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (isRule(lines[i])) {
+      editorBottom = i
+      break
+    }
+  }
+  for (let i = editorBottom - 1; i >= 0 && i >= editorBottom - MAX_EDITOR_ROWS; i--) {
+    if (isRule(lines[i])) {
+      editorTop = i
+      break
+    }
+  }
+  const convEnd = editorTop >= 0 ? editorTop : editorBottom >= 0 ? editorBottom : lines.length
+  const groups = groupsOf(lines.slice(0, convEnd), v)
+  const spinning = groups.some((g) => g.kind === 'spinner')
+  return { lines, width, editorTop, editorBottom, convEnd, groups: groups.filter((g) => g.kind !== 'spinner'), spinning }
+}
+
+/** A text group's logical lines: the one-column indent removed, soft wraps joined. */
+function proseLines(rows: readonly string[], width: number, v: PiVocabulary): string[] {
+  const out: string[] = []
+  let prev = ''
+  for (const row of rows) {
+    if (!row.trim()) {
+      if (out.length && out[out.length - 1] !== '') out.push('')
+      prev = ''
+      continue
+    }
+    const text = row.replace(/^ /, '')
+    if (prev && out.length && out[out.length - 1] !== '' && wrapsInto(prev, row, width - v.padding)) {
+      out[out.length - 1] += ' ' + text.trim()
+    } else out.push(text)
+    prev = row
+  }
+  while (out.length && !out[out.length - 1].trim()) out.pop()
+  return out
+}
+
+function toolStep(g: PiGroup, v: PiVocabulary): string {
+  const first = firstText(g.rows)
+  const last = lastText(g.rows)
+  return last !== first && anyMatch(v.toolFooter, last) ? `${first} · ${last}` : first
+}
+
+function capDetail(lines: string[]): string {
+  const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
+  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
+  return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
+}
+
+function transcriptOf(layout: PiLayout): string[] {
+  const out: string[] = []
+  for (let k = layout.groups.length - 1; k >= 0 && out.length < TRANSCRIPT_LINES; k--) {
+    const g = layout.groups[k]
+    if (g.kind === 'banner') continue
+    for (let i = g.rows.length - 1; i >= 0 && out.length < TRANSCRIPT_LINES; i--) {
+      const t = g.rows[i].trim()
+      if (t) out.push(t)
+    }
+  }
+  return out.reverse()
+}
+
+function titleOf(agent: AgentInfo | undefined): string {
+  const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
+  return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
+}
+
+/** Read a pi screen. A screen with neither pi's editor nor its banner degrades to the fallback. */
+export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabulary = V): ScreenReading {
+  const layout = piLayoutOf(screen, v)
+  const recognised = layout.editorBottom >= 0 || layout.groups.some((g) => g.kind === 'banner')
+  if (!recognised) return { ...fallbackRead(screen), rule: 'pi:unrecognised→fallback' }
+
+  const transcript = transcriptOf(layout)
+  const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
+
+  // the current turn: after the last prompt or notice (a stale answer is not this turn's)
+  let start = 0
+  for (let k = layout.groups.length - 1; k >= 0; k--) {
+    const kind = layout.groups[k].kind
+    if (kind === 'user' || kind === 'notice' || kind === 'banner') {
+      start = k + 1
+      break
+    }
+  }
+  const turn = layout.groups.slice(start)
+  let lastText = -1
+  let lastTool = -1
+  for (let k = turn.length - 1; k >= 0; k--) {
+    if (lastText < 0 && turn[k].kind === 'text') lastText = k
+    if (lastTool < 0 && turn[k].kind === 'tool') lastTool = k
+  }
+  const working = layout.spinning || agent?.agent_status === 'working'
+  const step = lastTool >= 0 ? toolStep(turn[lastTool], v) : ''
+
+  if (lastText >= 0) {
+    const prose = proseLines(turn[lastText].rows, layout.width, v)
+    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
+    let detail = capDetail(prose)
+    if (working && lastTool > lastText) detail += '\n\n' + step
+    return { ...base, headline, detail, rule: 'pi:text-last-in-turn' }
+  }
+  if (step) {
+    const title = titleOf(agent)
+    return {
+      ...base,
+      headline: working && title ? title : step,
+      detail: step,
+      rule: working ? 'pi:tool-only:title' : 'pi:tool-only:step',
+    }
+  }
+  return { ...base, headline: '', detail: '', rule: 'pi:nothing-this-turn' }
+}
+
+export const piGrammar: ScreenGrammar = {
+  kinds: ['pi'],
+  read: (screen, agent) => readPi(screen, agent),
+}
