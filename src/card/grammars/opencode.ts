@@ -12,7 +12,7 @@ import type { AgentInfo } from '../../herdr/types'
 import type { Blocked, Option, ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
-import { isBoxArt, paneWidth, wrapsInto } from '../lines'
+import { columns, isBoxArt, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
@@ -347,6 +347,18 @@ function blocksOf(layout: OpencodeLayout, v: OpencodeVocabulary): Block[] {
   return blocks
 }
 
+/**
+ * Was `line` soft-wrapped into `next`? The terminal wraps at word boundaries, `slack`
+ * columns short of the pane's width: wrapped when next's first word would not have fitted.
+ */
+function softWrapped(line: string, next: string, width: number, slack: number): boolean {
+  if (!next.trim() || width <= 0) return false
+  const len = columns(line)
+  if (len > width) return false
+  const word = next.trim().split(/\s/)[0]
+  return len + 1 + columns(word) > width - slack
+}
+
 /** A prose block's logical lines: indentation removed, soft wraps joined. */
 function proseLines(rows: readonly string[], width: number, v: OpencodeVocabulary): string[] {
   const indent = Math.min(...rows.filter((r) => r.trim()).map((r) => r.length - r.trimStart().length))
@@ -359,7 +371,7 @@ function proseLines(rows: readonly string[], width: number, v: OpencodeVocabular
       continue
     }
     const text = row.slice(indent).trimEnd()
-    if (prev && out.length && out[out.length - 1] !== '' && wrapsInto(prev, row, width - v.wrapSlack)) {
+    if (prev && out.length && out[out.length - 1] !== '' && softWrapped(prev, row, width, v.wrapSlack)) {
       out[out.length - 1] += ' ' + text.trim()
     } else out.push(text)
     prev = row

@@ -12,7 +12,7 @@
 import type { AgentInfo } from '../../herdr/types'
 import type { ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
-import { isBoxArt, isDashedRule, isRule, paneWidth, wrapsInto } from '../lines'
+import { columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 
@@ -146,6 +146,18 @@ export function piLayoutOf(screen: string, v: PiVocabulary = V): PiLayout {
   return { lines, width, editorTop, editorBottom, convEnd, groups: groups.filter((g) => g.kind !== 'spinner'), spinning }
 }
 
+/**
+ * Was `line` soft-wrapped into `next`? The terminal wraps at word boundaries, `slack`
+ * columns short of the pane's width: wrapped when next's first word would not have fitted.
+ */
+function softWrapped(line: string, next: string, width: number, slack: number): boolean {
+  if (!next.trim() || width <= 0) return false
+  const len = columns(line)
+  if (len > width) return false
+  const word = next.trim().split(/\s/)[0]
+  return len + 1 + columns(word) > width - slack
+}
+
 /** A text group's logical lines: the one-column indent removed, soft wraps joined. */
 function proseLines(rows: readonly string[], width: number, v: PiVocabulary): string[] {
   const out: string[] = []
@@ -157,7 +169,7 @@ function proseLines(rows: readonly string[], width: number, v: PiVocabulary): st
       continue
     }
     const text = row.replace(/^ /, '')
-    if (prev && out.length && out[out.length - 1] !== '' && wrapsInto(prev, row, width - v.padding)) {
+    if (prev && out.length && out[out.length - 1] !== '' && softWrapped(prev, row, width, v.padding)) {
       out[out.length - 1] += ' ' + text.trim()
     } else out.push(text)
     prev = row
