@@ -2,8 +2,10 @@
 import type { ScreenGrammar } from './card'
 import { claudeGrammar } from './grammars/claude'
 import { fallbackGrammar } from './grammars/fallback'
+import { opencodeGrammar } from './grammars/opencode'
+import { piGrammar } from './grammars/pi'
 
-const grammars: readonly ScreenGrammar[] = [claudeGrammar]
+const grammars: readonly ScreenGrammar[] = [claudeGrammar, piGrammar, opencodeGrammar]
 
 const byKind = new Map<string, ScreenGrammar>()
 for (const g of grammars) for (const k of g.kinds) byKind.set(k.toLowerCase(), g)
