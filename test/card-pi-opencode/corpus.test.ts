@@ -13,33 +13,18 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AgentInfo, AgentStatus } from '../../src/herdr/types'
+import type { AgentStatus } from '../../src/herdr/types'
 import type { Blocked } from '../../src/card/card'
 import { buildCard } from '../../src/card/build'
 import { cleanScreen } from '../../src/card/clean'
 import { grammarFor } from '../../src/card/registry'
 import { opencodeGrammar, readOpencode } from '../../src/card/grammars/opencode'
 import { piGrammar, readPi } from '../../src/card/grammars/pi'
+import { agentOf, TITLE } from './agent'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
-const TITLE = 'Task title from herdr'
 const ESC = /\u001b/
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█\u2800-\u28ff]/
-
-export function agentOf(kind: string, status: AgentStatus): AgentInfo {
-  return {
-    agent: kind,
-    agent_status: status,
-    focused: false,
-    pane_id: 'w1:p1',
-    revision: 1,
-    state_change_seq: 7,
-    tab_id: 'w1:t1',
-    terminal_id: 'term-1',
-    workspace_id: 'w1',
-    terminal_title_stripped: TITLE,
-  }
-}
 
 interface Expected {
   agent: string

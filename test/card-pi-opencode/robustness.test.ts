@@ -9,7 +9,7 @@ import { buildCard } from '../../src/card/build'
 import { cleanScreen } from '../../src/card/clean'
 import { opencodeGrammar, readOpencode, styledRows } from '../../src/card/grammars/opencode'
 import { groupsOf, readPi } from '../../src/card/grammars/pi'
-import { agentOf } from './corpus.test'
+import { agentOf } from './agent'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█]/
