@@ -421,7 +421,7 @@ export async function prepareDemo(): Promise<Demo> {
         `  curl -s -H 'Authorization: Bearer ${token}' ${base}/snapshot`,
         `  curl -s -H 'Authorization: Bearer ${token}' '${base}/agent-state?pane=${p.blocked}'`,
         `  curl -s -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"agent":"${p.blocked}","seq":SEQ}' ${base}/approve` +
-          '   (SEQ: the pane's state_change_seq from /snapshot)',
+          '   (SEQ: the pane state_change_seq from /snapshot)',
         `  websocat '${ws}/agent-transcript?pane=${p.working}&token=${token}'`,
         `  ${base}/swagger for every endpoint`,
       ].join('\n')
