@@ -55,4 +55,11 @@ export interface ScreenGrammar {
   permissionMode?(screen: string): string | undefined
   /** The numbered dialog on screen, if any (for the digit-then-Enter safety in /send). */
   dialog?(screen: string): Blocked | undefined
+  /**
+   * A digit typed into a numbered dialog picks that option at once (Claude Code):
+   * /send then skips the Enter that would otherwise land in whatever comes next.
+   */
+  readonly digitSelects?: boolean
+  /** The screen is read with its colours: the selection is shown by colour only (opencode). */
+  readonly wantsAnsi?: boolean
 }

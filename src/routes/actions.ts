@@ -212,7 +212,7 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
       throw e
     }
     const grammar = grammarFor(agent.agent)
-    if (!grammar.dialog) return undefined
+    if (!grammar.dialog || !grammar.digitSelects) return undefined
     const screen = await screenOf(agent)
     const dialog = screen === undefined ? undefined : grammar.dialog(screen)
     if (!dialog || !dialog.options.some((o) => o.index === Number(digit))) return undefined

@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
 import { buildCard } from '../card/build'
 import { CardSchema } from '../card/card'
+import { grammarFor } from '../card/registry'
 import { herdrFailure, plausibleTarget } from './errors'
 
 export const paneQuery = t.Object(
@@ -28,7 +29,8 @@ export function agentStateRoutes(ctx: Ctx) {
       // scrolled with side effects. A failed read still answers 200 (contract).
       let screen: string | undefined
       try {
-        screen = await ctx.herdr.agentRead(query.pane, { source: 'visible' })
+        const ansi = grammarFor(agent.agent).wantsAnsi === true
+        screen = await ctx.herdr.agentRead(query.pane, ansi ? { source: 'visible', ansi } : { source: 'visible' })
       } catch (e) {
         ctx.log(`agent-state: read ${query.pane} failed: ${(e as Error).message}`)
       }

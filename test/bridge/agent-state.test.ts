@@ -34,6 +34,7 @@ for (const scenario of readdirSync(SCREENS).sort()) {
       tab_id: 'w1:t1',
       cwd: '/home/me/proj',
       screen_file: join(SCREENS, scenario, `${label}.txt`),
+      ansi_file: join(SCREENS, scenario, `${label}.ansi`),
       agent: {
         agent: expected.agent,
         agent_status: exp.agent_status as any,
@@ -49,6 +50,15 @@ const garbage = ['\u0000\u0001\u00ff\u001b[31m\u001b]0;x\u0007', '─'.repeat(30
 garbage.forEach((screen, i) =>
   panes.push({ pane_id: `w3:p${i + 1}`, workspace_id: 'w3', tab_id: 'w3:t1', screen, agent: { agent: i % 2 ? 'claude' : 'aider', agent_status: 'blocked' } }),
 )
+
+/**
+ * expected.json numbers opencode's permission buttons by position; they carry no
+ * number on screen, so the contract's index is 0 ("0 if unnumbered").
+ */
+function contractBlocked(kind: string, blocked: { question: string; options: { index: number }[] } | undefined) {
+  if (kind !== 'opencode' || blocked?.question !== 'Permission required') return blocked
+  return { ...blocked, options: blocked.options.map((o) => ({ ...o, index: 0 })) }
+}
 
 let b: Bridge
 beforeAll(async () => {
@@ -66,23 +76,23 @@ describe('every corpus screen through the endpoint', () => {
       expect(card.pane_id).toBe(r.pane)
       expect(card.agent_kind).toBe(r.kind)
       expect(card.agent_status).toBe(r.exp.agent_status)
-      expect(card.parsed).toBe(r.kind === 'claude')
+      expect(card.parsed).toBe(true)
       expect(card.permission_mode ?? null).toBe(r.exp.permission_mode)
-      // Kinds without a grammar get the fallback's best-effort headline, not a careful reader's.
-      if (r.kind === 'claude' && r.exp.headline !== null) expect(card.headline).toBe(r.exp.headline)
+      if (r.exp.headline !== null) expect(card.headline).toBe(r.exp.headline)
       else expect(typeof card.headline).toBe('string')
-      if (r.kind === 'claude') expect(card.blocked).toEqual(r.exp.blocked)
-      else expect(card.blocked).toBeUndefined()
+      expect(card.blocked).toEqual(contractBlocked(r.kind, r.exp.blocked as any))
       expect(card.detail).not.toMatch(/\u001b|[─│╭╮╰╯]/)
       for (const line of card.transcript ?? []) expect(line).not.toMatch(/\u001b|[─│╭╮╰╯]/)
       expect((card.transcript ?? []).length).toBeLessThanOrEqual(12)
     })
 
-  test('the screen is read with --source visible (never --lines on an alternate-screen agent)', () => {
+  test('the screen is read with --source visible (never --lines on an alternate-screen agent); opencode with colours', () => {
     const reads = b.calls().filter((c) => c[0] === 'agent' && c[1] === 'read')
     expect(reads.length).toBeGreaterThan(0)
+    const kindOf = new Map(panes.map((p) => [p.pane_id, p.agent?.agent]))
     for (const c of reads) {
-      expect(c.slice(3)).toEqual(['--source', 'visible'])
+      if (kindOf.get(c[2]) === 'opencode') expect(c.slice(3)).toEqual(['--source', 'visible', '--format', 'ansi'])
+      else expect(c.slice(3)).toEqual(['--source', 'visible'])
     }
   })
 })

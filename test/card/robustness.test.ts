@@ -296,7 +296,8 @@ describe('garbage', () => {
           for (const t of [card.headline, card.detail, ...(card.transcript ?? [])]) {
             expect(t).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
           }
-          if (kind !== 'claude') expect(card.blocked).toBeUndefined()
+          // only a kind without a grammar never answers blocked
+          if (kind === 'aider' || kind === undefined) expect(card.blocked).toBeUndefined()
         }
       }
       expect(() => claudeGrammar.dialog!(s)).not.toThrow()
@@ -318,24 +319,25 @@ describe('garbage', () => {
 })
 
 describe('registry', () => {
-  test('claude has a grammar; other kinds get the fallback', () => {
+  test('claude has a grammar; kinds without one get the fallback', () => {
     expect(grammarFor('claude')).toBe(claudeGrammar)
     expect(grammarFor(' Claude ')).toBe(claudeGrammar)
-    for (const k of ['pi', 'opencode', 'codex', 'aider', '', undefined]) expect(grammarFor(k)).toBe(fallbackGrammar)
+    for (const k of ['pi', 'opencode']) expect(grammarFor(k)).not.toBe(fallbackGrammar)
+    for (const k of ['codex', 'aider', '', undefined]) expect(grammarFor(k)).toBe(fallbackGrammar)
   })
 
   test('the fallback: last readable line, no box art, no blocked', () => {
     const s = screen('opencode', '09-bash-permission.txt')
-    const card = buildCard(agent('blocked', 'opencode'), s)
+    const card = buildCard(agent('blocked', 'aider'), s)
     expect(card.parsed).toBe(false)
     expect(card.blocked).toBeUndefined()
     expect(card.headline).toBe('$ touch /home/me/oc/proj/made.txt && echo made')
     expect(card.transcript!.length).toBeLessThanOrEqual(12)
     for (const t of [card.detail, ...card.transcript!]) expect(t).not.toMatch(BOX)
     // pi: the spinner row and the footer (cwd, token counter) are chrome
-    const pi = buildCard(agent('done', 'pi'), screen('pi-basic', '04-done.txt'))
+    const pi = buildCard(agent('done', 'aider'), screen('pi-basic', '04-done.txt'))
     expect(pi.headline).toBe('All done: the environment works, the failing cat was reported, and notes.md is now final.')
-    const piWorking = buildCard(agent('working', 'pi'), screen('pi-basic', '01-working.txt'))
+    const piWorking = buildCard(agent('working', 'aider'), screen('pi-basic', '01-working.txt'))
     expect(piWorking.headline).not.toContain('Working...')
     expect(piWorking.detail).not.toContain('%/200k')
   })

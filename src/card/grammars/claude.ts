@@ -310,6 +310,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
 
 export const claudeGrammar: ScreenGrammar = {
   kinds: ['claude', 'claude-code'],
+  digitSelects: true,
   read: (screen, agent) => readClaude(screen, agent),
   permissionMode: (screen) => modeOf(layoutOf(screen)),
   dialog: (screen): Blocked | undefined => layoutOf(screen).dialog?.blocked,

@@ -480,6 +480,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
 
 export const opencodeGrammar: ScreenGrammar = {
   kinds: ['opencode'],
+  wantsAnsi: true,
   read: (screen, agent) => readOpencode(screen, agent),
   dialog: (screen): Blocked | undefined => opencodeLayoutOf(screen).dialog?.blocked,
 }
