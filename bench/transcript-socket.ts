@@ -49,8 +49,11 @@ async function serve(cfg: ServeConfig): Promise<void> {
   const { createHerdrClient } = await import('../src/herdr/client')
   const { acquireJsonlTimeline, dropJsonlCache, jsonlDebug } = await import('../src/transcript/jsonl/timeline')
   const { countClaudeLine, normalizeClaudeLine } = await import('../src/transcript/kinds/claude/normalize')
-  const herdrEnv = { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: cfg.statePath }
-  const herdr = () => createHerdrClient({ bin: FAKE_HERDR, timeoutMs: 10_000, env: herdrEnv })
+  const herdrEnv = { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: cfg.statePath, CANNED_DIR: join(cfg.dir, 'canned') }
+  // BENCH_HERDR=fake runs the Bun-script fake (~25 ms a spawn, a whole 10 MB floor by itself);
+  // the default is a canned shell stand-in whose spawn costs what a native CLI's does.
+  const bin = process.env.BENCH_HERDR === 'fake' ? FAKE_HERDR : join(cfg.dir, 'canned', 'herdr')
+  const herdr = () => createHerdrClient({ bin, timeoutMs: 10_000, env: herdrEnv })
   const auth = createAuthStore({ dbPath: join(cfg.dir, 'gothalo.db'), adminToken: ADMIN })
   const logs: string[] = []
   const home = join(cfg.dir, 'home')
@@ -223,6 +226,16 @@ async function main() {
     agent: { agent: 'claude', agent_status: 'idle', state_change_seq: 1, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: sidOf(mb) } },
   }))
   writeFileSync(statePath, JSON.stringify({ panes }))
+  // The canned stand-in: `agent get <pane>` answered from the fake's own output, rendered once.
+  const canned = join(dir, 'canned')
+  mkdirSync(canned)
+  const { runFake } = await import('../src/demo/fake-herdr')
+  for (const p of panes) writeFileSync(join(canned, `get-${p.pane_id.replace(':', '_')}.json`), runFake(['agent', 'get', p.pane_id], { panes } as any, dir).out.stdout)
+  writeFileSync(
+    join(canned, 'herdr'),
+    `#!/bin/sh\ncase "$1 $2" in\n  "agent get") f="$CANNED_DIR/get-$(printf %s "$3" | tr : _).json"; [ -f "$f" ] && exec cat "$f"\n    printf '{"error":{"code":"agent_not_found","message":"agent target %s not found"},"id":"cli:agent:get"}\\n' "$3" >&2; exit 1;;\n  *) echo "usage: herdr" >&2; exit 2;;\nesac\n`,
+    { mode: 0o755 },
+  )
 
   let nextId = 1
   const pending = new Map<number, (r: any) => void>()
@@ -414,7 +427,7 @@ async function main() {
   const out = { bench: 'transcript-socket', herdr_agent_get_ms: r1(herdrMs), bridge_rss_start_mb: r1(rssStart), results, fan }
   console.log(JSON.stringify(out))
   console.log('')
-  console.log(`herdr agent get (fake herdr, a Bun script; in every connect below): ${out.herdr_agent_get_ms} ms`)
+  console.log(`herdr agent get (${process.env.BENCH_HERDR === "fake" ? "the Bun-script fake herdr" : "a canned shell stand-in, a native CLI's spawn cost"}; in every connect below): ${out.herdr_agent_get_ms} ms`)
   for (const r of results as any[]) {
     console.log(`${r.mb} MB (${r.entries} entries), through WS /agent-transcript`)
     console.log(`  floor (stream + JSON.parse every line)   ${r.floor_ms} ms`)

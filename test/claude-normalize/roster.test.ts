@@ -305,3 +305,49 @@ describe('contract rules', () => {
     expect(done([file('a1', 't1')], [spawn('t1'), notifyUser('<task-notification>\n<task-id>a1</task-id>\n<status>compl')])).toEqual({ a1: false })
   })
 })
+
+// The accumulator skips lines that cannot change the roster without parsing them;
+// that must give exactly the facts of folding every line.
+describe('pre-filtered fold', () => {
+  const { readdirSync, readFileSync, statSync } = require('node:fs') as typeof import('node:fs')
+  const { join } = require('node:path') as typeof import('node:path')
+  function jsonlFiles(dir: string): string[] {
+    const out: string[] = []
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n)
+      if (statSync(p).isDirectory()) out.push(...jsonlFiles(p))
+      else if (n.endsWith('.jsonl')) out.push(p)
+    }
+    return out
+  }
+  function unfiltered(lines: string[]): ParentFacts {
+    const p = new ParentFacts()
+    for (const l of lines) p.add(parentFactsFromLine(l))
+    return p
+  }
+  const snapshot = (p: ParentFacts) =>
+    JSON.stringify([[...p.spawns], [...p.results], [...p.lastStatus], [...p.toolUseOf]])
+  test('equals folding every line, on every corpus file at every cut', () => {
+    const files = jsonlFiles(join(import.meta.dir, '../../fixtures/claude'))
+    expect(files.length).toBeGreaterThan(10)
+    let delegatedCuts = 0
+    for (const f of files) {
+      const lines = readFileSync(f, 'utf8').split('\n').filter(Boolean)
+      for (let cut = 0; cut <= lines.length; cut += Math.max(1, lines.length >> 5)) {
+        const part = lines.slice(0, cut)
+        const a = ParentFacts.fromLines(part)
+        expect(snapshot(a)).toBe(snapshot(unfiltered(part)))
+        if (a.delegated) delegatedCuts++
+      }
+    }
+    expect(delegatedCuts).toBeGreaterThan(0)
+  })
+  test('a spawn written with spaces, and a result that only names the spawn id, still count', () => {
+    const spawn = JSON.stringify({ type: 'assistant', uuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_X', name: 'Task', input: { description: 'd', run_in_background: false } }] } }).replace('"name":"Task"', '"name" : "Task"')
+    const result = JSON.stringify({ type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_X', content: 'ok' }] } })
+    const p = ParentFacts.fromLines([spawn, result])
+    expect(snapshot(p)).toBe(snapshot(unfiltered([spawn, result])))
+    expect(p.spawns.has('toolu_X')).toBe(true)
+    expect(p.results.has('toolu_X')).toBe(true)
+  })
+})

@@ -41,6 +41,8 @@ export interface SubagentFileFacts {
 
 /** Tool names that spawn a subagent (renamed Task → Agent across builds). */
 export const SPAWN_TOOL_NAMES: ReadonlySet<string> = new Set(['Agent', 'Task'])
+/** A line that may hold a spawning call: `"name":"Agent"` (any spacing). */
+const SPAWN_NAME_RE = new RegExp(`"name"\\s*:\\s*"(?:${[...SPAWN_TOOL_NAMES].join('|')})"`)
 
 /**
  * Agent files under subagents/ that are Claude Code's own machinery, not
@@ -188,8 +190,25 @@ export class ParentFacts {
   /** queued notices not yet delivered, with their count (raw text → n) */
   private readonly pendingDelivery = new Map<string, number>()
 
+  /**
+   * Folds one parent line. Most lines of a long session are tool calls and
+   * results of ordinary tools: only a line that could change the roster is
+   * parsed (a spawning call, a result naming an agent or answering a known
+   * spawn, a task-notification), so the first fold of a 100 MB parent costs a
+   * substring scan, not a second JSON pass. Same facts as folding every line.
+   */
   addLine(line: string): this {
+    if (!this.mayMatter(line)) return this
     return this.add(parentFactsFromLine(line))
+  }
+
+  private mayMatter(line: string): boolean {
+    if (line.includes('task-notification')) return true
+    if (line.includes('tool_result')) {
+      if (line.includes('agentId')) return true
+      for (const id of this.spawns.keys()) if (line.includes(id)) return true
+    }
+    return line.includes('tool_use') && SPAWN_NAME_RE.test(line)
   }
 
   add(f: LineFacts): this {
