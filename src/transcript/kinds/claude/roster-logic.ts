@@ -41,6 +41,13 @@ export interface SubagentFileFacts {
 
 /** Tool names that spawn a subagent (renamed Task → Agent across builds). */
 export const SPAWN_TOOL_NAMES: ReadonlySet<string> = new Set(['Agent', 'Task'])
+/**
+ * Every line that can change the roster contains one of these (ParentFacts.mayMatter
+ * is the exact test); once a spawn is known, a `tool_result` naming its id too.
+ * Lets a reader skip other lines as raw bytes, without decoding them.
+ */
+export const ROSTER_LINE_MARKERS: readonly string[] = ['task-notification', 'agentId', ...[...SPAWN_TOOL_NAMES].map((n) => `"${n}"`)]
+export const RESULT_MARKER = 'tool_result'
 /** A line that may hold a spawning call: `"name":"Agent"` (any spacing). */
 const SPAWN_NAME_RE = new RegExp(`"name"\\s*:\\s*"(?:${[...SPAWN_TOOL_NAMES].join('|')})"`)
 
@@ -204,7 +211,7 @@ export class ParentFacts {
 
   private mayMatter(line: string): boolean {
     if (line.includes('task-notification')) return true
-    if (line.includes('tool_result')) {
+    if (line.includes(RESULT_MARKER)) {
       if (line.includes('agentId')) return true
       for (const id of this.spawns.keys()) if (line.includes(id)) return true
     }

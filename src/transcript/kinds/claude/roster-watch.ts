@@ -10,7 +10,7 @@
 import { open, readFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Subagent } from '../../roster'
-import { ParentFacts, buildRoster, type SubagentFileFacts } from './roster-logic'
+import { ParentFacts, RESULT_MARKER, ROSTER_LINE_MARKERS, buildRoster, type SubagentFileFacts } from './roster-logic'
 
 /** Process-wide counters, for tests and measurements. */
 export const rosterCounters = {
@@ -158,11 +158,13 @@ export class RosterWatcher {
         if (bytesRead === 0) break
         rosterCounters.parentBytesRead += bytesRead
         let start = 0
+        const sieve = new MarkerSieve(buf)
         for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < bytesRead; nl = buf.indexOf(0x0a, start)) {
           if (!oversized) {
             const piece = buf.subarray(start, nl)
-            const line = carryLen > 0 ? Buffer.concat([...carry, piece]) : piece
-            this.facts.addLine(line.toString('utf8'))
+            if (carryLen > 0) this.facts.addLine(Buffer.concat([...carry, piece]).toString('utf8'))
+            // Only a line holding a marker can change the roster: skip the rest undecoded.
+            else if (sieve.any(start, nl, this.facts.spawns.size > 0)) this.facts.addLine(piece.toString('utf8'))
           }
           carry = []
           carryLen = 0
@@ -309,5 +311,24 @@ export class RosterRegistry {
     for (const w of this.watchers.values()) if (w.refs > 0) held++
     else idle++
     return { held, idle }
+  }
+}
+
+const MARKERS = ROSTER_LINE_MARKERS.map((m) => Buffer.from(m))
+const RESULT = Buffer.from(RESULT_MARKER)
+
+/** Finds roster markers in a chunk with native byte searches, each scanned once forward. */
+class MarkerSieve {
+  private next = new Map<Buffer, number>()
+  constructor(private readonly buf: Buffer) {}
+  private has(needle: Buffer, from: number, to: number): boolean {
+    let i = this.next.get(needle)
+    if (i === undefined || (i !== -1 && i < from)) this.next.set(needle, (i = this.buf.indexOf(needle, from)))
+    return i !== -1 && i < to
+  }
+  /** Whether bytes [from, to) hold a marker (and, when spawns are known, a result). */
+  any(from: number, to: number, withResults: boolean): boolean {
+    for (const m of MARKERS) if (this.has(m, from, to)) return true
+    return withResults && this.has(RESULT, from, to)
   }
 }
