@@ -89,7 +89,14 @@ export function createApp(deps: AppDeps) {
     sockets: new SocketRegistry(),
   }
   ctx.auth.onRevoke((id) => ctx.sockets.closeDevice(id))
-  const sources = deps.sources ?? createSources(ctx.homes, { pollMs: ctx.timing.tailPollMs, log: ctx.log })
+  const sources =
+    deps.sources ??
+    createSources(ctx.homes, {
+      pollMs: ctx.timing.tailPollMs,
+      log: ctx.log,
+      // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
+      rosterFreshMs: Math.min(1000, ctx.timing.rosterPollMs / 2),
+    })
   const panes = new PaneWatches(ctx.herdr, ctx.timing.sessionPollMs, ctx.log)
 
   // /healthz is polled; herdr's state is re-checked at most once a second

@@ -10,6 +10,8 @@ import { createOpencodeSource } from './kinds/opencode/source'
 export interface SourceOptions {
   /** tail poll (contract: 250 ms) */
   pollMs?: number
+  /** a subagent roster this fresh is reused rather than re-read (every socket polls it) */
+  rosterFreshMs?: number
   log?: (m: string) => void
 }
 

@@ -66,8 +66,13 @@ export interface FoldLimits {
   chunkBytes: number
   /** a parent line longer than this is not folded (default 32 MiB: no roster fact is that big; images are) */
   maxLineBytes: number
+  /**
+   * A roster refreshed less than this long ago is answered as is (default 0).
+   * Every socket on a session polls the roster; this makes them share the work.
+   */
+  freshMs: number
 }
-const DEFAULT_LIMITS: FoldLimits = { chunkBytes: 1024 * 1024, maxLineBytes: 32 * 1024 * 1024 }
+const DEFAULT_LIMITS: FoldLimits = { chunkBytes: 1024 * 1024, maxLineBytes: 32 * 1024 * 1024, freshMs: 0 }
 
 interface MetaCache {
   mtimeMs: number
@@ -88,6 +93,8 @@ export class RosterWatcher {
   private lastGood: Subagent[] | undefined = undefined
   private lastError = ''
   private inflight: Promise<Subagent[] | undefined> | null = null
+  /** when the last refresh finished (performance.now()), -Infinity before any */
+  private refreshedAt = -Infinity
 
   private readonly limits: FoldLimits
 
@@ -102,7 +109,12 @@ export class RosterWatcher {
 
   /** The session's roster now; the last good one when discovery fails. Never rejects. */
   roster(): Promise<Subagent[] | undefined> {
-    if (!this.inflight) this.inflight = this.refresh().finally(() => (this.inflight = null))
+    if (this.inflight) return this.inflight
+    if (performance.now() - this.refreshedAt < this.limits.freshMs) return Promise.resolve(this.lastGood)
+    this.inflight = this.refresh().finally(() => {
+      this.inflight = null
+      this.refreshedAt = performance.now()
+    })
     return this.inflight
   }
 

@@ -27,6 +27,8 @@ export interface ClaudeSourceOptions {
   log?: (message: string) => void
   /** idle roster watchers kept for reuse (default 32) */
   maxIdleRosters?: number
+  /** reuse a roster refreshed less than this long ago (sockets on one session share the work; default 0) */
+  rosterFreshMs?: number
 }
 
 export interface ClaudeSource extends TranscriptSource {
@@ -43,7 +45,7 @@ const errText = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions = {}): ClaudeSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
-  const rosters = new RosterRegistry({ log, maxIdle: opts.maxIdleRosters })
+  const rosters = new RosterRegistry({ log, maxIdle: opts.maxIdleRosters, limits: { freshMs: opts.rosterFreshMs ?? 0 } })
 
   /** locate, turning a read failure into undefined + a log line (callers that must not fail). */
   async function locateQuietly(agent: AgentInfo): Promise<LocatedSession | undefined> {
