@@ -4,6 +4,8 @@
 // read goes to the database (no cache that another process could make stale).
 import { Database } from 'bun:sqlite'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './types'
 
 /** A pair code is good for this long (bridge.md: 10 minutes). */
@@ -104,6 +106,10 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   if (!opts.adminToken) throw new Error('admin token must not be empty')
   const clock = opts.clock ?? Date.now
   const adminDigest = createHash('sha256').update(opts.adminToken).digest()
+  // The device registry is private to the user: a 0700 directory and a 0600
+  // file (SQLite gives its -wal and -shm files the main file's mode).
+  mkdirSync(dirname(opts.dbPath), { recursive: true, mode: 0o700 })
+  closeSync(openSync(opts.dbPath, 'a', 0o600))
   const db = new Database(opts.dbPath, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000') // first, so the WAL switch itself waits for the other process
   db.exec('PRAGMA journal_mode = WAL')

@@ -314,3 +314,17 @@ describe('storage', () => {
     expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id })
   })
 })
+
+test('the database and its WAL files are private to the user (0600, in a 0700 dir)', () => {
+  const { mkdtempSync, statSync, readdirSync } = require('node:fs') as typeof import('node:fs')
+  const { join } = require('node:path') as typeof import('node:path')
+  const { tmpdir } = require('node:os') as typeof import('node:os')
+  const dir = join(mkdtempSync(join(tmpdir(), 'gothalo-mode-')), 'fresh', 'data')
+  const store = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: 'a' })
+  store.createPairCode()
+  expect(statSync(dir).mode & 0o777).toBe(0o700)
+  const files = readdirSync(dir)
+  expect(files).toContain('gothalo.db')
+  for (const f of files) expect({ f, mode: statSync(join(dir, f)).mode & 0o777 }).toEqual({ f, mode: 0o600 })
+  store.close()
+})
