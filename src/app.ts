@@ -184,6 +184,13 @@ export function createApp(deps: AppDeps) {
     .use(agentStateRoutes(ctx))
     .use(attachRoutes(ctx, ctx.sockets))
     .use(transcriptRoutes(ctx, sources, panes))
+  // Elysia's onStop runs after the server is down; the contract wants streams the
+  // server shuts down closed with a normal 1000, so close them first.
+  const stop = app.stop.bind(app)
+  app.stop = async (closeActiveConnections?: boolean) => {
+    ctx.sockets.closeAll(1000, 'server shutting down')
+    return stop(closeActiveConnections)
+  }
   return app
 }
 

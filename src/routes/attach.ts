@@ -60,7 +60,7 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
           }
         }
         c.timer = setInterval(paint, ctx.timing.attachPollMs)
-        c.unregister = sockets.add((ws.data as { principal?: Principal }).principal, () => raw.close(1000, 'device revoked'))
+        c.unregister = sockets.add((ws.data as { principal?: Principal }).principal, (code, reason) => raw.close(code, reason))
         void paint()
       },
       async message(ws, message) {

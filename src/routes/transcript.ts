@@ -93,7 +93,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
           c.subagent,
         )
         c.stream = stream
-        c.cleanup.push(ctx.sockets.add((ws.data as { principal?: Principal }).principal, () => raw.close(1000, 'device revoked')))
+        c.cleanup.push(ctx.sockets.add((ws.data as { principal?: Principal }).principal, (code, reason) => raw.close(code, reason)))
         if (c.resolved.roster) {
           const roster = setInterval(() => void stream.refreshRoster(), ctx.timing.rosterPollMs)
           c.cleanup.push(() => clearInterval(roster))

@@ -300,3 +300,23 @@ describe('device revocation', () => {
     expect(again.status).toBe(401)
   })
 })
+
+describe('shutdown', () => {
+  test('stopping the server closes open streams with a normal 1000', async () => {
+    const home = claudeHome('cc-bash-prompt')
+    const id = home.sessions[0]
+    const b = await startBridge({
+      homes: { claudeDir: home.dir },
+      timing: TIMING,
+      state: { panes: [claudePane({ cwd: cwdOf(home.file(id)), screen: '$\n', agent: { agent_session: session(id) } })] },
+    })
+    const tx = await connect(b, 'pane=w1:p2')
+    await tx.until((f) => f.type === 'backlog_complete')
+    const raw = new FrameQueue(`${b.wsBase}/attach?pane=w1:p2&token=${ADMIN}`)
+    await raw.opened
+    await raw.next()
+    await b.stop()
+    expect(await tx.closed).toEqual({ code: 1000, reason: 'server shutting down' })
+    expect(await raw.closed).toEqual({ code: 1000, reason: 'server shutting down' })
+  })
+})
