@@ -3,7 +3,7 @@
 // `message` entries whose message.role is user | assistant | toolResult (…).
 // Pure: no clock, no files. Never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { unplaced, type LineNormalizer } from '../../jsonl/normalizer'
+import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { piDiffToUnified, snippetDiff, stripSingleFileHeaders } from './diff'
 import {
   basename,
@@ -31,64 +31,239 @@ const METADATA_TYPES = new Set([
 /** Tools whose `path` argument names the file they work on. */
 const FILE_TOOLS = new Set(['read', 'edit', 'write', 'ls', 'find', 'grep'])
 
-export const normalizePiLine: LineNormalizer = (line, offset) => {
-  // (trim only when the line starts blank: a copy of every line otherwise)
-  if (line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === '')) return []
+// ── the one decision: which entries a line yields ───────────────────────────
+//
+// Deciding and building are split so the index can count a line's entries
+// without building them (no diffs, summaries, capping): planLine() is the only
+// place that decides; normalizePiLine builds each slot it returns, countPiLine
+// returns how many there are. A slot that fails to build becomes one parsed:false
+// draft in its place (never a different number of drafts), so the two cannot
+// disagree (test/pi/count.test.ts).
+
+/** One entry a record yields, decided but not built. `k` is its block index (the id suffix). */
+type Slot =
+  /** a message/thinking entry with this text (capped to the body limit when built) */
+  | { as: 'text'; k: number; role: Draft['role']; kind: 'message' | 'thinking'; text: string }
+  /** a fixed short text, built as is */
+  | { as: 'fixed'; k: number; role: Draft['role']; kind: 'attachment'; text: string }
+  | { as: 'tool_call'; k: number; id: string; name: string; args: unknown }
+  | { as: 'tool_result'; k: 0; msg: Obj }
+  /** a user-run `!cmd`: the call (k 0) and, once it ended, its result (k 1) */
+  | { as: 'bash_call'; k: 0; msg: Obj }
+  | { as: 'bash_result'; k: 1; msg: Obj }
+
+interface Plan {
+  rec: Obj
+  slots: Slot[]
+}
+
+/** A blank line yields nothing. (trim only when the line starts blank: a copy of every line otherwise) */
+const isBlankLine = (line: string) => line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === '')
+
+/** undefined ⇒ the line is one parsed:false entry (not JSON, or a record that cannot be placed). */
+function planLine(line: string): Plan | undefined {
   let rec: unknown
   try {
     rec = JSON.parse(line)
   } catch {
-    return [unplaced(line, offset)]
+    return undefined
   }
+  if (!isObj(rec) || typeof rec.type !== 'string') return undefined
   try {
-    const drafts = normalizeRecord(rec, offset)
-    return drafts ?? [unplaced(line, offset)]
+    const slots = planRecord(rec, rec.type)
+    return slots && { rec, slots }
   } catch {
     // Defensive: a shape no branch foresaw must not break the stream.
-    return [unplaced(line, offset)]
+    return undefined
   }
 }
 
-/** undefined = this line cannot be placed (the caller passes it through as parsed:false). */
-function normalizeRecord(rec: unknown, offset: number): Draft[] | undefined {
-  if (!isObj(rec) || typeof rec.type !== 'string') return undefined
-  if (METADATA_TYPES.has(rec.type)) return []
-  // v1 files have no ids: the line's offset is its identity.
-  const base = str(rec.id) ?? `line@${offset}`
-  const head: Pick<Draft, 'parent_id' | 'ts'> = {}
-  const parent = str(rec.parentId)
-  if (parent) head.parent_id = parent
-  const ts = isoTime(rec.timestamp) ?? (isObj(rec.message) ? isoTime(rec.message.timestamp) : undefined)
-  if (ts) head.ts = ts
-  const id = (k: number) => `${base}#${k}`
+export const normalizePiLine: LineNormalizer = (line, offset) => {
+  if (isBlankLine(line)) return []
+  const plan = planLine(line)
+  if (!plan) return [unplaced(line, offset)]
+  if (plan.slots.length === 0) return []
+  const env = envelope(plan.rec, offset)
+  return plan.slots.map((slot) => buildSlot(slot, env))
+}
 
-  switch (rec.type) {
+/**
+ * How many drafts normalizePiLine(line) returns, without building them: what the
+ * index needs. Same plan, so always equal (test/pi/count.test.ts).
+ */
+export const countPiLine: LineCounter = (line) => {
+  if (isBlankLine(line)) return 0
+  const plan = planLine(line)
+  return plan ? plan.slots.length : 1
+}
+
+/** undefined = this record cannot be placed (the caller passes the line through as parsed:false). */
+function planRecord(rec: Obj, type: string): Slot[] | undefined {
+  if (METADATA_TYPES.has(type)) return []
+  switch (type) {
     case 'message':
-      return isObj(rec.message) ? normalizeMessage(rec.message, id, head) : undefined
+      return isObj(rec.message) ? planMessage(rec.message) : undefined
     case 'compaction':
     case 'branch_summary': {
       const summary = str(rec.summary)
       if (summary === undefined) return undefined
-      const label = rec.type === 'compaction' ? 'Context compacted' : 'Branch summary'
-      return [{ id: id(0), ...head, role: 'system', kind: 'message', text: capBody(`${label}\n\n${summary}`), parsed: true }]
+      const label = type === 'compaction' ? 'Context compacted' : 'Branch summary'
+      return [{ as: 'text', k: 0, role: 'system', kind: 'message', text: `${label}\n\n${summary}` }]
     }
-    case 'custom_message': {
-      if (rec.display === false) return []
-      const text = contentText(rec.content)
-      return text ? [textDraft(id(0), head, 'system', 'message', capBody(text))] : []
-    }
+    case 'custom_message':
+      return shownContent(rec)
     default:
       return undefined
   }
 }
 
-type IdOf = (k: number) => string
+function planMessage(msg: Obj): Slot[] | undefined {
+  switch (msg.role) {
+    case 'user':
+      return planUser(msg.content)
+    case 'assistant':
+      return planAssistant(msg)
+    case 'toolResult':
+      return [{ as: 'tool_result', k: 0, msg }]
+    case 'bashExecution':
+      // Still running (nothing recorded about its end): the call alone.
+      return msg.exitCode === undefined && msg.cancelled !== true && msg.output === undefined
+        ? [{ as: 'bash_call', k: 0, msg }]
+        : [
+            { as: 'bash_call', k: 0, msg },
+            { as: 'bash_result', k: 1, msg },
+          ]
+    case 'custom':
+    case 'hookMessage':
+      return shownContent(msg)
+    default:
+      return undefined
+  }
+}
+
+/** An extension's message: a system note unless it asked not to be shown. */
+function shownContent(o: Obj): Slot[] {
+  if (o.display === false) return []
+  const text = contentText(o.content)
+  return text ? [{ as: 'text', k: 0, role: 'system', kind: 'message', text }] : []
+}
+
+function planUser(content: unknown): Slot[] | undefined {
+  if (typeof content === 'string') return [{ as: 'text', k: 0, role: 'user', kind: 'message', text: content }]
+  if (!Array.isArray(content)) return undefined
+  const out: Slot[] = []
+  for (let k = 0; k < content.length; k++) {
+    const b = content[k]
+    if (!isObj(b)) continue
+    if (b.type === 'text' && typeof b.text === 'string') {
+      out.push({ as: 'text', k, role: 'user', kind: 'message', text: b.text })
+    } else if (b.type === 'image') {
+      out.push({ as: 'fixed', k, role: 'user', kind: 'attachment', text: '[image]' })
+    }
+  }
+  return out
+}
+
+function planAssistant(msg: Obj): Slot[] | undefined {
+  const content = msg.content
+  if (!Array.isArray(content)) return undefined
+  const out: Slot[] = []
+  for (let k = 0; k < content.length; k++) {
+    const b = content[k]
+    if (!isObj(b)) continue
+    if (b.type === 'text' && typeof b.text === 'string' && hasText(b.text)) {
+      out.push({ as: 'text', k, role: 'assistant', kind: 'message', text: b.text })
+    } else if (b.type === 'thinking' && typeof b.thinking === 'string' && hasText(b.thinking)) {
+      out.push({ as: 'text', k, role: 'assistant', kind: 'thinking', text: b.thinking })
+    } else if (b.type === 'toolCall' && typeof b.id === 'string' && typeof b.name === 'string') {
+      out.push({ as: 'tool_call', k, id: b.id, name: b.name, args: b.arguments })
+    }
+  }
+  // A failed or aborted turn says why only in errorMessage.
+  const stop = msg.stopReason
+  if ((stop === 'error' || stop === 'aborted') && (typeof msg.errorMessage === 'string' || stop === 'aborted')) {
+    out.push({ as: 'text', k: content.length, role: 'system', kind: 'message', text: str(msg.errorMessage) ?? 'Aborted' })
+  }
+  return out
+}
+
+/** Whether `s` has a character String.prototype.trim keeps (without trim's copy). */
+function hasText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c > 0x20 && c < 0xa0) return true
+    if (!isTrimmedSpace(c)) return true
+  }
+  return false
+}
+
+/** WhiteSpace and LineTerminator as trim() removes them. */
+function isTrimmedSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
+}
+
+// ── building a planned slot ─────────────────────────────────────────────────
+
 type Head = Pick<Draft, 'parent_id' | 'ts'>
+
+interface Envelope {
+  /** `<entry id>#k`; v1 files have no ids: the line's offset is the entry's identity */
+  id(k: number): string
+  head: Head
+}
+
+function envelope(rec: Obj, offset: number): Envelope {
+  const base = str(rec.id) ?? `line@${offset}`
+  const head: Head = {}
+  const parent = str(rec.parentId)
+  if (parent) head.parent_id = parent
+  const ts = isoTime(rec.timestamp) ?? (isObj(rec.message) ? isoTime(rec.message.timestamp) : undefined)
+  if (ts) head.ts = ts
+  return { id: (k) => `${base}#${k}`, head }
+}
+
+/** Builds one slot; a slot whose build fails is still one entry (parsed:false), so the count holds. */
+function buildSlot(slot: Slot, env: Envelope): Draft {
+  const { head } = env
+  const id = env.id(slot.k)
+  try {
+    switch (slot.as) {
+      case 'text':
+        return textDraft(id, head, slot.role, slot.kind, capBody(slot.text))
+      case 'fixed':
+        return textDraft(id, head, slot.role, slot.kind, slot.text)
+      case 'tool_call':
+        return { id, ...head, role: 'assistant', kind: 'tool_call', tool: toolCall(slot.id, slot.name, slot.args), parsed: true }
+      case 'tool_result':
+        return toolResult(slot.msg, id, head)
+      case 'bash_call':
+        return bashCall(slot.msg, id, head)
+      case 'bash_result':
+        return bashResult(slot.msg, env.id(0), id, head)
+    }
+  } catch {
+    // fall through: unreachable for any input seen so far, kept so a count never lies
+  }
+  const role = slot.as === 'tool_call' ? 'assistant' : slot.as === 'text' || slot.as === 'fixed' ? slot.role : 'user'
+  return { id, ...head, role, kind: 'message', text: '[unreadable block]', parsed: false }
+}
 
 /**
  * A message-like draft, keys in the contract's order (id, parent_id, ts, role, …).
- * Built by assignment rather than by spreading `head`: this runs for every line of
- * a session in the index build, and the spread showed in the profile.
+ * Built by assignment rather than by spreading `head`: this runs for every line
+ * a page reads, and the spread showed in the profile.
  */
 function textDraft(id: string, head: Head, role: Draft['role'], kind: Draft['kind'], text: string): Draft {
   const d = { id } as Draft
@@ -99,66 +274,6 @@ function textDraft(id: string, head: Head, role: Draft['role'], kind: Draft['kin
   d.text = text
   d.parsed = true
   return d
-}
-
-function normalizeMessage(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
-  switch (msg.role) {
-    case 'user':
-      return userContent(msg.content, id, head)
-    case 'assistant':
-      return assistantContent(msg, id, head)
-    case 'toolResult':
-      return [toolResult(msg, id(0), head)]
-    case 'bashExecution':
-      return bashExecution(msg, id, head)
-    case 'custom':
-    case 'hookMessage': {
-      if (msg.display === false) return []
-      const text = contentText(msg.content)
-      return text ? [textDraft(id(0), head, 'system', 'message', capBody(text))] : []
-    }
-    default:
-      return undefined
-  }
-}
-
-function userContent(content: unknown, id: IdOf, head: Head): Draft[] | undefined {
-  if (typeof content === 'string') {
-    return [textDraft(id(0), head, 'user', 'message', capBody(content))]
-  }
-  if (!Array.isArray(content)) return undefined
-  const out: Draft[] = []
-  content.forEach((b, k) => {
-    if (!isObj(b)) return
-    if (b.type === 'text' && typeof b.text === 'string') {
-      out.push(textDraft(id(k), head, 'user', 'message', capBody(b.text)))
-    } else if (b.type === 'image') {
-      out.push(textDraft(id(k), head, 'user', 'attachment', '[image]'))
-    }
-  })
-  return out
-}
-
-function assistantContent(msg: Obj, id: IdOf, head: Head): Draft[] | undefined {
-  if (!Array.isArray(msg.content)) return undefined
-  const out: Draft[] = []
-  msg.content.forEach((b, k) => {
-    if (!isObj(b)) return
-    if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '') {
-      out.push(textDraft(id(k), head, 'assistant', 'message', capBody(b.text)))
-    } else if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking.trim() !== '') {
-      out.push(textDraft(id(k), head, 'assistant', 'thinking', capBody(b.thinking)))
-    } else if (b.type === 'toolCall' && typeof b.id === 'string' && typeof b.name === 'string') {
-      out.push({ id: id(k), ...head, role: 'assistant', kind: 'tool_call', tool: toolCall(b.id, b.name, b.arguments), parsed: true })
-    }
-  })
-  // A failed or aborted turn says why only in errorMessage.
-  const stop = msg.stopReason
-  if ((stop === 'error' || stop === 'aborted') && (typeof msg.errorMessage === 'string' || stop === 'aborted')) {
-    const text = str(msg.errorMessage) ?? 'Aborted'
-    out.push(textDraft(id(msg.content.length), head, 'system', 'message', capBody(text)))
-  }
-  return out
 }
 
 function toolCall(callId: string, name: string, args: unknown): ToolCall {
@@ -225,11 +340,10 @@ function toolResult(msg: Obj, id: string, head: Head): Draft {
   return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: forId !== '' }
 }
 
-/** A `!cmd` the user ran in the TUI: a call and its result, paired by the entry id. */
-function bashExecution(msg: Obj, id: IdOf, head: Head): Draft[] {
+/** A `!cmd` the user ran in the TUI: a call and its result, paired by the call's entry id. */
+function bashCall(msg: Obj, callId: string, head: Head): Draft {
   const command = str(msg.command) ?? ''
-  const callId = id(0)
-  const call: Draft = {
+  return {
     id: callId,
     ...head,
     role: 'user',
@@ -237,7 +351,9 @@ function bashExecution(msg: Obj, id: IdOf, head: Head): Draft[] {
     tool: { id: callId, name: 'bash', title: 'bash', command, input_summary: oneLine(command) },
     parsed: true,
   }
-  if (msg.exitCode === undefined && msg.cancelled !== true && msg.output === undefined) return [call]
+}
+
+function bashResult(msg: Obj, callId: string, id: string, head: Head): Draft {
   const ok = (msg.exitCode === 0 || msg.exitCode === undefined) && msg.cancelled !== true
   const result: NonNullable<Draft['result']> = { for_id: callId, ok }
   if (typeof msg.output === 'string' && msg.output !== '') {
@@ -245,7 +361,7 @@ function bashExecution(msg: Obj, id: IdOf, head: Head): Draft[] {
     result.output_summary = c.text
     if (c.cut || msg.truncated === true) result.truncated = true
   }
-  return [call, { id: id(1), ...head, role: 'user', kind: 'tool_result', result, parsed: true }]
+  return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: true }
 }
 
 /** Text of a string or (text|image)[] content; images as [image]. */

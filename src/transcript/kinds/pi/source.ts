@@ -17,7 +17,7 @@ import { listJsonlFiles, newestMatching } from '../../jsonl/files'
 import { acquireJsonlTimeline } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT } from '../../source'
-import { encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
+import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
 
 export interface PiSourceOptions {
   /** tail poll (contract: 250 ms) */
@@ -137,7 +137,8 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
       if (!at) return NO_TRANSCRIPT
       let timeline
       try {
-        timeline = await acquireJsonlTimeline(at.path, normalizePiLine, { allowMissing: at.pending, pollMs: opts.pollMs, log })
+        // The index only counts entries (countPiLine); pages and the tail normalize.
+        timeline = await acquireJsonlTimeline(at.path, normalizePiLine, { count: countPiLine, allowMissing: at.pending, pollMs: opts.pollMs, log })
       } catch (e) {
         // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
