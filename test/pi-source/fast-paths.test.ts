@@ -1,10 +1,17 @@
-// The index build's hand-written fast paths must agree with the plain versions
-// they short-cut (tool-summary's oneLine, entry.ts's capDiff, Date parsing).
+// tool-summary's hand-written fast paths must agree with the plain versions
+// they short-cut (oneLine's code-point array, entry.ts's capDiff, Date parsing),
+// and pi's display-diff reader's hand scan with its regexes.
 import { describe, expect, test } from 'bun:test'
 import { capDiff as capDiffPlain, LIMITS } from '../../src/transcript/entry'
-import { capDiff, isoTime, oneLine } from '../../src/transcript/kinds/pi/summary'
 import { piDiffToUnified } from '../../src/transcript/kinds/pi/diff'
-import { oneLine as oneLinePlain } from '../../src/transcript/tool-summary'
+import { capDiff, isoTime, oneLine } from '../../src/transcript/tool-summary'
+
+/** oneLine as it was before its fast path: collapse, then cut by code points. */
+function oneLinePlain(s: string, max = 120): string {
+  const flat = s.replace(/\s+/g, ' ').trim()
+  const cps = Array.from(flat)
+  return cps.length <= max ? flat : cps.slice(0, max - 1).join('') + '…'
+}
 
 describe('isoTime', () => {
   test.each([

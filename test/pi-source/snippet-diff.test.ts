@@ -1,8 +1,7 @@
-// The direct snippet diff must be byte-identical to the generic jsdiff preview
-// on every input: checked on hand-picked edge cases and on many random edits.
+// previewDiff's direct path must be byte-identical to jsdiff alone on every
+// input: checked on hand-picked edge cases and on many random edits.
 import { describe, expect, test } from 'bun:test'
-import { snippetDiff } from '../../src/transcript/kinds/pi/diff'
-import { previewDiff } from '../../src/transcript/tool-summary'
+import { jsdiffPreview, previewDiff } from '../../src/transcript/tool-summary'
 
 const cases: [string, string][] = [
   ['', 'a'],
@@ -25,9 +24,9 @@ const cases: [string, string][] = [
   ['é\n😀\nz', 'é\n😁\nz'],
 ]
 
-describe('snippetDiff equals jsdiff', () => {
+describe('previewDiff equals jsdiff', () => {
   test.each(cases)('%j → %j', (a, b) => {
-    expect(snippetDiff(a, b)).toBe(previewDiff(a, b))
+    expect(previewDiff(a, b)).toBe(jsdiffPreview(a, b))
   })
 
   test('random edits over a small alphabet (many shared lines) and a large one', () => {
@@ -46,7 +45,7 @@ describe('snippetDiff equals jsdiff', () => {
       }
       const a = lines.join('\n') + (rnd(2) ? '\n' : '')
       const b = edited.filter((x) => x !== undefined).join('\n') + (rnd(2) ? '\n' : '')
-      expect([a, b, snippetDiff(a, b)]).toEqual([a, b, previewDiff(a, b)])
+      expect([a, b, previewDiff(a, b)]).toEqual([a, b, jsdiffPreview(a, b)])
     }
   })
 })

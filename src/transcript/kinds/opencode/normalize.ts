@@ -6,7 +6,6 @@
 // Pure and never throws. Each normalizer also says, per draft, whether it is
 // settled (will not change any more): the live tail emits only settled drafts.
 import type { Draft, Role, ToolCall, ToolResult } from '../../entry'
-import { snippetDiff, stripSingleFileHeaders } from '../pi/diff'
 import {
   basename,
   capBody,
@@ -16,9 +15,11 @@ import {
   isObj,
   isoTime,
   oneLine,
+  previewDiff as snippetDiff,
   str,
+  stripSingleFileHeaders,
   type Obj,
-} from '../pi/summary'
+} from '../../tool-summary'
 
 /** A draft plus whether its content is final. */
 export interface SettledDraft {

@@ -4,7 +4,6 @@
 // Pure: no clock, no files. Never throws.
 import type { Draft, ToolCall } from '../../entry'
 import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
-import { piDiffToUnified, snippetDiff, stripSingleFileHeaders } from './diff'
 import {
   basename,
   capBody,
@@ -14,9 +13,12 @@ import {
   isObj,
   isoTime,
   oneLine,
+  previewDiff,
   str,
+  stripSingleFileHeaders,
   type Obj,
-} from './summary'
+} from '../../tool-summary'
+import { piDiffToUnified } from './diff'
 
 /** Entry types that carry session metadata, not conversation: dropped. */
 const METADATA_TYPES = new Set([
@@ -290,7 +292,7 @@ function toolCall(callId: string, name: string, args: unknown): ToolCall {
     tool.input_summary = inputSummary(args ?? {})
   }
   if (!tool.file) delete tool.file
-  const preview = previewDiff(name, a)
+  const preview = requestedDiff(name, a)
   if (preview) {
     const c = capDiff(preview)
     tool.diff = c.text
@@ -300,18 +302,18 @@ function toolCall(callId: string, name: string, args: unknown): ToolCall {
 }
 
 /** The diff the call asks for, from its arguments (edit: edits[] or the older oldText/newText; write: content). */
-function previewDiff(name: string, a: Obj): string | undefined {
+function requestedDiff(name: string, a: Obj): string | undefined {
   if (name === 'edit') {
     const edits: unknown[] = Array.isArray(a.edits) ? a.edits : [a]
     const parts: string[] = []
     for (const e of edits) {
       if (!isObj(e) || typeof e.oldText !== 'string' || typeof e.newText !== 'string') continue
-      const d = snippetDiff(e.oldText, e.newText)
+      const d = previewDiff(e.oldText, e.newText)
       if (d) parts.push(d)
     }
     return parts.length ? parts.join('\n') : undefined
   }
-  if (name === 'write' && typeof a.content === 'string') return snippetDiff('', a.content) || undefined
+  if (name === 'write' && typeof a.content === 'string') return previewDiff('', a.content) || undefined
   return undefined
 }
 
