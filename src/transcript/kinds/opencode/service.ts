@@ -3,7 +3,7 @@
 // HTTP Basic opencode:<password>. Read-only: sessions and projected messages.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isObj, str } from '../pi/summary'
+import { isObj, str } from '../../tool-summary'
 import { opencodeMessageId } from './normalize'
 import { toOpencodeSession, type OpencodeSession } from './store'
 

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Draft } from '../../entry'
-import { isObj, str } from '../pi/summary'
+import { isObj, str } from '../../tool-summary'
 import { normalizeOpencodeMessages, type OpencodeLegacyMessage } from './normalize'
 
 /** A session as every opencode reader (store, 1.x API, v2 API) can describe it. */
