@@ -21,7 +21,7 @@ function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): S
     return grammarFor(kind).read(screen, agent)
   } catch {
     try {
-      return { ...fallbackRead(screen), rule: 'grammar-threw→fallback' }
+      return { ...fallbackRead(screen), rule: 'grammar-threw>fallback' }
     } catch {
       return { headline: '', detail: '', parsed: false, rule: 'unreadable' }
     }
@@ -34,6 +34,11 @@ function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): S
  * with no readable dialog it still carries the best question and no options.
  */
 export function buildCard(agent: AgentInfo, screen: string | undefined): Card {
+  return explainCard(agent, screen).card
+}
+
+/** The card and the grammar rule that decided it (for a wrong card: which rule fired). */
+export function explainCard(agent: AgentInfo, screen: string | undefined): { card: Card; rule: string } {
   const a = (agent ?? {}) as Partial<AgentInfo>
   const kind = typeof a.agent === 'string' && a.agent ? a.agent : 'unknown'
   const status = typeof a.agent_status === 'string' ? a.agent_status : 'unknown'
@@ -61,15 +66,18 @@ export function buildCard(agent: AgentInfo, screen: string | undefined): Card {
       card.parsed = true
     }
     if (reading.transcript && reading.transcript.length) card.transcript = reading.transcript
-    return card
+    return { card, rule: reading.rule ?? 'unnamed' }
   } catch {
     return {
-      pane_id: String(a.pane_id ?? ''),
-      agent_kind: kind,
-      agent_status: status,
-      headline: title || STATUS_WORDS[status] || status,
-      detail: '',
-      parsed: false,
+      card: {
+        pane_id: String(a.pane_id ?? ''),
+        agent_kind: kind,
+        agent_status: status,
+        headline: title || STATUS_WORDS[status] || status,
+        detail: '',
+        parsed: false,
+      },
+      rule: 'build-threw',
     }
   }
 }

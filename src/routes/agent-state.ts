@@ -2,7 +2,7 @@
 // Stateless per request: herdr agent get + agent read, then a pure grammar.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
-import { buildCard } from '../card/build'
+import { explainCard } from '../card/build'
 import { CardSchema } from '../card/card'
 import { grammarFor } from '../card/registry'
 import { herdrFailure, plausibleTarget } from './errors'
@@ -15,7 +15,7 @@ export const paneQuery = t.Object(
 export function agentStateRoutes(ctx: Ctx) {
   return new Elysia({ name: 'agent-state' }).get(
     '/agent-state',
-    async ({ query, status }) => {
+    async ({ query, status, set }) => {
       if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
       let agent
       try {
@@ -34,14 +34,18 @@ export function agentStateRoutes(ctx: Ctx) {
       } catch (e) {
         ctx.log(`agent-state: read ${query.pane} failed: ${(e as Error).message}`)
       }
-      return buildCard(agent, screen)
+      const { card, rule } = explainCard(agent, screen)
+      // Which grammar rule decided the card: a wrong card names its rule.
+      set.headers['x-gothalo-rule'] = rule.replace(/[^\x20-\x7e]/g, '?')
+      return card
     },
     {
       query: paneQuery,
       response: { 200: CardSchema, 400: t.String(), 401: t.String(), 404: t.String(), 502: t.String() },
       detail: {
         summary: 'The parsed state card of an agent pane',
-        description: 'What the agent is doing, its last message and, when blocked, the question and choices.',
+        description:
+          'What the agent is doing, its last message and, when blocked, the question and choices. The `X-Gothalo-Rule` response header names the grammar rule that decided the card.',
         tags: ['agents'],
       },
     },

@@ -167,3 +167,13 @@ describe('errors', () => {
     }
   })
 })
+
+describe('explain', () => {
+  test('the X-Gothalo-Rule header names the rule that decided the card', async () => {
+    const blocked = rows.find((r) => r.scenario === 'cc-bash-prompt' && r.label === '01-bash-prompt')!
+    const res = await b.get(`/agent-state?pane=${blocked.pane}`)
+    expect(res.headers.get('x-gothalo-rule')).toMatch(/dialog/)
+    const garbage = await b.get('/agent-state?pane=w3:p1')
+    expect(garbage.headers.get('x-gothalo-rule')).toMatch(/^[\x20-\x7e]+$/)
+  })
+})

@@ -243,7 +243,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   const blocks = layout.dialog ? [] : blocksOf(layout, v, turnRow)
   const recognised =
     !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0
-  if (!recognised) return { ...fallbackRead(screen), rule: 'claude:unrecognised→fallback' }
+  if (!recognised) return { ...fallbackRead(screen), rule: 'claude:unrecognised>fallback' }
 
   const transcript = transcriptOf(layout, v)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }

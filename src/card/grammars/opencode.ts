@@ -425,7 +425,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
     const summary = layout.lines.map((l) => l.trim()).filter((t) => anyMatch(v.exitSummary, t))
     return { headline: '', detail: summary.map((t) => t.replace(/\s{2,}/g, ': ')).join('\n'), parsed: true, rule: 'opencode:exited' }
   }
-  if (!layout.promptBox && !layout.dialogRows) return { ...fallbackRead(screen), rule: 'opencode:unrecognised→fallback' }
+  if (!layout.promptBox && !layout.dialogRows) return { ...fallbackRead(screen), rule: 'opencode:unrecognised>fallback' }
 
   const transcript = transcriptOf(layout, v)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }

@@ -212,7 +212,7 @@ function titleOf(agent: AgentInfo | undefined): string {
 export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabulary = V): ScreenReading {
   const layout = piLayoutOf(screen, v)
   const recognised = layout.editorBottom >= 0 || layout.groups.some((g) => g.kind === 'banner')
-  if (!recognised) return { ...fallbackRead(screen), rule: 'pi:unrecognised→fallback' }
+  if (!recognised) return { ...fallbackRead(screen), rule: 'pi:unrecognised>fallback' }
 
   const transcript = transcriptOf(layout)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
