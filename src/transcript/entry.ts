@@ -53,6 +53,12 @@ export type EntryKind = Entry['kind']
 /** What a normalizer produces: an entry before it has a place (seq) in a timeline. */
 export type Draft = Omit<Entry, 'seq'>
 
+/** An entry at its place: seq right after the ids, in the order the contract shows. */
+export function placed(d: Draft, seq: number): Entry {
+  const { id, parent_id, ...rest } = d
+  return parent_id === undefined ? { id, seq, ...rest } : { id, parent_id, seq, ...rest }
+}
+
 /** The contract's limits, in runes (code points). */
 export const LIMITS = {
   outputRunes: 4000,

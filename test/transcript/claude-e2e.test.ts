@@ -155,6 +155,8 @@ describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
     appendFileSync(file, line('live-1', 'first live line'))
     const f1 = await q.next()
     expect(f1).toMatchObject({ type: 'entry', live: true, entry: { id: 'live-1#0', seq: hello.total + 1, text: 'first live line' } })
+    // Keys in the order the contract shows them: id, parent_id, seq, ts, role, kind, …
+    expect(Object.keys(f1.entry).slice(0, 5)).toEqual(['id', 'seq', 'ts', 'role', 'kind'])
     const whole = line('live-2', 'written in two halves ✓')
     const cut = Buffer.from(whole).subarray(0, 60)
     appendFileSync(file, cut)

@@ -5,7 +5,7 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
-import type { Draft, Entry } from '../entry'
+import { placed, type Draft, type Entry } from '../entry'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
 import type { LineCounter, LineNormalizer } from './normalizer'
 
@@ -204,7 +204,7 @@ export class JsonlFile {
       }
       for (let i = 0; i < drafts.length; i++) {
         const seq = first + i
-        if (seq >= from && seq <= to) out.push({ ...drafts[i], seq })
+        if (seq >= from && seq <= to) out.push(placed(drafts[i], seq))
       }
     }
     return out
@@ -375,7 +375,7 @@ export class JsonlFile {
       }
       pos += used
       if (collect && collect.length > 0) {
-        const entries = collect.map((d, i) => ({ ...d, seq: before + 1 + i }))
+        const entries = collect.map((d, i) => placed(d, before + 1 + i))
         for (const l of [...this.growListeners]) {
           try {
             l(entries)

@@ -4,7 +4,7 @@
 // One per (backend, session), shared by every socket and reference counted; the
 // poll stops on the last release, and the cache stays warm for a while so a
 // reconnect costs one tail poll instead of a full reload.
-import type { Entry } from '../../entry'
+import { placed, type Entry } from '../../entry'
 import type { Timeline } from '../../timeline'
 import { opencodeMessageId } from './normalize'
 import { emptyTailState, tailStep, type OpencodeTailState } from './tail'
@@ -69,7 +69,7 @@ class SessionCache {
     const v = this.feed.version?.()
     const all = await this.feed.all()
     const r = tailStep(emptyTailState, [...all].reverse())
-    this.entries = r.newDrafts.map((d, i) => ({ ...d, seq: i + 1 }) as Entry)
+    this.entries = r.newDrafts.map((d, i) => placed(d, i + 1))
     this.state = r.state
     this.lastVersion = v
   }
@@ -106,7 +106,7 @@ class SessionCache {
       this.lastVersion = v
       if (!r.newDrafts.length) return
       const base = this.entries.length
-      const added = r.newDrafts.map((d, i) => ({ ...d, seq: base + i + 1 }) as Entry)
+      const added = r.newDrafts.map((d, i) => placed(d, base + i + 1))
       this.entries.push(...added)
       for (const l of [...this.grow]) l(added)
       this.lastError = ''
