@@ -9,10 +9,9 @@ import { readDialog, type DialogRead } from '../dialog'
 import { indentOf, isBoxArt, isDashedRule, isRule, paneWidth, wrapsInto } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { fallbackRead } from './fallback'
+import { readTurn } from '../turn'
 
 const TRANSCRIPT_LINES = 12
-const DETAIL_MAX_LINES = 40
-const DETAIL_MAX_CHARS = 4000
 
 interface Composer {
   /** row of the rule above the ❯ row */
@@ -198,11 +197,6 @@ function toolStep(b: Block): string {
   return result ? `${first} · ${result}` : first
 }
 
-function capDetail(lines: string[]): string {
-  const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
-  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
-  return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
-}
 
 /** Recent readable rows (conversation and dialog), without chrome. */
 function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
@@ -220,10 +214,6 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
   return out.reverse()
 }
 
-function titleOf(agent: AgentInfo | undefined): string {
-  const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
-  return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
-}
 
 /** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
 export function readClaude(screen: string, agent: AgentInfo | undefined, v: ClaudeVocabulary = V): ScreenReading {
@@ -271,41 +261,21 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
     }
   }
 
-  // the current turn: after the last echoed prompt (a stale answer is not this turn's)
-  let turnStart = 0
-  for (let k = blocks.length - 1; k >= 0; k--) {
-    if (blocks[k].kind === 'prompt') {
-      turnStart = k + 1
-      break
-    }
-  }
-  const turn = blocks.slice(turnStart)
-  let lastProse = -1
-  let lastTool = -1
-  for (let k = turn.length - 1; k >= 0; k--) {
-    if (lastProse < 0 && turn[k].kind === 'prose') lastProse = k
-    if (lastTool < 0 && turn[k].kind === 'tool') lastTool = k
-  }
-  const title = titleOf(agent)
-  const working = agent?.agent_status === 'working'
-  const step = lastTool >= 0 ? toolStep(turn[lastTool]) : ''
-
-  if (lastProse >= 0) {
-    const prose = proseLines(turn[lastProse].rows, layout.width)
-    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
-    let detail = capDetail(prose)
-    if (working && lastTool > lastProse) detail += '\n\n' + step
-    return withMode({ ...base, headline, detail, rule: 'prose:last-in-turn' })
-  }
-  if (step) {
-    return withMode({
-      ...base,
-      headline: working && title ? title : step,
-      detail: step,
-      rule: working ? 'tool-only:title' : 'tool-only:step',
-    })
-  }
-  return withMode({ ...base, headline: title, detail: '', rule: 'no-prose:title' })
+  // the current turn only: after the last echoed prompt (a stale answer is not this turn's)
+  const turn = readTurn(
+    {
+      blocks,
+      isPrompt: (b) => b.kind === 'prompt',
+      isProse: (b) => b.kind === 'prose',
+      isTool: (b) => b.kind === 'tool',
+      proseOf: (b) => proseLines(b.rows, layout.width),
+      stepOf: (b) => toolStep(b),
+    },
+    agent,
+    agent?.agent_status === 'working',
+    '',
+  )
+  return withMode({ ...base, ...turn })
 }
 
 export const claudeGrammar: ScreenGrammar = {

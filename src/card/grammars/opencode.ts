@@ -14,11 +14,10 @@ import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
 import { columns, isBoxArt, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
+import { readTurn, softWrapped } from '../turn'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
 const TRANSCRIPT_LINES = 12
-const DETAIL_MAX_LINES = 40
-const DETAIL_MAX_CHARS = 4000
 
 type BlockKind = 'user' | 'tool' | 'prose' | 'status'
 interface Block {
@@ -351,13 +350,6 @@ function blocksOf(layout: OpencodeLayout, v: OpencodeVocabulary): Block[] {
  * Was `line` soft-wrapped into `next`? The terminal wraps at word boundaries, `slack`
  * columns short of the pane's width: wrapped when next's first word would not have fitted.
  */
-function softWrapped(line: string, next: string, width: number, slack: number): boolean {
-  if (!next.trim() || width <= 0) return false
-  const len = columns(line)
-  if (len > width) return false
-  const word = next.trim().split(/\s/)[0]
-  return len + 1 + columns(word) > width - slack
-}
 
 /** A prose block's logical lines: indentation removed, soft wraps joined. */
 function proseLines(rows: readonly string[], width: number, v: OpencodeVocabulary): string[] {
@@ -384,11 +376,6 @@ function toolStep(b: Block, v: OpencodeVocabulary): string {
   return b.rows[0].trim().replace(v.spinner, '')
 }
 
-function capDetail(lines: string[]): string {
-  const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
-  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
-  return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
-}
 
 /** Recent readable rows (conversation, then the dialog), frames and chrome removed. */
 function transcriptOf(layout: OpencodeLayout, v: OpencodeVocabulary): string[] {
@@ -412,10 +399,6 @@ function transcriptOf(layout: OpencodeLayout, v: OpencodeVocabulary): string[] {
   return out.reverse()
 }
 
-function titleOf(agent: AgentInfo | undefined): string {
-  const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
-  return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
-}
 
 /** Read an opencode screen. Neither prompt box, dialog nor exit summary → the fallback. */
 export function readOpencode(screen: string, agent: AgentInfo | undefined, v: OpencodeVocabulary = V): ScreenReading {
@@ -441,41 +424,21 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
     }
   }
 
-  const blocks = blocksOf(layout, v)
-  let start = 0
-  for (let k = blocks.length - 1; k >= 0; k--) {
-    if (blocks[k].kind === 'user') {
-      start = k + 1
-      break
-    }
-  }
-  const turn = blocks.slice(start)
-  let lastProse = -1
-  let lastTool = -1
-  for (let k = turn.length - 1; k >= 0; k--) {
-    if (lastProse < 0 && turn[k].kind === 'prose') lastProse = k
-    if (lastTool < 0 && turn[k].kind === 'tool') lastTool = k
-  }
-  const working = agent?.agent_status === 'working'
-  const step = lastTool >= 0 ? toolStep(turn[lastTool], v) : ''
-
-  if (lastProse >= 0) {
-    const prose = proseLines(turn[lastProse].rows, layout.width, v)
-    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
-    let detail = capDetail(prose)
-    if (working && lastTool > lastProse) detail += '\n\n' + step
-    return { ...base, headline, detail, rule: 'opencode:prose-last-in-turn' }
-  }
-  if (step) {
-    const title = titleOf(agent)
-    return {
-      ...base,
-      headline: working && title ? title : step,
-      detail: step,
-      rule: working ? 'opencode:tool-only:title' : 'opencode:tool-only:step',
-    }
-  }
-  return { ...base, headline: '', detail: '', rule: 'opencode:nothing-this-turn' }
+  // the current turn only: after the last prompt (a stale answer is not this turn's)
+  const turn = readTurn(
+    {
+      blocks: blocksOf(layout, v),
+      isPrompt: (b) => b.kind === 'user',
+      isProse: (b) => b.kind === 'prose',
+      isTool: (b) => b.kind === 'tool',
+      proseOf: (b) => proseLines(b.rows, layout.width, v),
+      stepOf: (b) => toolStep(b, v),
+    },
+    agent,
+    agent?.agent_status === 'working',
+    'opencode:',
+  )
+  return { ...base, ...turn }
 }
 
 export const opencodeGrammar: ScreenGrammar = {

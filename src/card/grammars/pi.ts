@@ -14,11 +14,10 @@ import type { ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
+import { readTurn, softWrapped } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 
 const TRANSCRIPT_LINES = 12
-const DETAIL_MAX_LINES = 40
-const DETAIL_MAX_CHARS = 4000
 // the editor grows with its draft; its two rules are never further apart than this
 const MAX_EDITOR_ROWS = 40
 
@@ -150,13 +149,6 @@ export function piLayoutOf(screen: string, v: PiVocabulary = V): PiLayout {
  * Was `line` soft-wrapped into `next`? The terminal wraps at word boundaries, `slack`
  * columns short of the pane's width: wrapped when next's first word would not have fitted.
  */
-function softWrapped(line: string, next: string, width: number, slack: number): boolean {
-  if (!next.trim() || width <= 0) return false
-  const len = columns(line)
-  if (len > width) return false
-  const word = next.trim().split(/\s/)[0]
-  return len + 1 + columns(word) > width - slack
-}
 
 /** A text group's logical lines: the one-column indent removed, soft wraps joined. */
 function proseLines(rows: readonly string[], width: number, v: PiVocabulary): string[] {
@@ -184,11 +176,6 @@ function toolStep(g: PiGroup, v: PiVocabulary): string {
   return last !== first && anyMatch(v.toolFooter, last) ? `${first} · ${last}` : first
 }
 
-function capDetail(lines: string[]): string {
-  const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
-  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
-  return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
-}
 
 function transcriptOf(layout: PiLayout): string[] {
   const out: string[] = []
@@ -203,10 +190,6 @@ function transcriptOf(layout: PiLayout): string[] {
   return out.reverse()
 }
 
-function titleOf(agent: AgentInfo | undefined): string {
-  const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
-  return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
-}
 
 /** Read a pi screen. A screen with neither pi's editor nor its banner degrades to the fallback. */
 export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabulary = V): ScreenReading {
@@ -217,42 +200,21 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
   const transcript = transcriptOf(layout)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
 
-  // the current turn: after the last prompt or notice (a stale answer is not this turn's)
-  let start = 0
-  for (let k = layout.groups.length - 1; k >= 0; k--) {
-    const kind = layout.groups[k].kind
-    if (kind === 'user' || kind === 'notice' || kind === 'banner') {
-      start = k + 1
-      break
-    }
-  }
-  const turn = layout.groups.slice(start)
-  let lastText = -1
-  let lastTool = -1
-  for (let k = turn.length - 1; k >= 0; k--) {
-    if (lastText < 0 && turn[k].kind === 'text') lastText = k
-    if (lastTool < 0 && turn[k].kind === 'tool') lastTool = k
-  }
-  const working = layout.spinning || agent?.agent_status === 'working'
-  const step = lastTool >= 0 ? toolStep(turn[lastTool], v) : ''
-
-  if (lastText >= 0) {
-    const prose = proseLines(turn[lastText].rows, layout.width, v)
-    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
-    let detail = capDetail(prose)
-    if (working && lastTool > lastText) detail += '\n\n' + step
-    return { ...base, headline, detail, rule: 'pi:text-last-in-turn' }
-  }
-  if (step) {
-    const title = titleOf(agent)
-    return {
-      ...base,
-      headline: working && title ? title : step,
-      detail: step,
-      rule: working ? 'pi:tool-only:title' : 'pi:tool-only:step',
-    }
-  }
-  return { ...base, headline: '', detail: '', rule: 'pi:nothing-this-turn' }
+  // the current turn only: after the last prompt or notice (a stale answer is not this turn's)
+  const turn = readTurn(
+    {
+      blocks: layout.groups,
+      isPrompt: (g) => g.kind === 'user' || g.kind === 'notice' || g.kind === 'banner',
+      isProse: (g) => g.kind === 'text',
+      isTool: (g) => g.kind === 'tool',
+      proseOf: (g) => proseLines(g.rows, layout.width, v),
+      stepOf: (g) => toolStep(g, v),
+    },
+    agent,
+    layout.spinning || agent?.agent_status === 'working',
+    'pi:',
+  )
+  return { ...base, ...turn }
 }
 
 export const piGrammar: ScreenGrammar = {

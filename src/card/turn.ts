@@ -1,0 +1,90 @@
+// What a card says about the current turn: the same policy for every agent
+// kind, whatever its screen looks like. A grammar cuts its screen into blocks
+// (prompts, prose, tool steps) and says how to read one; this decides.
+import type { AgentInfo } from '../herdr/types'
+import { columns } from './lines'
+
+const DETAIL_MAX_LINES = 40
+const DETAIL_MAX_CHARS = 4000
+
+export interface TurnOf<B> {
+  /** the screen's blocks, oldest first */
+  blocks: readonly B[]
+  /** a user prompt: the current turn starts after the last one */
+  isPrompt(b: B): boolean
+  isProse(b: B): boolean
+  isTool(b: B): boolean
+  /** a prose block's lines, soft wraps joined */
+  proseOf(b: B): string[]
+  /** a tool block as one short step ("Bash(ls) · 3 files") */
+  stepOf(b: B): string
+}
+
+export interface TurnReading {
+  headline: string
+  detail: string
+  /** the rule that decided, prefixed with the grammar's name */
+  rule: string
+}
+
+/**
+ * The current turn only (a stale answer from an earlier turn is not news):
+ * - its last prose: the headline is its last line, the detail the prose (plus the
+ *   running tool step when a working agent has moved on to a tool);
+ * - only tool steps so far: a working agent's task title (else the step), the step as detail;
+ * - nothing yet: no headline (the card then falls back to the task title).
+ */
+export function readTurn<B>(t: TurnOf<B>, agent: AgentInfo | undefined, working: boolean, prefix: string): TurnReading {
+  let start = 0
+  for (let k = t.blocks.length - 1; k >= 0; k--) {
+    if (t.isPrompt(t.blocks[k])) {
+      start = k + 1
+      break
+    }
+  }
+  let lastProse = -1
+  let lastTool = -1
+  for (let k = t.blocks.length - 1; k >= start && (lastProse < 0 || lastTool < 0); k--) {
+    if (lastProse < 0 && t.isProse(t.blocks[k])) lastProse = k
+    if (lastTool < 0 && t.isTool(t.blocks[k])) lastTool = k
+  }
+  const title = titleOf(agent)
+  const step = lastTool >= 0 ? t.stepOf(t.blocks[lastTool]) : ''
+  if (lastProse >= 0) {
+    const prose = t.proseOf(t.blocks[lastProse])
+    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
+    let detail = capDetail(prose)
+    if (working && lastTool > lastProse) detail += '\n\n' + step
+    return { headline, detail, rule: `${prefix}prose:last-in-turn` }
+  }
+  if (step) {
+    return {
+      headline: working && title ? title : step,
+      detail: step,
+      rule: working ? `${prefix}tool-only:title` : `${prefix}tool-only:step`,
+    }
+  }
+  return { headline: '', detail: '', rule: `${prefix}nothing-this-turn` }
+}
+
+/** Detail is the tail of what was said: at most 40 lines and 4000 characters. */
+export function capDetail(lines: string[]): string {
+  const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
+  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
+  return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
+}
+
+/** herdr's task title for the pane (the OSC title without its spinner), clean. */
+export function titleOf(agent: AgentInfo | undefined): string {
+  const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
+  return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
+}
+
+/** Whether `line` was soft-wrapped by the terminal: the next line's first word would not have fit. */
+export function softWrapped(line: string, next: string, width: number, slack: number): boolean {
+  if (!next.trim() || width <= 0) return false
+  const len = columns(line)
+  if (len > width) return false
+  const word = next.trim().split(/\s/)[0]
+  return len + 1 + columns(word) > width - slack
+}
