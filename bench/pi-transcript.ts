@@ -7,12 +7,12 @@
 //   warm  — release, resolve again (the index is cached) + the newest 150.
 // Targets: cold ≤ 1.5× floor; warm < 50 ms. Prints one JSON line, then a summary.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
 import { dropJsonlCache } from '../src/transcript/jsonl/timeline'
 import { createPiSource } from '../src/transcript/kinds/pi/source'
 import type { Resolved } from '../src/transcript/source'
+import { floor, median } from './floor'
 
 const MB = Number(process.argv[2] ?? 100) || 100
 const ROOT = '/tmp/gothalo-pi-bench'
@@ -55,32 +55,7 @@ function generate(bytes: number): void {
 }
 
 const ms = (t0: number) => performance.now() - t0
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-async function floor(path: string): Promise<number> {
-  const t0 = performance.now()
-  const fh = await open(path, 'r')
-  const buf = Buffer.allocUnsafe(2 * 1024 * 1024)
-  let pos = 0
-  let carry = Buffer.alloc(0)
-  let parsed = 0
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-    if (bytesRead === 0) break
-    pos += bytesRead
-    const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead)
-    let at = 0
-    for (let nl = chunk.indexOf(10, at); nl !== -1; nl = chunk.indexOf(10, at)) {
-      JSON.parse(chunk.toString('utf8', at, nl))
-      parsed++
-      at = nl + 1
-    }
-    carry = Buffer.from(chunk.subarray(at))
-  }
-  await fh.close()
-  if (parsed === 0) throw new Error('floor parsed nothing')
-  return ms(t0)
-}
 
 const agent = {
   pane_id: 'w1:p1',

@@ -5,7 +5,6 @@
 // cold ≤ 1.5× floor; warm < 50 ms, flat in size; deep older page < 20 ms;
 // append→onGrow p50 < 50 ms; RSS growth < 64 MB; per-timeline cost small.
 import { appendFileSync, existsSync, statSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import type { Draft } from '../src/transcript/entry'
 import type { LineCounter, LineNormalizer } from '../src/transcript/jsonl/normalizer'
 import {
@@ -15,6 +14,7 @@ import {
   type JsonlTimeline,
 } from '../src/transcript/jsonl/timeline'
 import { corpusRecords, generateTranscript } from './gen-transcript'
+import { floor, median } from './floor'
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 if (sizes.length === 0) sizes.push(10, 100)
@@ -55,7 +55,6 @@ async function pickNormalizer(): Promise<{ name: string; normalize: LineNormaliz
 }
 
 const ms = (t0: number) => performance.now() - t0
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
 const rssMB = () => process.memoryUsage().rss / 1048576
 const settle = () => {
@@ -63,39 +62,6 @@ const settle = () => {
   return rssMB()
 }
 
-/**
- * The floor: stream the file in 2 MiB chunks, split lines, JSON.parse every line.
- * With `normalize`, the same pass calls the normalizer instead: the least any
- * index build that normalizes every line can cost.
- */
-async function floor(path: string, normalize?: (line: string, offset: number) => unknown): Promise<number> {
-  const t0 = performance.now()
-  const fh = await open(path, 'r')
-  const buf = Buffer.allocUnsafe(2 * 1024 * 1024)
-  let pos = 0
-  let carry = Buffer.alloc(0)
-  let parsed = 0
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-    if (bytesRead === 0) break
-    pos += bytesRead
-    const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead)
-    let at = 0
-    for (let nl = chunk.indexOf(10, at); nl !== -1; nl = chunk.indexOf(10, at)) {
-      if (nl > at) {
-        const text = chunk.toString('utf8', at, nl)
-        if (normalize) normalize(text, pos - chunk.length + at)
-        else JSON.parse(text)
-        parsed++
-      }
-      at = nl + 1
-    }
-    carry = Buffer.from(chunk.subarray(at))
-  }
-  await fh.close()
-  if (parsed === 0) throw new Error('floor parsed nothing')
-  return ms(t0)
-}
 
 async function newestPage(tl: JsonlTimeline) {
   const total = tl.total()

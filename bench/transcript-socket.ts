@@ -21,10 +21,10 @@
 // the time to the upgrade (herdr + locate + index) and to backlog_complete.
 // Generated files go to /tmp. Prints one JSON line, then a readable summary.
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { generateTranscript } from './gen-transcript'
+import { floor, median } from './floor'
 
 const ROOT = resolve(import.meta.dir, '..')
 const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
@@ -114,40 +114,9 @@ async function serve(cfg: ServeConfig): Promise<void> {
 // ── measuring (parent) ──────────────────────────────────────────────────────
 
 const ms = (t0: number) => performance.now() - t0
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-}
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 const r1 = (x: number) => +x.toFixed(1)
 const r2 = (x: number) => +x.toFixed(2)
-
-/** The floor: stream the file in 2 MiB chunks, split lines, JSON.parse every line. */
-async function floor(path: string): Promise<number> {
-  const t0 = performance.now()
-  const fh = await open(path, 'r')
-  const buf = Buffer.allocUnsafe(2 * 1024 * 1024)
-  let pos = 0
-  let carry = Buffer.alloc(0)
-  let parsed = 0
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-    if (bytesRead === 0) break
-    pos += bytesRead
-    const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead)
-    let at = 0
-    for (let nl = chunk.indexOf(10, at); nl !== -1; nl = chunk.indexOf(10, at)) {
-      if (nl > at) {
-        JSON.parse(chunk.toString('utf8', at, nl))
-        parsed++
-      }
-      at = nl + 1
-    }
-    carry = Buffer.from(chunk.subarray(at))
-  }
-  await fh.close()
-  if (parsed === 0) throw new Error('floor parsed nothing')
-  return ms(t0)
-}
 
 /** A WebSocket client that hands frames to whoever waits for them. */
 class Client {
