@@ -7,18 +7,9 @@ import { Value } from '@sinclair/typebox/value'
 import { EntrySchema } from '../../src/transcript/entry'
 import { countClaudeLine, normalizeClaudeLine } from '../../src/transcript/kinds/claude/normalize'
 import { corpusFiles, linesOf } from './helpers'
+import { mutateBytes, mutateStructure, rng, type Steering } from '../support/fuzz'
 
 /** Deterministic pseudo-random numbers (the fuzz must be repeatable). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   return { count: countClaudeLine(line, offset), drafts: normalizeClaudeLine(line, offset).length }
@@ -106,52 +97,15 @@ const POOL: unknown[] = [
   { structuredPatch: [null] }, { type: 'create', content: 7 }, { stdout: 1, stderr: null }, { interrupted: true },
 ]
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
-/** Every container in a value with a key in it: where a mutation can land. */
-function slots(v: Json, out: { parent: Json[] | { [k: string]: Json }; key: string | number }[] = []) {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), slots(x, out)))
-  else if (v && typeof v === 'object') for (const k of Object.keys(v)) out.push({ parent: v, key: k }), slots(v[k]!, out)
-  return out
+const CLAUDE: Steering = {
+  pool: POOL,
+  bias: 0.7,
+  recordish: '"type":"user",',
+  // the decisions live near the top: aim at known keys
+  keys: /^(type|subtype|message|content|text|thinking|isMeta|isCompactSummary|attachment|prompt|uuid|id|name|input|tool_use_id|toolUseResult|prUrl|is_error)$/,
 }
 
-function mutateStructure(line: string, rand: () => number): string {
-  let rec: Json
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return line
-  }
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
-  const rounds = 1 + Math.floor(rand() * 3)
-  for (let r = 0; r < rounds; r++) {
-    const all = slots(rec)
-    if (all.length === 0) break
-    // the decisions live near the top: bias towards shallow slots and known keys
-    const steering = all.filter(({ key }) => typeof key === 'number' || /^(type|subtype|message|content|text|thinking|isMeta|isCompactSummary|attachment|prompt|uuid|id|name|input|tool_use_id|toolUseResult|prUrl|is_error)$/.test(key))
-    const { parent, key } = rand() < 0.7 && steering.length ? pick(steering) : pick(all)
-    const op = rand()
-    if (op < 0.15) {
-      if (Array.isArray(parent)) parent.splice(key as number, 1)
-      else delete parent[key as string]
-    } else if (op < 0.25) {
-      const other = pick(all)
-      ;(parent as any)[key] = structuredClone((other.parent as any)[other.key])
-    } else {
-      ;(parent as any)[key] = structuredClone(pick(POOL)) as Json
-    }
-  }
-  return JSON.stringify(rec)
-}
-
-function mutateBytes(line: string, rand: () => number): string {
-  const at = Math.floor(rand() * (line.length + 1))
-  const op = rand()
-  if (op < 0.4) return line.slice(0, at) // torn line
-  if (op < 0.6) return line.slice(0, at) + line.slice(at + 1 + Math.floor(rand() * 8))
-  const junk = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '\u0000', '\ufffd', '\ud83d', 'null', '"type":"user",']
-  return line.slice(0, at) + junk[Math.floor(rand() * junk.length)] + line.slice(at)
-}
 
 test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-valid', () => {
   const rand = rng(20261202)
@@ -162,7 +116,7 @@ test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-val
   for (let i = 0; i < 4000; i++) {
     const lines = files[Math.floor(rand() * files.length)]!
     const original = lines[Math.floor(rand() * lines.length)]!
-    const line = rand() < 0.8 ? mutateStructure(original, rand) : mutateBytes(original, rand)
+    const line = rand() < 0.8 ? mutateStructure(original, rand, CLAUDE) : mutateBytes(original, rand, CLAUDE)
     const count = countClaudeLine(line, i)
     const drafts = normalizeClaudeLine(line, i)
     if (count !== drafts.length) wrong.push({ count, drafts: drafts.length, line: line.slice(0, 300) })

@@ -4,6 +4,7 @@
 // so a snapshot of their drafts can be compared across refactors.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { mutateBytes, mutateStructure, rng, type Steering } from '../support/fuzz'
 
 export const FIX = join(import.meta.dir, '../../fixtures/pi')
 
@@ -48,18 +49,6 @@ export const SHAPE_SEEDS: string[] = [
   { type: 'session_info', id: 's1', name: 'named' },
 ].map((r) => JSON.stringify(r))
 
-/** Deterministic pseudo-random numbers in [0, 1). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
-
 /** Values that steer pi's decisions: types, roles, blank text, wrong shapes. */
 const POOL: unknown[] = [
   null, true, false, 0, 7, -1, 1.5, '', ' ', '\n\t', 'x', 'message', 'session', 'model_change', 'custom', 'label',
@@ -72,54 +61,11 @@ const POOL: unknown[] = [
   { command: 1 }, { path: 7, file_path: 'q/r' },
 ]
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
-type Place = { parent: Json[] | { [k: string]: Json }; key: string | number }
-
-/** Every container slot in a value: where a mutation can land. */
-function places(v: Json, out: Place[] = []): Place[] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), places(x, out)))
-  else if (v && typeof v === 'object') for (const k of Object.keys(v)) out.push({ parent: v, key: k }), places(v[k]!, out)
-  return out
-}
-
-const STEERING =
-  /^(type|id|parentId|timestamp|message|role|content|text|thinking|name|arguments|path|file_path|command|edits|oldText|newText|stopReason|errorMessage|toolCallId|isError|details|diff|patch|output|exitCode|cancelled|truncated|display|summary)$/
-
-function mutateStructure(line: string, rand: () => number): string {
-  let rec: Json
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return line
-  }
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
-  const rounds = 1 + Math.floor(rand() * 3)
-  for (let r = 0; r < rounds; r++) {
-    const all = places(rec)
-    if (all.length === 0) break
-    const steering = all.filter(({ key }) => typeof key === 'number' || STEERING.test(key))
-    const { parent, key } = rand() < 0.75 && steering.length ? pick(steering) : pick(all)
-    const op = rand()
-    if (op < 0.15) {
-      if (Array.isArray(parent)) parent.splice(key as number, 1)
-      else delete parent[key as string]
-    } else if (op < 0.25) {
-      const other = pick(all)
-      ;(parent as any)[key] = structuredClone((other.parent as any)[other.key])
-    } else {
-      ;(parent as any)[key] = structuredClone(pick(POOL)) as Json
-    }
-  }
-  return JSON.stringify(rec)
-}
-
-function mutateBytes(line: string, rand: () => number): string {
-  const at = Math.floor(rand() * (line.length + 1))
-  const op = rand()
-  if (op < 0.4) return line.slice(0, at) // torn line
-  if (op < 0.6) return line.slice(0, at) + line.slice(at + 1 + Math.floor(rand() * 8))
-  const junk = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '\u0000', '\ufffd', '\ud83d', 'null', '"type":"message",']
-  return line.slice(0, at) + junk[Math.floor(rand() * junk.length)] + line.slice(at)
+const PI: Steering = {
+  pool: POOL,
+  bias: 0.75,
+  recordish: '"type":"message",',
+  keys: /^(type|id|parentId|timestamp|message|role|content|text|thinking|name|arguments|path|file_path|command|edits|oldText|newText|stopReason|errorMessage|toolCallId|isError|details|diff|patch|output|exitCode|cancelled|truncated|display|summary)$/,
 }
 
 /** `n` mutated lines drawn from the corpus and the shape seeds. */
@@ -129,7 +75,7 @@ export function fuzzLines(n: number, seed: number): string[] {
   const out: string[] = []
   for (let i = 0; i < n; i++) {
     const original = sources[Math.floor(rand() * sources.length)]!
-    out.push(rand() < 0.8 ? mutateStructure(original, rand) : mutateBytes(original, rand))
+    out.push(rand() < 0.8 ? mutateStructure(original, rand, PI) : mutateBytes(original, rand, PI))
   }
   return out
 }

@@ -1,0 +1,75 @@
+// Seeded mutation of real transcript lines, for the tests that prove a line
+// counter never disagrees with its normalizer. Each kind brings the values and
+// keys that steer its decisions; the mutations themselves are the same.
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
+type Place = { parent: Json[] | { [k: string]: Json }; key: string | number }
+
+/** Every container slot in a value: where a mutation can land. */
+function places(v: Json, out: Place[] = []): Place[] {
+  if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), places(x, out)))
+  else if (v && typeof v === 'object') for (const k of Object.keys(v)) out.push({ parent: v, key: k }), places(v[k]!, out)
+  return out
+}
+
+export interface Steering {
+  /** values that steer the kind's decisions: types, roles, blank text, wrong shapes */
+  pool: readonly unknown[]
+  /** keys where the decisions live */
+  keys: RegExp
+  /** how often a mutation aims at those keys */
+  bias: number
+  /** a fragment that looks like a record of the kind, spliced into torn lines */
+  recordish: string
+}
+
+/** 1–3 structural edits of a JSON line: drop a slot, copy another slot into it, or put a pool value there. */
+export function mutateStructure(line: string, rand: () => number, s: Steering): string {
+  let rec: Json
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return line
+  }
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
+  const rounds = 1 + Math.floor(rand() * 3)
+  for (let r = 0; r < rounds; r++) {
+    const all = places(rec)
+    if (all.length === 0) break
+    const steering = all.filter(({ key }) => typeof key === 'number' || s.keys.test(key))
+    const { parent, key } = rand() < s.bias && steering.length ? pick(steering) : pick(all)
+    const op = rand()
+    if (op < 0.15) {
+      if (Array.isArray(parent)) parent.splice(key as number, 1)
+      else delete parent[key as string]
+    } else if (op < 0.25) {
+      const other = pick(all)
+      ;(parent as any)[key] = structuredClone((other.parent as any)[other.key])
+    } else {
+      ;(parent as any)[key] = structuredClone(pick(s.pool)) as Json
+    }
+  }
+  return JSON.stringify(rec)
+}
+
+/** A byte-level accident: a torn line, a cut, or junk spliced in. */
+export function mutateBytes(line: string, rand: () => number, s: Steering): string {
+  const at = Math.floor(rand() * (line.length + 1))
+  const op = rand()
+  if (op < 0.4) return line.slice(0, at) // torn line
+  if (op < 0.6) return line.slice(0, at) + line.slice(at + 1 + Math.floor(rand() * 8))
+  const junk = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '\u0000', '\ufffd', '\ud83d', 'null', s.recordish]
+  return line.slice(0, at) + junk[Math.floor(rand() * junk.length)] + line.slice(at)
+}
