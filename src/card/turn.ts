@@ -88,3 +88,26 @@ export function softWrapped(line: string, next: string, width: number, slack: nu
   const word = next.trim().split(/\s/)[0]
   return len + 1 + columns(word) > width - slack
 }
+
+/**
+ * A prose block's logical lines: each row dedented, soft wraps joined, runs of
+ * blank rows kept as one paragraph break, none at the end.
+ */
+export function unwrapProse(rows: readonly string[], width: number, slack: number, dedent: (row: string) => string): string[] {
+  const out: string[] = []
+  let prev = ''
+  for (const row of rows) {
+    if (!row.trim()) {
+      if (out.length && out[out.length - 1] !== '') out.push('')
+      prev = ''
+      continue
+    }
+    const text = dedent(row)
+    if (prev && out.length && out[out.length - 1] !== '' && softWrapped(prev, row, width, slack)) {
+      out[out.length - 1] += ' ' + text.trim()
+    } else out.push(text)
+    prev = row
+  }
+  while (out.length && !out[out.length - 1].trim()) out.pop()
+  return out
+}

@@ -9,7 +9,6 @@ import { countClaudeLine, normalizeClaudeLine } from '../../src/transcript/kinds
 import { corpusFiles, linesOf } from './helpers'
 import { mutateBytes, mutateStructure, rng, type Steering } from '../support/fuzz'
 
-/** Deterministic pseudo-random numbers (the fuzz must be repeatable). */
 
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   return { count: countClaudeLine(line, offset), drafts: normalizeClaudeLine(line, offset).length }

@@ -14,7 +14,7 @@ import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
 import { columns, isBoxArt, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
-import { readTurn, softWrapped } from '../turn'
+import { readTurn, unwrapProse } from '../turn'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
 const TRANSCRIPT_LINES = 12
@@ -354,22 +354,7 @@ function blocksOf(layout: OpencodeLayout, v: OpencodeVocabulary): Block[] {
 /** A prose block's logical lines: indentation removed, soft wraps joined. */
 function proseLines(rows: readonly string[], width: number, v: OpencodeVocabulary): string[] {
   const indent = Math.min(...rows.filter((r) => r.trim()).map((r) => r.length - r.trimStart().length))
-  const out: string[] = []
-  let prev = ''
-  for (const row of rows) {
-    if (!row.trim()) {
-      if (out.length && out[out.length - 1] !== '') out.push('')
-      prev = ''
-      continue
-    }
-    const text = row.slice(indent).trimEnd()
-    if (prev && out.length && out[out.length - 1] !== '' && softWrapped(prev, row, width, v.wrapSlack)) {
-      out[out.length - 1] += ' ' + text.trim()
-    } else out.push(text)
-    prev = row
-  }
-  while (out.length && !out[out.length - 1].trim()) out.pop()
-  return out
+  return unwrapProse(rows, width, v.wrapSlack, (row) => row.slice(indent).trimEnd())
 }
 
 function toolStep(b: Block, v: OpencodeVocabulary): string {

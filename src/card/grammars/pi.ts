@@ -14,7 +14,7 @@ import type { ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
-import { readTurn, softWrapped } from '../turn'
+import { readTurn, unwrapProse } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 
 const TRANSCRIPT_LINES = 12
@@ -152,22 +152,7 @@ export function piLayoutOf(screen: string, v: PiVocabulary = V): PiLayout {
 
 /** A text group's logical lines: the one-column indent removed, soft wraps joined. */
 function proseLines(rows: readonly string[], width: number, v: PiVocabulary): string[] {
-  const out: string[] = []
-  let prev = ''
-  for (const row of rows) {
-    if (!row.trim()) {
-      if (out.length && out[out.length - 1] !== '') out.push('')
-      prev = ''
-      continue
-    }
-    const text = row.replace(/^ /, '')
-    if (prev && out.length && out[out.length - 1] !== '' && softWrapped(prev, row, width, v.padding)) {
-      out[out.length - 1] += ' ' + text.trim()
-    } else out.push(text)
-    prev = row
-  }
-  while (out.length && !out[out.length - 1].trim()) out.pop()
-  return out
+  return unwrapProse(rows, width, v.padding, (row) => row.replace(/^ /, ''))
 }
 
 function toolStep(g: PiGroup, v: PiVocabulary): string {
