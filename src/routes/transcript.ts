@@ -12,6 +12,9 @@ import type { SourceRegistry } from '../transcript/sources'
 import { TranscriptStream } from '../transcript/stream'
 import { herdrFailure, plausibleTarget } from './errors'
 
+/** The most bytes any transcript socket had queued in the server (tests, measurements). */
+export const transcriptCounters = { maxBufferedBytes: 0 }
+
 interface TranscriptConn {
   pane: string
   agent: AgentInfo
@@ -79,11 +82,20 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
       open(ws) {
         const c = ws.data.tx
         const raw = ws.raw
+        // Bun's ServerWebSocket flow control (Elysia's type for raw predates it).
+        const flow = raw as unknown as { getBufferedAmount(): number; pause(): void; resume(): void }
         c.opened = true
         clearTimeout(c.orphan)
         const stream = new TranscriptStream(
           {
-            send: (frame) => raw.send(JSON.stringify(frame)),
+            send: (frame) => {
+              const r = raw.send(JSON.stringify(frame))
+              const queued = flow.getBufferedAmount()
+              if (queued > transcriptCounters.maxBufferedBytes) transcriptCounters.maxBufferedBytes = queued
+              return r
+            },
+            pauseReading: () => flow.pause(),
+            resumeReading: () => flow.resume(),
             close: (code, reason) => raw.close(code, reason),
             log: ctx.log,
           },

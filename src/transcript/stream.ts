@@ -7,7 +7,9 @@
 // Pages and the live tail are cursors into the timeline; the pump reads a small
 // chunk, sends one entry per frame, and stops as soon as the socket reports
 // backpressure (send → -1), resuming on drain. A slow client therefore costs a
-// cursor, not a queue of entries.
+// cursor, not a queue of entries. While it is backed up (or has asked for more
+// pages than are worth queueing) the socket stops reading its requests, so a
+// client that asks without reading meets TCP backpressure, not a growing queue.
 import type { Entry } from './entry'
 import { LIMITS } from './entry'
 import { PROTOCOL, type LoadOlder, type ServerFrame } from './frames'
@@ -22,6 +24,20 @@ export interface StreamIO {
   send(frame: ServerFrame): SendResult
   close(code: number, reason: string): void
   log(msg: string): void
+  /** stop / start reading the client's frames (flow control) */
+  pauseReading?(): void
+  resumeReading?(): void
+}
+
+/** Queued work (a page is two tasks) past which the client's requests wait unread. */
+const MAX_QUEUED_TASKS = 32
+
+/** Process-wide counters, for tests and measurements. */
+export const streamCounters = {
+  /** sockets paused now, waiting for drain */
+  paused: 0,
+  /** times a socket pushed back */
+  pauses: 0,
 }
 
 /** Entries read per timeline call while paging (bounds memory per socket). */
@@ -46,7 +62,7 @@ export class TranscriptStream {
   private closed = false
   private unsubs: (() => void)[] = []
   private roster: Subagent[] | undefined
-  private rotating = false
+  private readingPaused = false
 
   constructor(
     private readonly io: StreamIO,
@@ -123,6 +139,15 @@ export class TranscriptStream {
     this.kick()
   }
 
+  /** Reads the client's requests only while their answers can flow. */
+  private flowControl(): void {
+    const pause = !this.closed && (this.blocked || this.tasks.length > MAX_QUEUED_TASKS)
+    if (pause === this.readingPaused) return
+    this.readingPaused = pause
+    if (pause) this.io.pauseReading?.()
+    else this.io.resumeReading?.()
+  }
+
   /** Services a load_older control frame. */
   loadOlder(req: LoadOlder): void {
     const gen = this.gen
@@ -148,8 +173,14 @@ export class TranscriptStream {
 
   /** The socket drained: resume sending. */
   drain(): void {
-    this.blocked = false
+    this.unblock()
     this.kick()
+  }
+
+  private unblock(): void {
+    if (this.blocked) streamCounters.paused--
+    this.blocked = false
+    this.flowControl()
   }
 
   /**
@@ -200,6 +231,7 @@ export class TranscriptStream {
 
   close(): void {
     if (this.closed) return
+    this.unblock()
     this.closed = true
     this.gen++
     for (const u of this.unsubs.splice(0)) u()
@@ -212,6 +244,7 @@ export class TranscriptStream {
   }
 
   private kick(): void {
+    this.flowControl()
     if (this.closed) return
     if (this.pumping) {
       this.again = true
@@ -222,6 +255,7 @@ export class TranscriptStream {
       .catch((e) => this.io.log(`transcript ${this.pane}: ${(e as Error).stack ?? e}`))
       .finally(() => {
         this.pumping = false
+        this.flowControl()
         if (this.again && !this.closed) {
           this.again = false
           this.kick()
@@ -256,6 +290,7 @@ export class TranscriptStream {
       }
       if (task.kind === 'frame') {
         this.tasks.shift()
+        this.flowControl()
         const ok = this.emit(task.frame)
         task.onSent?.()
         if (!ok) return
@@ -294,13 +329,14 @@ export class TranscriptStream {
   /** One frame out; false when the socket pushed back (or is gone). */
   private emit(frame: ServerFrame): boolean {
     const r = this.io.send(frame)
-    if (r === -1) {
+    if (r === -1 || r === 0) {
+      // -1: queued, but the socket is full: wait for drain. 0: dropped, the socket is closing.
+      if (!this.blocked) {
+        streamCounters.paused++
+        streamCounters.pauses++
+      }
       this.blocked = true
-      return false
-    }
-    if (r === 0) {
-      // Dropped: the socket is closing. Nothing more to do.
-      this.blocked = true
+      this.flowControl()
       return false
     }
     return true

@@ -216,6 +216,7 @@ describe('backpressure', () => {
     expect(tl.reads).toBeGreaterThan(readsWhilePaused)
     expect(seqs(sock.frames)).toEqual(Array.from({ length: 150 }, (_, i) => 151 + i))
     expect(types(sock.frames).filter((t) => t === 'backlog_complete').length).toBe(1)
+    s.close()
   })
 })
 
@@ -304,5 +305,29 @@ describe('roster', () => {
     await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
     expect((sock.frames[0] as any).subagents).toBeUndefined()
     expect(seqs(sock.frames)).toEqual([1, 2])
+  })
+})
+
+describe('flow control', () => {
+  test('stops reading the client while backed up or with too many pages queued; reads again when they flow', async () => {
+    const sock = new FakeSocket()
+    const calls: string[] = []
+    const io = { ...sock.io, pauseReading: () => calls.push('pause'), resumeReading: () => calls.push('resume') }
+    const tl = new MemoryTimeline(5000)
+    const s = new TranscriptStream(io, 'p', 'claude', resolved(tl))
+    sock.window = 5
+    await s.start()
+    await sock.until((fs) => fs.length >= 5)
+    expect(calls).toEqual(['pause'])
+    // Many requests while backed up: still paused, nothing sent.
+    for (let k = 0; k < 40; k++) s.loadOlder({ type: 'load_older', before_seq: 4000 - k * 10, limit: 10 })
+    expect(calls).toEqual(['pause'])
+    // Let everything flow.
+    sock.window = Infinity
+    sock.sinceDrain = 0
+    s.drain()
+    await sock.until((fs) => fs.filter((f) => f.type === 'page_complete').length === 40)
+    expect(calls.at(-1)).toBe('resume')
+    s.close()
   })
 })
