@@ -69,11 +69,11 @@ function takeFrames(buf: Buffer): { texts: string[]; rest: Buffer } {
 test('a client that stops reading pauses its stream; the server queues at most its limit; nothing is lost', async () => {
   const port = Number(new URL(b.base).port)
   const sock: Socket = connect(port, '127.0.0.1')
-  let pending = Buffer.alloc(0)
+  let pending: Buffer = Buffer.alloc(0)
   const frames: any[] = []
   let upgraded = false
   const upgradedP = new Promise<void>((res) => {
-    sock.on('data', (d) => {
+    sock.on('data', (d: Buffer) => {
       pending = Buffer.concat([pending, d])
       if (!upgraded) {
         const end = pending.indexOf('\r\n\r\n')
