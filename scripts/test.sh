@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The whole test suite. Prints bun's report, then the one summary line CI reads
-# ("N passed, N failed"), and exits with bun's status.
+# The whole test suite: the type check, then bun test. Prints bun's report, then
+# the one summary line CI reads ("N passed, N failed", the type check counted as
+# one), and exits non-zero when anything failed or no test ran.
 set -o pipefail
 cd "$(dirname "$0")/.."
 BUN=node_modules/.bin/bun
+status=0
+if "$BUN" check; then typecheck=pass; else typecheck=fail; status=1; fi
 log=$(mktemp)
 "$BUN" test "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | tr -dc 0-9)
 failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -1 | tr -dc 0-9)
 rm -f "$log"
-echo "${passed:-0} passed, ${failed:-0} failed"
-# No test ran is a failure, not a pass.
-[ "${passed:-0}" -gt 0 ] || status=1
+passed=${passed:-0}
+failed=${failed:-0}
+[ "$passed" -gt 0 ] || status=1 # no test ran is a failure, not a pass
+if [ "$typecheck" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "$passed passed, $failed failed"
 exit "$status"
