@@ -63,6 +63,10 @@ export class TranscriptStream {
   private unsubs: (() => void)[] = []
   private roster: Subagent[] | undefined
   private readingPaused = false
+  /** the opening sequence is queued: requests can be served after it */
+  private opened = false
+  /** requests that came before the opening sequence was queued (hello goes first) */
+  private early: LoadOlder[] = []
 
   constructor(
     private readonly io: StreamIO,
@@ -136,12 +140,14 @@ export class TranscriptStream {
         if (gen === this.gen) this.liveOn = true
       },
     })
+    this.opened = true
+    for (const req of this.early.splice(0)) this.loadOlder(req)
     this.kick()
   }
 
   /** Reads the client's requests only while their answers can flow. */
   private flowControl(): void {
-    const pause = !this.closed && (this.blocked || this.tasks.length > MAX_QUEUED_TASKS)
+    const pause = !this.closed && (this.blocked || this.tasks.length + this.early.length > MAX_QUEUED_TASKS)
     if (pause === this.readingPaused) return
     this.readingPaused = pause
     if (pause) this.io.pauseReading?.()
@@ -150,6 +156,12 @@ export class TranscriptStream {
 
   /** Services a load_older control frame. */
   loadOlder(req: LoadOlder): void {
+    if (!this.opened) {
+      // hello, the newest page and backlog_complete go first, whenever a request comes
+      this.early.push(req)
+      this.flowControl()
+      return
+    }
     const gen = this.gen
     const limit = !req.limit ? LIMITS.olderPageDefault : Math.min(req.limit, LIMITS.olderPageMax)
     const to = Math.min(req.before_seq - 1, this.timeline.total())
@@ -202,6 +214,9 @@ export class TranscriptStream {
     this.timeline = next.timeline
     this.tasks = []
     this.liveOn = false
+    // Requests not yet served named the old session's seqs: the client drops them too.
+    this.opened = false
+    this.early = []
     // A reset of the same file also invalidates every seq the client holds: say so.
     this.tasks.push({
       kind: 'frame',

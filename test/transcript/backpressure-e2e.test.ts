@@ -110,7 +110,15 @@ test('a client that stops reading pauses its stream; the server queues at most i
   expect(transcriptCounters.maxBufferedBytes).toBeLessThan(2 * 1024 * 1024)
 
   sock.resume()
-  await waitFor(() => frames.filter((f) => f.type === 'page_complete').length === pages.length, 20_000, 'every page')
+  await waitFor(
+    () => frames.some((f) => f.type === 'backlog_complete') && frames.filter((f) => f.type === 'page_complete').length === pages.length,
+    20_000,
+    'the newest page and every older page',
+  )
+  // Pages asked for before hello still come after the opening sequence.
+  expect(frames[0].type).toBe('hello')
+  const bc = frames.findIndex((f) => f.type === 'backlog_complete')
+  expect(frames.slice(1, bc).every((f) => f.type === 'entry' && f.entry.seq > ENTRIES - 150)).toBe(true)
   const seqs = frames.filter((f) => f.type === 'entry').map((f) => f.entry.seq)
   expect(seqs.length).toBe(ENTRIES)
   expect(new Set(seqs).size).toBe(ENTRIES)

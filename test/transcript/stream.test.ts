@@ -331,3 +331,20 @@ describe('flow control', () => {
     s.close()
   })
 })
+
+describe('ordering', () => {
+  test('a load_older that comes before the opening sequence is served after it', async () => {
+    const sock = new FakeSocket()
+    let release!: () => void
+    const slowRoster = () => new Promise<undefined>((r) => (release = () => r(undefined)))
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(400), 'A', slowRoster))
+    const started = s.start()
+    s.loadOlder({ type: 'load_older', before_seq: 251, limit: 10 })
+    release()
+    await started
+    await sock.until((fs) => fs.some((f) => f.type === 'page_complete'))
+    expect(types(sock.frames).filter((t) => t !== 'entry')).toEqual(['hello', 'backlog_complete', 'page_complete'])
+    expect(seqs(sock.frames).slice(-10)).toEqual([241, 242, 243, 244, 245, 246, 247, 248, 249, 250])
+    s.close()
+  })
+})
