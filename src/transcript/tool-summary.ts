@@ -6,7 +6,7 @@
 // normalizers run them for every line a page reads); each fast path gives the
 // plain path's output exactly (test/pi-source/fast-paths.test.ts, snippet-diff.test.ts).
 import { structuredPatch } from 'diff'
-import { capDiff as capDiffPlain, capRunes, LIMITS } from './entry'
+import { capDiff as capDiffPlain, capRunes, LIMITS, type ToolCall } from './entry'
 
 // ── raw JSON values ─────────────────────────────────────────────────────────
 
@@ -73,6 +73,15 @@ export function capDiff(diff: string): { text: string; cut: boolean } {
 }
 
 /** Caps a diff to the contract's limits; an empty diff yields nothing. */
+/** Puts a call's preview diff on its tool card, capped (diff_truncated when cut). */
+export function withPreviewDiff(tool: ToolCall, preview: string | undefined): ToolCall {
+  if (!preview) return tool
+  const c = capDiff(preview)
+  tool.diff = c.text
+  if (c.cut) tool.diff_truncated = true
+  return tool
+}
+
 export function cappedDiff(diff: string): { diff?: string; truncated: boolean } {
   if (!diff) return { truncated: false }
   const c = capDiff(diff)

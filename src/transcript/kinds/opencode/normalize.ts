@@ -18,6 +18,7 @@ import {
   previewDiff as snippetDiff,
   str,
   stripSingleFileHeaders,
+  withPreviewDiff,
   type Obj,
 } from '../../tool-summary'
 
@@ -57,13 +58,7 @@ function toolCallFields(callId: string, name: string, input: unknown, title?: st
   }
   const subtitle = description ?? (title && title !== tool.command && title !== name ? title : undefined)
   if (subtitle) tool.subtitle = oneLine(subtitle)
-  const preview = previewDiff(name, a)
-  if (preview) {
-    const c = capDiff(preview)
-    tool.diff = c.text
-    if (c.cut) tool.diff_truncated = true
-  }
-  return tool
+  return withPreviewDiff(tool, previewDiff(name, a))
 }
 
 /** edit {oldString,newString}, multiedit {edits[]}, write {content}: the diff the call asks for. */

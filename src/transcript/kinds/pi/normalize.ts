@@ -16,6 +16,7 @@ import {
   previewDiff,
   str,
   stripSingleFileHeaders,
+  withPreviewDiff,
   type Obj,
 } from '../../tool-summary'
 import { piDiffToUnified } from './diff'
@@ -292,13 +293,7 @@ function toolCall(callId: string, name: string, args: unknown): ToolCall {
     tool.input_summary = inputSummary(args ?? {})
   }
   if (!tool.file) delete tool.file
-  const preview = requestedDiff(name, a)
-  if (preview) {
-    const c = capDiff(preview)
-    tool.diff = c.text
-    if (c.cut) tool.diff_truncated = true
-  }
-  return tool
+  return withPreviewDiff(tool, requestedDiff(name, a))
 }
 
 /** The diff the call asks for, from its arguments (edit: edits[] or the older oldText/newText; write: content). */
