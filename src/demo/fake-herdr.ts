@@ -99,6 +99,12 @@ const err = (id: string, code: string, message: string): Out => ({
   stderr: JSON.stringify(sortKeys({ error: { code, message }, id })) + '\n',
   code: 1,
 })
+/** The two errors the CLI prints from a typed struct: `id` first, keys not sorted (herdr-cli.md §1). */
+const structErr = (id: string, code: string, message: string): Out => ({
+  stdout: '',
+  stderr: JSON.stringify({ id, error: { code, message } }) + '\n',
+  code: 1,
+})
 const usage = (text: string): Out => ({ stdout: '', stderr: text + '\n', code: 2 })
 
 function agentInfo(p: FakePane): AgentInfo {
@@ -226,35 +232,16 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
   if (state.hang?.some((h) => h === '*' || cmd.startsWith(h))) return { out: { stdout: '', stderr: '', code: 0, hang: true }, changed }
   if (state.server === 'not_running')
     return {
-      out: {
-        stdout: '',
-        stderr:
-          JSON.stringify({
-            id,
-            error: {
-              code: 'server_not_running',
-              message: 'no herdr server is running at /home/u/.config/herdr/herdr.sock; run `herdr` to start or attach it',
-            },
-          }) + '\n',
-        code: 1,
-      },
+      out: structErr(id, 'server_not_running', 'no herdr server is running at /home/u/.config/herdr/herdr.sock; run `herdr` to start or attach it'),
       changed,
     }
   if (state.server === 'protocol_mismatch')
     return {
-      out: {
-        stdout: '',
-        stderr:
-          JSON.stringify({
-            id,
-            error: {
-              code: 'protocol_mismatch',
-              message:
-                'client protocol 20 is newer than server protocol 19; restart the Herdr server before using this command.\nRun `herdr server stop` and start herdr again.',
-            },
-          }) + '\n',
-        code: 1,
-      },
+      out: structErr(
+        id,
+        'protocol_mismatch',
+        'client protocol 20 is newer than server protocol 19; restart the Herdr server before using this command.\nRun `herdr server stop` and start herdr again.',
+      ),
       changed,
     }
   const forced = Object.entries(state.fail ?? {}).find(([k]) => k === '*' || cmd.startsWith(k))

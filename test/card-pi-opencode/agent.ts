@@ -1,19 +1,9 @@
-// The herdr agent record the card tests hand to the grammars.
+// The herdr agent record the card tests hand to the grammars (the same as test/card's).
 import type { AgentInfo, AgentStatus } from '../../src/herdr/types'
+import { fakeAgent } from '../card/agent'
 
 export const TITLE = 'Task title from herdr'
 
 export function agentOf(kind: string, status: AgentStatus): AgentInfo {
-  return {
-    agent: kind,
-    agent_status: status,
-    focused: false,
-    pane_id: 'w1:p1',
-    revision: 1,
-    state_change_seq: 7,
-    tab_id: 'w1:t1',
-    terminal_id: 'term-1',
-    workspace_id: 'w1',
-    terminal_title_stripped: TITLE,
-  }
+  return fakeAgent(kind, status, { terminal_title_stripped: TITLE })
 }

@@ -9,23 +9,8 @@ import { grammarFor } from '../../src/card/registry'
 import { cleanScreen } from '../../src/card/clean'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
-export const FAKE_TITLE = 'Fake task title'
+import { FAKE_TITLE, fakeAgent } from './agent'
 
-export function fakeAgent(kind: string, status: AgentStatus, extra: Partial<AgentInfo> = {}): AgentInfo {
-  return {
-    agent: kind,
-    agent_status: status,
-    focused: false,
-    pane_id: 'w1:p1',
-    revision: 1,
-    state_change_seq: 7,
-    tab_id: 'w1:t1',
-    terminal_id: 'term-1',
-    workspace_id: 'w1',
-    terminal_title_stripped: FAKE_TITLE,
-    ...extra,
-  }
-}
 
 interface Expected {
   agent: string

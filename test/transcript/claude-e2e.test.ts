@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import { EntrySchema } from '../../src/transcript/entry'
 import { jsonlDebug } from '../../src/transcript/jsonl/timeline'
+import type { FakePane } from '../../src/demo/fake-herdr'
 
 const FIX = join(ROOT, 'fixtures/claude')
 const TIMING = { tailPollMs: 40, sessionPollMs: 80, rosterPollMs: 80 }
@@ -33,6 +34,16 @@ function cwdOf(file: string): string {
 
 const session = (id: string) => ({ agent: 'claude', kind: 'id' as const, source: 'herdr:claude', value: id })
 
+/** A Claude pane on the home's first session, as herdr reports it. */
+function paneOn(home: ReturnType<typeof claudeHome>, over: Parameters<typeof claudePane>[0] = {}) {
+  const id = home.sessions[0]
+  return claudePane({ cwd: cwdOf(home.file(id)), ...over, agent: { agent_session: session(id) } })
+}
+
+/** The real app over a fixture CLAUDE_CONFIG_DIR, herdr reporting these panes. */
+const bridgeOn = (home: ReturnType<typeof claudeHome>, panes: FakePane[]) =>
+  startBridge({ homes: { claudeDir: home.dir }, timing: TIMING, state: { panes } })
+
 async function connect(b: Bridge, query: string) {
   const q = new FrameQueue(`${b.wsBase}/agent-transcript?${query}&token=${ADMIN}`)
   await q.opened
@@ -44,12 +55,7 @@ describe('a long real session (cc-long, 3.8 MB)', () => {
   let home: ReturnType<typeof claudeHome>
   beforeAll(async () => {
     home = claudeHome('cc-long')
-    const id = home.sessions[0]
-    b = await startBridge({
-      homes: { claudeDir: home.dir },
-      timing: TIMING,
-      state: { panes: [claudePane({ cwd: cwdOf(home.file(id)), agent: { agent_session: session(id) } })] },
-    })
+    b = await bridgeOn(home, [paneOn(home)])
   })
   afterAll(() => b.stop())
 
@@ -138,13 +144,8 @@ describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
     }) + '\n'
   beforeAll(async () => {
     home = claudeHome('cc-bash-prompt')
-    const id = home.sessions[0]
-    file = home.file(id)
-    b = await startBridge({
-      homes: { claudeDir: home.dir },
-      timing: TIMING,
-      state: { panes: [claudePane({ cwd: cwdOf(file), agent: { agent_session: session(id) } })] },
-    })
+    file = home.file(home.sessions[0])
+    b = await bridgeOn(home, [paneOn(home)])
   })
   afterAll(() => b.stop())
 
@@ -209,19 +210,12 @@ describe('errors before the upgrade', () => {
   let home: ReturnType<typeof claudeHome>
   beforeAll(async () => {
     home = claudeHome('cc-subagents')
-    const id = home.sessions[0]
-    b = await startBridge({
-      homes: { claudeDir: home.dir },
-      timing: TIMING,
-      state: {
-        panes: [
-          claudePane({ cwd: cwdOf(home.file(id)), agent: { agent_session: session(id) } }),
+    b = await bridgeOn(home, [
+          paneOn(home),
           claudePane({ pane_id: 'w1:p3', cwd: '/nowhere', agent: { agent_session: session('0f0f0f0f-aaaa-bbbb-cccc-000000000000') } }),
           { pane_id: 'w1:p4', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x', agent: { agent: 'codex', agent_status: 'idle' } },
           { pane_id: 'w1:p5', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x' },
-        ],
-      },
-    })
+    ])
   })
   afterAll(() => b.stop())
 
@@ -284,12 +278,7 @@ describe('device revocation', () => {
   })
   test("revoking a device closes that device's open transcript socket", async () => {
     const home = claudeHome('cc-bash-prompt')
-    const id = home.sessions[0]
-    b = await startBridge({
-      homes: { claudeDir: home.dir },
-      timing: TIMING,
-      state: { panes: [claudePane({ cwd: cwdOf(home.file(id)), agent: { agent_session: session(id) } })] },
-    })
+    b = await bridgeOn(home, [paneOn(home)])
     const { code } = (await (await b.post('/pair/code', {})).json()) as any
     const dev: any = await (await b.post('/pair', { code, device_name: 'phone' }, null)).json()
     const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=w1:p2&token=${dev.token}`)
@@ -306,12 +295,7 @@ describe('device revocation', () => {
 describe('shutdown', () => {
   test('stopping the server closes open streams with a normal 1000', async () => {
     const home = claudeHome('cc-bash-prompt')
-    const id = home.sessions[0]
-    const b = await startBridge({
-      homes: { claudeDir: home.dir },
-      timing: TIMING,
-      state: { panes: [claudePane({ cwd: cwdOf(home.file(id)), screen: '$\n', agent: { agent_session: session(id) } })] },
-    })
+    const b = await bridgeOn(home, [paneOn(home, { screen: '$\n' })])
     const tx = await connect(b, 'pane=w1:p2')
     await tx.until((f) => f.type === 'backlog_complete')
     const raw = new FrameQueue(`${b.wsBase}/attach?pane=w1:p2&token=${ADMIN}`)
