@@ -94,7 +94,7 @@ export class TranscriptStream {
     // Subscribe before reading total: growth that lands while the page is read
     // is then delivered by the live cursor, never lost and never doubled.
     this.unsubs.push(
-      tl.onGrow(() => this.kick()),
+      tl.onGrow((entries) => this.grown(entries)),
       // Deferred: restarting re-subscribes, which must not happen inside the
       // timeline's own listener loop (a Set being iterated would visit it again).
       tl.onReset?.(() => {
@@ -152,6 +152,21 @@ export class TranscriptStream {
     this.readingPaused = pause
     if (pause) this.io.pauseReading?.()
     else this.io.resumeReading?.()
+  }
+
+  /**
+   * The timeline grew. A socket that is caught up sends the new entries it was
+   * handed (every socket on a file shares them: no re-read per socket); any
+   * other state leaves them to the pump, which reads from its cursor.
+   */
+  private grown(entries: Entry[]): void {
+    if (this.liveOn && !this.blocked && !this.pumping && this.tasks.length === 0 && entries[0]?.seq === this.liveNext) {
+      for (const e of entries) {
+        this.liveNext = e.seq + 1
+        if (!this.emit({ type: 'entry', live: true, entry: e })) break
+      }
+    }
+    this.kick()
   }
 
   /** Services a load_older control frame. */

@@ -146,6 +146,23 @@ describe('live tail', () => {
   })
 })
 
+describe('live tail sharing', () => {
+  test('a caught-up socket sends the entries the timeline handed it, without reading them again', async () => {
+    const sock = new FakeSocket()
+    const tl = new MemoryTimeline(10)
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(tl))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    await new Promise((r) => setTimeout(r, 0)) // let the opening pump finish
+    const reads = tl.reads
+    tl.append(3)
+    await sock.until((fs) => seqs(fs).includes(13))
+    expect(tl.reads).toBe(reads)
+    expect(seqs(sock.frames).slice(-3)).toEqual([11, 12, 13])
+    s.close()
+  })
+})
+
 describe('load_older', () => {
   test('pages to the start with no gap or duplicate', async () => {
     const sock = new FakeSocket()
