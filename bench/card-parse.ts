@@ -1,5 +1,5 @@
-// Screen → card parse time on every corpus screen (fixtures/screens, the repo's copy of
-// shared/corpus). `bun bench/card-parse.ts [runs]` — default 1000 runs per screen.
+// Screen → card parse time on every corpus screen (fixtures/screens: real captures).
+// `bun bench/card-parse.ts [runs]` — default 1000 runs per screen.
 // Prints one JSON line (per-screen p50/p99 in µs + totals) and one human line.
 // Target: well under 1 ms per screen.
 import { readdirSync, readFileSync } from 'node:fs'

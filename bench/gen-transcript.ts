@@ -1,12 +1,13 @@
 // Generates a realistic Claude Code transcript of a given size by replaying the
-// real lines of the cc-long corpus session over and over, with a fresh uuid per
+// real lines of the cc-long session (fixtures/claude/cc-long) over and over, with a fresh uuid per
 // line (ids stay unique) and parentUuid re-pointed at the replayed parent, so
 // threading stays plausible across repetitions.
 //   bun bench/gen-transcript.ts <MB> <out>
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
-const CORPUS = '/work/shared/corpus/cc-long/session'
+// The repo's copy of the real cc-long capture, found from this file: no machine path.
+const CORPUS = join(import.meta.dir, '..', 'fixtures', 'claude', 'cc-long')
 
 function findJsonl(dir: string): string[] {
   const out: string[] = []

@@ -151,7 +151,7 @@ export function createApp(deps: AppDeps) {
             version: deps.version,
             description:
               'Supervise coding agents in herdr panes from a phone. Auth: `Authorization: Bearer <token>` or `?token=`. ' +
-              'WebSockets (not listed): WS /agent-transcript (see agent-pane-api.md) and WS /attach.',
+              'WebSockets (not listed): WS /agent-transcript (see docs/agent-pane-api.md) and WS /attach.',
           },
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
           security: [{ bearer: [] }],

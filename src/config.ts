@@ -1,4 +1,4 @@
-// Settings: each a flag with an environment variable of the same meaning (bridge.md).
+// Settings: each a flag with an environment variable of the same meaning (docs/bridge.md).
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentHomes } from './transcript/source'

@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './types'
 
-/** A pair code is good for this long (bridge.md: 10 minutes). */
+/** A pair code is good for this long (docs/bridge.md: 10 minutes). */
 export const PAIR_CODE_TTL_MS = 10 * 60_000
 /** last_seen_at is written at most this often per device, not on every request. */
 export const LAST_SEEN_THROTTLE_MS = 60_000

@@ -1,4 +1,4 @@
-// The parsed agent card (agent-pane-api.md, GET /agent-state) and the grammar
+// The parsed agent card (docs/agent-pane-api.md, GET /agent-state) and the grammar
 // interface every agent kind's screen parser implements.
 import { t, type Static } from 'elysia'
 import type { AgentInfo } from '../herdr/types'

@@ -1,5 +1,5 @@
 // A stand-in for the `herdr` CLI, driven by a JSON state file. It reproduces the
-// real CLI's output shapes (herdr-cli.md): one compact JSON line with keys sorted
+// real CLI's output shapes (docs/reference/herdr-cli.md): one compact JSON line with keys sorted
 // at every level on stdout and exit 0; server errors on stderr with exit 1; the two
 // struct-ordered errors (server_not_running, protocol_mismatch); plain-text usage
 // errors with exit 2. Every invocation is appended to a log so tests can see which
@@ -75,7 +75,7 @@ const NAMED_KEYS = new Set(
 )
 const MODIFIERS = new Set('ctrl control shift alt option meta cmd command super hyper'.split(' '))
 
-/** herdr's key syntax (herdr-cli.md §6.1): mod+mod+key, named keys, one printable char. */
+/** herdr's key syntax (docs/reference/herdr-cli.md §6.1): mod+mod+key, named keys, one printable char. */
 export function validKey(key: string): boolean {
   if (key === '+' || /^[cC]-c$/.test(key)) return true
   const parts = key.split('+')
@@ -99,7 +99,7 @@ const err = (id: string, code: string, message: string): Out => ({
   stderr: JSON.stringify(sortKeys({ error: { code, message }, id })) + '\n',
   code: 1,
 })
-/** The two errors the CLI prints from a typed struct: `id` first, keys not sorted (herdr-cli.md §1). */
+/** The two errors the CLI prints from a typed struct: `id` first, keys not sorted (docs/reference/herdr-cli.md §1). */
 const structErr = (id: string, code: string, message: string): Out => ({
   stdout: '',
   stderr: JSON.stringify({ id, error: { code, message } }) + '\n',

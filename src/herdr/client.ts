@@ -1,6 +1,6 @@
 // The one herdr client every endpoint uses: runs the `herdr` CLI with a time
 // limit, decodes its JSON envelope and turns failures into HerdrError.
-// The CLI has no read timeout of its own (herdr-cli.md §1), so a hung server
+// The CLI has no read timeout of its own (docs/reference/herdr-cli.md §1), so a hung server
 // would hang a request: we kill the whole process group when time runs out.
 import type { AgentInfo, ReadSource, Snapshot } from './types'
 
@@ -79,7 +79,7 @@ export async function runCommand(
   }, timeoutMs)
   const code = await proc.exited
   clearTimeout(timer)
-  // Read after exit: an orphaned grandchild holding the pipe cannot stall us (stack.md §7).
+  // Read after exit: an orphaned grandchild holding the pipe cannot stall us (docs/reference/stack.md §7).
   const [stdout, stderr] = timedOut
     ? ['', '']
     : await Promise.all([
@@ -170,5 +170,5 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   }
 }
 
-/** herdr pane ids: `w<base32>:p<base32>` (herdr-cli.md §2). */
+/** herdr pane ids: `w<base32>:p<base32>` (docs/reference/herdr-cli.md §2). */
 export const PANE_ID_RE = /^w[0-9A-HJKMNP-TV-Z]+:p[0-9A-HJKMNP-TV-Z]+$/

@@ -1,4 +1,4 @@
-// herdr's wire shapes as the CLI prints them (reference/herdr-cli.md §3, §5).
+// herdr's wire shapes as the CLI prints them (docs/reference/herdr-cli.md §3, §5).
 // Absent optional fields are omitted by herdr, never null.
 
 export type AgentStatus = 'idle' | 'working' | 'blocked' | 'done' | 'unknown'

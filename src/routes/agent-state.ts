@@ -1,4 +1,4 @@
-// GET /agent-state: the parsed agent card (agent-pane-api.md, first contract).
+// GET /agent-state: the parsed agent card (docs/agent-pane-api.md, first contract).
 // Stateless per request: herdr agent get + agent read, then a pure grammar.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'

@@ -1,4 +1,4 @@
-// Maps herdr failures to the bridge's statuses (bridge.md, Conventions).
+// Maps herdr failures to the bridge's statuses (docs/bridge.md, Conventions).
 import { HerdrError } from '../herdr/client'
 
 export interface Failure {

@@ -1,4 +1,4 @@
-// Pairing over HTTP (bridge.md "Pairing"): the admin makes a one-time code, a
+// Pairing over HTTP (docs/bridge.md "Pairing"): the admin makes a one-time code, a
 // phone redeems it for its own token, and devices can be listed and revoked.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'

@@ -1,4 +1,4 @@
-// WS /agent-transcript (agent-pane-api.md, second contract). Everything that
+// WS /agent-transcript (docs/agent-pane-api.md, second contract). Everything that
 // can fail fails before the upgrade, as a plain-text status; once open, the
 // per-socket protocol lives in transcript/stream.ts.
 import { Elysia, t } from 'elysia'

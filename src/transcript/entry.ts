@@ -1,5 +1,5 @@
 // The normalized transcript entry: one wire shape for every agent kind
-// (agent-pane-api.md, "Normalized entry schema"). One TypeBox schema gives the
+// (docs/agent-pane-api.md, "Normalized entry schema"). One TypeBox schema gives the
 // TypeScript type, the runtime check in tests and the OpenAPI document.
 import { t, type Static } from 'elysia'
 

@@ -1,9 +1,9 @@
-// The WS /agent-transcript frames (agent-pane-api.md, "Framing"), one schema each.
+// The WS /agent-transcript frames (docs/agent-pane-api.md, "Framing"), one schema each.
 import { t, type Static } from 'elysia'
 import { EntrySchema } from './entry'
 import { SubagentSchema } from './roster'
 
-/** Wire version (bridge.md: hello's protocol is 5). */
+/** Wire version (docs/bridge.md: hello's protocol is 5). */
 export const PROTOCOL = 5
 
 export const HelloFrame = t.Object({

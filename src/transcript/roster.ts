@@ -1,4 +1,4 @@
-// The subagent roster row (agent-pane-api.md, "Subagents").
+// The subagent roster row (docs/agent-pane-api.md, "Subagents").
 import { t, type Static } from 'elysia'
 
 export const SubagentSchema = t.Object({

@@ -4,7 +4,7 @@ import type { AgentInfo } from '../herdr/types'
 import type { Subagent } from './roster'
 import type { Timeline } from './timeline'
 
-/** Where the agents keep their files, as the agents themselves find them (bridge.md). */
+/** Where the agents keep their files, as the agents themselves find them (docs/bridge.md). */
 export interface AgentHomes {
   home: string
   /** CLAUDE_CONFIG_DIR or ~/.claude */

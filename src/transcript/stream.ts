@@ -1,5 +1,5 @@
 // The per-socket WS /agent-transcript protocol, written once against Timeline
-// (agent-pane-api.md, "Framing"): hello → newest page → backlog_complete →
+// (docs/agent-pane-api.md, "Framing"): hello → newest page → backlog_complete →
 // live tail, load_older → page_complete, session_changed + a fresh opening
 // sequence on rotation, subagents when the roster changes.
 //

@@ -1,4 +1,4 @@
-// The one interface the socket protocol is written against (design.md): an
+// The one interface the socket protocol is written against (docs/ARCHITECTURE.md): an
 // ordered, growing list of entries addressed by seq. Every agent kind's source
 // produces one; the protocol cannot tell them apart.
 import type { Entry } from './entry'

@@ -1,4 +1,4 @@
-// Every real pi and opencode corpus screen (fixtures/screens, copied from shared/corpus) —
+// Every real pi and opencode corpus screen (fixtures/screens, real captures) —
 // plain (.txt), coloured (.ansi) and scrollback (.recent.txt) — through the kind's grammar
 // and through buildCard via the registry, against the scenario's expected.json.
 //

@@ -1,4 +1,4 @@
-// Every real corpus screen (fixtures/screens, copied from shared/corpus) through buildCard,
+// Every real corpus screen (fixtures/screens, real captures) through buildCard,
 // checked against the scenario's expected.json: headline, blocked, permission_mode.
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'

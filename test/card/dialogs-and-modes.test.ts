@@ -1,5 +1,5 @@
 // dialog(screen) and permissionMode(screen) on the other shapes Claude Code draws
-// (reference/claude-code.md §8.5–8.9), hand-built from the documented rows, plus the
+// (docs/reference/claude-code.md §8.5–8.9), hand-built from the documented rows, plus the
 // footer after each Shift+Tab step on a real corpus screen.
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'

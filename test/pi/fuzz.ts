@@ -1,5 +1,5 @@
 // Seeded line fuzz for pi's normalizer: real pi lines (fixtures/pi) plus the
-// record shapes the corpus does not show (reference/pi.md), mutated where the
+// record shapes the corpus does not show (docs/reference/pi-opencode-codex.md), mutated where the
 // normalizer decides things. Deterministic: the same seed gives the same lines,
 // so a snapshot of their drafts can be compared across refactors.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -28,7 +28,7 @@ export function linesOf(path: string): { line: string; offset: number }[] {
   return out
 }
 
-/** Record shapes pi writes that the corpus sessions do not contain (reference/pi.md). */
+/** Record shapes pi writes that the corpus sessions do not contain (docs/reference/pi-opencode-codex.md). */
 export const SHAPE_SEEDS: string[] = [
   { type: 'compaction', id: 'c1', parentId: 'p', timestamp: '2026-12-02T10:04:19.969Z', summary: '# Checkpoint\nkept', firstKeptEntryId: 'x', tokensBefore: 1 },
   { type: 'branch_summary', id: 'b1', parentId: 'p', timestamp: '2026-12-02T10:04:19.969Z', fromId: 'root', summary: 'went elsewhere' },

@@ -1,4 +1,4 @@
-// Claude Code's screen vocabulary as DATA (reference/claude-code.md §8, corpus cc-*,
+// Claude Code's screen vocabulary as DATA (docs/reference/claude-code.md §8, fixtures/screens/cc-*,
 // Claude Code 2.1.197). Claude Code rewords its TUI often: a wording change should be
 // an edit to this table, not to the parser in claude.ts.
 import type { DialogVocabulary } from '../dialog'

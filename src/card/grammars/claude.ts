@@ -1,5 +1,5 @@
 // Claude Code screen grammar: screen text → card fields. Pure.
-// Layout (reference/claude-code.md §8): conversation, then either the composer
+// Layout (docs/reference/claude-code.md §8): conversation, then either the composer
 // (rule / ❯ / rule / footer) or a live dialog that replaces it. The wording it keys on
 // lives in claude-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'

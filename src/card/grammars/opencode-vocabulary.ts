@@ -1,4 +1,4 @@
-// opencode's screen vocabulary as DATA (reference/herdr-cli.md §9.3, corpus opencode,
+// opencode's screen vocabulary as DATA (docs/reference/herdr-cli.md §9.3, fixtures/screens/opencode,
 // opencode 1.18.33). A wording or glyph change is an edit here, not in opencode.ts.
 import type { DialogVocabulary } from '../dialog'
 

@@ -1,5 +1,5 @@
 // opencode screen grammar: screen text → card fields. Pure.
-// Layout (opencode 1.18.33, corpus opencode): a full-screen TUI. The conversation is
+// Layout (opencode 1.18.33, fixtures/screens/opencode): a full-screen TUI. The conversation is
 // ┃-framed blocks (user prompts, tool boxes) and unframed rows at the prose column
 // (assistant text, one-row tool steps, the "▣  Build · <model>" row that ends a turn).
 // Under it either the prompt box (framed rows down to a "╹▀▀▀" edge, then a footer), or

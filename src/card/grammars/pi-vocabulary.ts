@@ -1,4 +1,4 @@
-// pi's screen vocabulary as DATA (reference/herdr-cli.md §9.4, corpus pi-basic and
+// pi's screen vocabulary as DATA (docs/reference/herdr-cli.md §9.4, fixtures/screens/pi-basic and
 // pi-new-session, pi 0.73.1). pi draws no bullets, no frames and no done marker: every
 // conversation row is indented one column, and the only structure plain text keeps is
 // the blank-row spacing between components. A wording change is an edit here, not in pi.ts.

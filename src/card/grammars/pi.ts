@@ -1,5 +1,5 @@
 // pi screen grammar: screen text → card fields. Pure.
-// Layout (pi 0.73.1, corpus pi-*): startup banner, conversation, the loader row
+// Layout (pi 0.73.1, fixtures/screens/pi-*): startup banner, conversation, the loader row
 // ("⠏ Working...") while a turn runs, then the editor between two ─ rules, then
 // autocomplete and footer rows (cwd, token counters). pi has no bullets, no done marker
 // and no approval UI. In plain text a user message, the assistant's text and a tool box

@@ -1,9 +1,9 @@
-// Claude Code JSONL line → normalized entry drafts (agent-pane-api.md,
+// Claude Code JSONL line → normalized entry drafts (docs/agent-pane-api.md,
 // "Normalized entry schema"). Pure, deterministic, never throws: whatever the
 // line holds, the caller gets an array back.
 //
 // Record decisions, taken from the real corpus files (Claude Code 2.1.197) and
-// reference/claude-code.md §2 for types the corpus does not show:
+// docs/reference/claude-code.md §2 for types the corpus does not show:
 //
 //   record                        → entries
 //   ----------------------------------------------------------------------------

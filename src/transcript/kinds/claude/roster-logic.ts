@@ -1,4 +1,4 @@
-// The subagent roster, decided from facts (agent-pane-api.md, "Subagents").
+// The subagent roster, decided from facts (docs/agent-pane-api.md, "Subagents").
 // Pure: the caller lists <session>/subagents/, reads the meta files and folds
 // the parent transcript line by line as it grows; this module only decides.
 //
@@ -53,7 +53,7 @@ const SPAWN_NAME_RE = new RegExp(`"name"\\s*:\\s*"(?:${[...SPAWN_TOOL_NAMES].joi
 
 /**
  * Agent files under subagents/ that are Claude Code's own machinery, not
- * delegations (reference/claude-code.md §1.1): auto-compaction, prompt
+ * delegations (docs/reference/claude-code.md §1.1): auto-compaction, prompt
  * suggestions, /btw side questions. Matched on the agent id (file name
  * agent-<id>.jsonl).
  */

@@ -1,4 +1,4 @@
-// Which Claude Code session file belongs to a pane (agent-pane-api.md, "How the
+// Which Claude Code session file belongs to a pane (docs/agent-pane-api.md, "How the
 // transcript file is resolved"): direct hit, then a glob over every project dir
 // for the session id, then the newest file in the project dir whose recorded cwd
 // is the pane's. Reads only directory listings, stats and head lines.
@@ -30,7 +30,7 @@ export function encodeClaudeCwd(cwd: string): string {
 }
 
 /**
- * The rule the CLI itself applies (reference/claude-code.md §1.2): every
+ * The rule the CLI itself applies (docs/reference/claude-code.md §1.2): every
  * character outside [A-Za-z0-9] becomes `-`; a name over 200 units is cut and
  * suffixed with a hash we do not reproduce (such dirs are found by prefix).
  */

@@ -1,4 +1,4 @@
-// Which opencode session a pane shows (agent-pane-api.md, "opencode"): the
+// Which opencode session a pane shows (docs/agent-pane-api.md, "opencode"): the
 // session herdr reported, if its directory is the pane's cwd; otherwise the
 // newest top-level session recorded in that directory. Pure.
 import type { OpencodeSession } from './store'

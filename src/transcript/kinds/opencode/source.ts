@@ -1,4 +1,4 @@
-// opencode's transcript source (agent-pane-api.md, "opencode"). The managed
+// opencode's transcript source (docs/agent-pane-api.md, "opencode"). The managed
 // local service first ($XDG_STATE_HOME/opencode/service.json, HTTP Basic); when
 // it is unreachable, opencode's own store read-only (SQLite, or legacy JSON).
 // The session is herdr's agent_session.value confirmed against the pane's cwd

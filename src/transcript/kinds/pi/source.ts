@@ -1,4 +1,4 @@
-// pi's transcript source (agent-pane-api.md, "pi"): one JSONL per session under
+// pi's transcript source (docs/agent-pane-api.md, "pi"): one JSONL per session under
 // <piDir>/sessions/<encoded-cwd>/<ts>_<id>.jsonl, read through the shared JSONL
 // timeline. Resolution, in the contract's order:
 //  1. herdr's agent_session.value as a path (pi's integration reports the file) —
