@@ -9,7 +9,7 @@ import { snapshotRoutes } from './routes/snapshot'
 import { actionRoutes } from './routes/actions'
 import { agentStateRoutes } from './routes/agent-state'
 import { attachRoutes } from './routes/attach'
-import { SocketRegistry } from './routes/sockets'
+import { SocketRegistry, tokenOf } from './routes/sockets'
 import { transcriptRoutes } from './routes/transcript'
 import { PaneWatches } from './transcript/pane-watch'
 import { createSources, type SourceRegistry } from './transcript/sources'
@@ -26,9 +26,14 @@ export interface Timing {
   rosterPollMs: number
   /** /attach screen poll */
   attachPollMs: number
+  /**
+   * A transcript socket whose reading is paused (Bun then reports no close)
+   * and whose queue has not moved for this long is taken for dead and released.
+   */
+  stalledSocketMs: number
 }
 
-export const DEFAULT_TIMING: Timing = { tailPollMs: 250, sessionPollMs: 2000, rosterPollMs: 3000, attachPollMs: 100 }
+export const DEFAULT_TIMING: Timing = { tailPollMs: 250, sessionPollMs: 2000, rosterPollMs: 3000, attachPollMs: 100, stalledSocketMs: 60_000 }
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -55,12 +60,7 @@ export interface Ctx {
   sockets: SocketRegistry
 }
 
-export function tokenOf(headers: Record<string, string | undefined>, query: Record<string, unknown>): string | undefined {
-  const h = headers.authorization
-  if (h && /^bearer\s+/i.test(h)) return h.replace(/^bearer\s+/i, '').trim()
-  const q = query.token
-  return typeof q === 'string' && q ? q : undefined
-}
+export { tokenOf }
 
 /**
  * The shared auth guard: header or ?token=. Runs in the transform phase so a

@@ -4,7 +4,6 @@
 // are typed into the pane with `herdr pane send-text`.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
-import type { Principal } from '../auth/types'
 import { herdrFailure, plausibleTarget } from './errors'
 import type { SocketRegistry } from './sockets'
 
@@ -42,6 +41,13 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
       open(ws) {
         const c = ws.data.attach
         const raw = ws.raw
+        // First, before any await: a device revoked during the upgrade gets no socket.
+        c.unregister = sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
+        if (!c.unregister) {
+          c.closed = true
+          raw.close(1000, 'device revoked')
+          return
+        }
         const paint = async () => {
           if (c.busy || c.blocked || c.closed) return
           c.busy = true
@@ -60,7 +66,6 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
           }
         }
         c.timer = setInterval(paint, ctx.timing.attachPollMs)
-        c.unregister = sockets.add((ws.data as { principal?: Principal }).principal, (code, reason) => raw.close(code, reason))
         void paint()
       },
       async message(ws, message) {

@@ -1,8 +1,16 @@
 // Open sockets by device, so revoking a device closes its sockets at once,
 // and all of them, so a shutdown closes each with a normal 1000.
-import type { Principal } from '../auth/types'
+import type { AuthStore, Principal } from '../auth/types'
 
 export type Close = (code: number, reason: string) => void
+
+/** The token of a request: `Authorization: Bearer …`, else `?token=`. */
+export function tokenOf(headers: Record<string, string | undefined>, query: Record<string, unknown>): string | undefined {
+  const h = headers.authorization
+  if (h && /^bearer\s+/i.test(h)) return h.replace(/^bearer\s+/i, '').trim()
+  const q = query.token
+  return typeof q === 'string' && q ? q : undefined
+}
 
 export class SocketRegistry {
   private byDevice = new Map<string, Set<() => void>>()
@@ -30,6 +38,24 @@ export class SocketRegistry {
       set!.delete(close)
       if (set!.size === 0 && this.byDevice.get(id) === set) this.byDevice.delete(id)
     }
+  }
+
+  /**
+   * Admits a socket at open: its token is checked again (the device may have
+   * been revoked while the upgrade awaited herdr) and the socket registered in
+   * the same synchronous step, so no revocation can fall between the two.
+   * Returns the unregister function, or undefined when the token no longer
+   * identifies anyone (the caller closes the socket with 1000 'device revoked').
+   */
+  admit(auth: AuthStore, data: unknown, closeSocket: Close): (() => void) | undefined {
+    // The upgrade request itself: the validated query has lost ?token= by now.
+    const req = (data as { request?: Request }).request
+    if (!req) return undefined
+    const url = new URL(req.url)
+    const headers = { authorization: req.headers.get('authorization') ?? undefined }
+    const principal = auth.identify(tokenOf(headers, { token: url.searchParams.get('token') ?? undefined }))
+    if (!principal) return undefined
+    return this.add(principal, closeSocket)
   }
 
   closeDevice(deviceId: string): number {

@@ -3,7 +3,6 @@
 // per-socket protocol lives in transcript/stream.ts.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
-import type { Principal } from '../auth/types'
 import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
 import type { PaneWatches } from '../transcript/pane-watch'
@@ -25,6 +24,17 @@ interface TranscriptConn {
   orphan?: ReturnType<typeof setTimeout>
   stream?: TranscriptStream
   cleanup: (() => void)[]
+  /** everything this socket held is released (close, or taken for dead) */
+  released: boolean
+}
+
+/** Releases what a socket holds: its stream, its file reference, its pollers. Idempotent. */
+function release(c: TranscriptConn): void {
+  if (c.released) return
+  c.released = true
+  for (const f of c.cleanup.splice(0)) f()
+  if (c.stream) c.stream.close()
+  else c.resolved.timeline.release()
 }
 
 /** A resolution whose upgrade never completed is released after this long. */
@@ -70,6 +80,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
           subagent: query.subagent,
           opened: false,
           cleanup: [],
+          released: false,
         }
         conn.orphan = setTimeout(() => {
           if (!conn.opened) resolved.timeline.release()
@@ -83,9 +94,52 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
         const c = ws.data.tx
         const raw = ws.raw
         // Bun's ServerWebSocket flow control (Elysia's type for raw predates it).
-        const flow = raw as unknown as { getBufferedAmount(): number; pause(): void; resume(): void }
+        const flow = raw as unknown as { getBufferedAmount(): number; pause(): void; resume(): void; terminate(): void }
         c.opened = true
         clearTimeout(c.orphan)
+        // First, before any await: a device revoked during the upgrade gets no socket.
+        const unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
+        if (!unregister) {
+          release(c)
+          raw.close(1000, 'device revoked')
+          return
+        }
+        c.cleanup.push(unregister)
+        // While its reading is paused, Bun reports no close and its idle timeout
+        // does not run, so a dropped client would hold its stream, file and
+        // pollers for good. A ping each tick makes a reset connection fail its
+        // write and close; a queue that has not moved for stalledSocketMs means
+        // nobody is reading: the socket is taken for dead and released.
+        const stallMs = ctx.timing.stalledSocketMs
+        let watchdog: ReturnType<typeof setInterval> | undefined
+        const unwatch = () => {
+          clearInterval(watchdog)
+          watchdog = undefined
+        }
+        c.cleanup.push(unwatch)
+        const watch = () => {
+          if (watchdog) return
+          let queued = flow.getBufferedAmount()
+          let movedAt = Date.now()
+          watchdog = setInterval(() => {
+            if (c.released) return unwatch()
+            try {
+              raw.ping()
+            } catch {}
+            const now = flow.getBufferedAmount()
+            if (now === 0 || now < queued) movedAt = Date.now()
+            // Bun may empty a paused socket's queue without a drain event: resume sending.
+            if (now === 0) c.stream?.drain()
+            queued = now
+            if (raw.readyState !== 1 || Date.now() - movedAt >= stallMs) {
+              if (raw.readyState === 1) ctx.log(`transcript ${c.pane}: client stopped reading for ${stallMs} ms; closing`)
+              release(c)
+              try {
+                flow.terminate()
+              } catch {}
+            }
+          }, Math.max(10, Math.min(5000, Math.floor(stallMs / 4))))
+        }
         const stream = new TranscriptStream(
           {
             send: (frame) => {
@@ -94,8 +148,14 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
               if (queued > transcriptCounters.maxBufferedBytes) transcriptCounters.maxBufferedBytes = queued
               return r
             },
-            pauseReading: () => flow.pause(),
-            resumeReading: () => flow.resume(),
+            pauseReading: () => {
+              flow.pause()
+              watch()
+            },
+            resumeReading: () => {
+              flow.resume()
+              unwatch()
+            },
             close: (code, reason) => raw.close(code, reason),
             log: ctx.log,
           },
@@ -105,7 +165,6 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
           c.subagent,
         )
         c.stream = stream
-        c.cleanup.push(ctx.sockets.add((ws.data as { principal?: Principal }).principal, (code, reason) => raw.close(code, reason)))
         if (c.resolved.roster) {
           const roster = setInterval(() => void stream.refreshRoster(), ctx.timing.rosterPollMs)
           c.cleanup.push(() => clearInterval(roster))
@@ -150,10 +209,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
         ws.data.tx.stream?.drain()
       },
       close(ws) {
-        const c = ws.data.tx
-        for (const f of c.cleanup.splice(0)) f()
-        if (c.stream) c.stream.close()
-        else c.resolved.timeline.release()
+        release(ws.data.tx)
       },
     })
 }

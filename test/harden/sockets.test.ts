@@ -1,0 +1,88 @@
+// Socket lifetime (issue 10, items 1 and 2): a device revoked while its
+// upgrade is in flight gets no socket, and a client that stops reading for
+// good releases its stream, file, tail poll and herdr poller.
+import { afterEach, describe, expect, test } from 'bun:test'
+import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
+import { createHerdrClient } from '../../src/herdr/client'
+import { jsonlCounters } from '../../src/transcript/jsonl/jsonl-file'
+import { claudeSession, clientFrame, gatedHerdr, pairDevice, rawSocket } from './helpers'
+import type { HerdrClient } from '../../src/herdr/client'
+
+let b: Bridge | undefined
+afterEach(async () => {
+  await b?.stop()
+  b = undefined
+})
+
+/** A bridge whose herdr client is swapped, after start, for a wrapper of the fake one. */
+async function bridgeWithHerdr(wrap: (inner: HerdrClient) => HerdrClient, o: Parameters<typeof startBridge>[0] = {}) {
+  let inner: HerdrClient | undefined
+  const holder: HerdrClient = new Proxy({} as HerdrClient, { get: (_t, p) => Reflect.get(wrapped!, p) })
+  let wrapped: HerdrClient | undefined
+  const bridge = await startBridge({ ...o, deps: { herdr: holder } })
+  // the harness built the fake herdr's env; build the same client here
+  inner = createHerdrClient({
+    bin: `${import.meta.dir}/../../fixtures/herdr/herdr`,
+    timeoutMs: 5000,
+    env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: bridge.statePath, FAKE_HERDR_LOG: `${bridge.dir}/herdr-calls.jsonl` },
+  })
+  wrapped = wrap(inner)
+  return bridge
+}
+
+describe('a device revoked while its upgrade is in flight has no socket', () => {
+  for (const [route, method] of [
+    ['/attach', 'paneRead'],
+    ['/agent-transcript', 'agentGet'],
+  ] as const) {
+    test(`${route}: the socket closes with 1000 'device revoked' and nothing typed reaches the pane`, async () => {
+      const s = claudeSession(3)
+      let gate!: ReturnType<typeof gatedHerdr>
+      b = await bridgeWithHerdr((inner) => (gate = gatedHerdr(inner, method)).client, {
+        homes: { claudeDir: s.claudeDir },
+        state: { panes: [{ ...s.pane, screen: '$ \n' }] },
+        timing: { attachPollMs: 20 },
+      })
+      const dev = await pairDevice(b)
+      const q = new FrameQueue(`${b.wsBase}${route}?pane=w1:p2&token=${dev.token}`)
+      await gate.reached // the upgrade is waiting on herdr
+      const del = await fetch(`${b.base}/devices/${dev.device_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } })
+      expect(del.status).toBe(200)
+      gate.open()
+      const closed = await Promise.race([q.closed, new Promise<'still open'>((r) => setTimeout(() => r('still open'), 3000))])
+      expect(closed).toEqual({ code: 1000, reason: 'device revoked' })
+      if (route === '/attach') {
+        try {
+          q.send('hunter2')
+        } catch {}
+        await Bun.sleep(100)
+        expect(b.calls().filter((c) => c[1] === 'send-text')).toEqual([])
+      }
+    })
+  }
+})
+
+describe('a client that stops reading for good releases everything', () => {
+  test('paused mid-backlog with pages pending: stream, file, tail poll and herdr poller are released', async () => {
+    const s = claudeSession(1500, 8000) // ~12 MB of frames: far past any socket buffer
+    b = await startBridge({
+      homes: { claudeDir: s.claudeDir },
+      state: { panes: [s.pane] },
+      timing: { stalledSocketMs: 1500, sessionPollMs: 50 },
+    })
+    const tailersBefore = jsonlCounters.activeTailers
+    const sock = await rawSocket(b.base, `/agent-transcript?pane=w1:p2&token=${ADMIN}`, { pauseAfterUpgrade: true })
+    for (let before = 1350; before > 1; before -= 500) sock.write(clientFrame(JSON.stringify({ type: 'load_older', before_seq: before, limit: 500 })))
+    // The socket is open: its herdr poller runs.
+    const polled = b.calls().length
+    await waitFor(() => b!.calls().length > polled + 2, 5000, 'the session poller')
+    expect(jsonlCounters.activeTailers).toBeGreaterThan(tailersBefore)
+    // Nobody reads and nobody closes: within the stall limit everything is let go.
+    await waitFor(() => jsonlCounters.activeTailers === tailersBefore, 10_000, 'the tailer to stop')
+    await Bun.sleep(600) // a poll already in flight may still land
+    const after = b.calls().length
+    await Bun.sleep(500)
+    expect(b.calls().length).toBe(after) // no herdr poller left
+    sock.destroy()
+  }, 25_000)
+})
