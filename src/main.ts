@@ -40,7 +40,15 @@ async function serve(s: Settings, dataDirGiven: boolean): Promise<void> {
     homes: agentHomes(env),
     version: VERSION,
   })
-  app.listen({ hostname: s.host, port: s.port })
+  try {
+    app.listen({ hostname: s.host, port: s.port })
+  } catch (e) {
+    // One line naming the port, and a failing exit: a second bridge must not start.
+    const inUse = (e as { code?: string }).code === 'EADDRINUSE'
+    process.stderr.write(`gothalo: cannot listen on ${s.host}:${s.port}: ${inUse ? `port ${s.port} is already in use` : (e as Error).message}\n`)
+    auth.close()
+    process.exit(1)
+  }
   const where = `http://${s.host}:${app.server!.port}`
   console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
   if (admin.created) console.log(`admin token (shown once, stored 0600 in ${dataDir}): ${admin.token}`)
