@@ -4,7 +4,7 @@
 // read goes to the database (no cache that another process could make stale).
 import { Database } from 'bun:sqlite'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { closeSync, mkdirSync, openSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './types'
 
@@ -12,9 +12,18 @@ import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './typ
 export const PAIR_CODE_TTL_MS = 10 * 60_000
 /** last_seen_at is written at most this often per device, not on every request. */
 export const LAST_SEEN_THROTTLE_MS = 60_000
-/** Failed redeems allowed per address per window before 429. */
+/** Failed redeems allowed per address per window before wrong codes get 429. */
 export const REDEEM_MAX_FAILURES = 5
+/** Failed redeems allowed from everyone together per window (behind a proxy every request is 127.0.0.1). */
+export const REDEEM_GLOBAL_MAX_FAILURES = 30
 export const REDEEM_WINDOW_MS = 10 * 60_000
+/**
+ * Every wrong code counts against every code alive at that moment; a code
+ * dies after this many. So no code can be guessed in more than this many
+ * tries, whoever guesses and however slowly, and the right code is never
+ * refused for others' failures: the owner's fresh code always works.
+ */
+export const PAIR_CODE_MAX_FAILURES = 5
 
 /** No 0/O, 1/I/L: a code read aloud or off a screen cannot be mistyped between look-alikes. */
 export const PAIR_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
@@ -98,7 +107,28 @@ CREATE TABLE IF NOT EXISTS pair_codes (
   expires_at INTEGER NOT NULL,
   used INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS redeem_failures (
+  at INTEGER NOT NULL,
+  address TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS redeem_failures_at ON redeem_failures (at);
 `
+
+/**
+ * A database file made earlier with a looser mode (by hand, an old version, a
+ * umask) is brought to 0600, with its -wal and -shm, before it is opened: the
+ * device tokens' hashes and the pair codes are the user's alone.
+ */
+export function tightenModes(dbPath: string): void {
+  if (dbPath === ':memory:') return
+  for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
+    try {
+      if (statSync(f).mode & 0o077) chmodSync(f, 0o600)
+    } catch {
+      // absent (no -wal yet), or not ours to change: SQLite will say if it cannot open it
+    }
+  }
+}
 
 type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null }
 
@@ -110,11 +140,15 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   // file (SQLite gives its -wal and -shm files the main file's mode).
   mkdirSync(dirname(opts.dbPath), { recursive: true, mode: 0o700 })
   closeSync(openSync(opts.dbPath, 'a', 0o600))
+  tightenModes(opts.dbPath)
   const db = new Database(opts.dbPath, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000') // first, so the WAL switch itself waits for the other process
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec(SCHEMA)
+  // Files from before the per-code failure count get the column (the store keeps no other migrations).
+  if (!db.query<{ name: string }, []>('PRAGMA table_info(pair_codes)').all().some((c) => c.name === 'failures'))
+    db.exec('ALTER TABLE pair_codes ADD COLUMN failures INTEGER NOT NULL DEFAULT 0')
 
   const q = {
     deviceByHash: db.query<{ id: string; last_seen_at: number | null }, [string]>(
@@ -124,7 +158,16 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     insertCode: db.query('INSERT INTO pair_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)'),
     dropOldCodes: db.query('DELETE FROM pair_codes WHERE expires_at <= ? OR used = 1'),
     // the conditional UPDATE is the single-use check: of two racing redeems only one changes a row
-    useCode: db.query('UPDATE pair_codes SET used = 1 WHERE code_hash = ? AND used = 0 AND expires_at > ?'),
+    useCode: db.query(
+      `UPDATE pair_codes SET used = 1 WHERE code_hash = ? AND used = 0 AND expires_at > ? AND failures < ${PAIR_CODE_MAX_FAILURES}`,
+    ),
+    // a wrong code: one more strike for every code alive now
+    strikeCodes: db.query('UPDATE pair_codes SET failures = failures + 1 WHERE used = 0 AND expires_at > ?'),
+    failuresSince: db.query<{ n: number }, [number]>('SELECT COUNT(*) AS n FROM redeem_failures WHERE at > ?'),
+    addressFailuresSince: db.query<{ n: number }, [number, string]>('SELECT COUNT(*) AS n FROM redeem_failures WHERE at > ? AND address = ?'),
+    insertFailure: db.query('INSERT INTO redeem_failures (at, address) VALUES (?, ?)'),
+    dropOldFailures: db.query('DELETE FROM redeem_failures WHERE at <= ?'),
+    clearAddress: db.query('DELETE FROM redeem_failures WHERE address = ?'),
     insertDevice: db.query('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
     list: db.query<DeviceRow, []>(
       'SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked = 0 ORDER BY created_at, id',
@@ -135,9 +178,6 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   }
 
   const listeners = new Set<(deviceId: string) => void>()
-  // Failed redeem times per client address, in memory: a limit for this server
-  // process, which is the only thing that answers POST /pair.
-  const failures = new Map<string, number[]>()
   // Revocations the listeners already heard about (ours and other processes').
   const announced = new Set(q.revokedIds.all().map((r) => r.id))
   let seenDataVersion = q.dataVersion.get()?.data_version ?? 0
@@ -156,20 +196,22 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     }
   }
 
-  function recentFailures(address: string, now: number): number[] {
-    const list = (failures.get(address) ?? []).filter((t) => now - t < REDEEM_WINDOW_MS)
-    if (list.length) failures.set(address, list)
-    else failures.delete(address)
-    return list
-  }
-
-  function recordFailure(address: string, now: number) {
-    // Bound memory under a flood of addresses: forget the ones whose window has passed.
-    if (failures.size > 10_000) for (const a of [...failures.keys()]) recentFailures(a, now)
-    const list = failures.get(address) ?? []
-    list.push(now)
-    failures.set(address, list)
-  }
+  /**
+   * Records a wrong code: a strike against every live code, and (while under
+   * the limits) a dated failure for the address. Says whether the caller is
+   * over a limit. In the database, so a restart forgets nothing.
+   */
+  const failTx = db.transaction((address: string, now: number): boolean => {
+    q.strikeCodes.run(now)
+    const since = now - REDEEM_WINDOW_MS
+    q.dropOldFailures.run(since)
+    const limited =
+      (q.addressFailuresSince.get(since, address)?.n ?? 0) >= REDEEM_MAX_FAILURES ||
+      (q.failuresSince.get(since)?.n ?? 0) >= REDEEM_GLOBAL_MAX_FAILURES
+    // Refused tries do not extend the window (and a flood cannot grow the table).
+    if (!limited) q.insertFailure.run(now, address)
+    return limited
+  })
 
   const redeemTx = db.transaction((codeHash: string, name: string, now: number) => {
     if (q.useCode.run(codeHash, now).changes !== 1) return undefined
@@ -210,17 +252,16 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
 
     redeem(code, deviceName, address): RedeemResult {
       const now = clock()
-      if (recentFailures(address, now).length >= REDEEM_MAX_FAILURES) return { ok: false, reason: 'rate_limited' }
       // A bad name says nothing about the code, so it is refused without counting as a guess.
       if (typeof deviceName !== 'string' || deviceNameProblem(deviceName)) return { ok: false, reason: 'invalid' }
       const canonical = typeof code === 'string' ? normalizePairCode(code) : undefined
+      // The right code works whatever others got wrong: guessing is bounded per code instead.
       const done = canonical ? redeemTx(sha256Hex(canonical), deviceName.trim(), now) : undefined
-      if (!done) {
-        recordFailure(address, now)
-        return { ok: false, reason: 'invalid' }
+      if (done) {
+        q.clearAddress.run(address)
+        return { ok: true, device_id: done.deviceId, token: done.token }
       }
-      failures.delete(address)
-      return { ok: true, device_id: done.deviceId, token: done.token }
+      return failTx(address, now) ? { ok: false, reason: 'rate_limited' } : { ok: false, reason: 'invalid' }
     },
 
     listDevices(): Device[] {

@@ -74,7 +74,7 @@ export function publicPairingRoutes(ctx: Ctx) {
       detail: {
         summary: 'Redeem a one-time pairing code for a device token (no auth)',
         description:
-          'Wrong, used or expired code: 403 `invalid or expired code`. After 5 failures from one address in 10 minutes: 429 `too many attempts` until the window passes.',
+          'Wrong, used or expired code: 403 `invalid or expired code`. Every wrong code counts against every live code, and a code dies after 5 of them (make a new one). After 5 failures from one address, or 30 from everyone, in 10 minutes, wrong codes get 429 `too many attempts` until the window passes; a live right code is always accepted. Counters are kept in the database, so a restart does not reset them.',
         tags: ['pairing'],
         security: [], // the one pairing route a phone calls before it has a token
       },
