@@ -3,8 +3,9 @@
 // 250 ms poll, both calling one serialized, idempotent pump()). Shared by every
 // timeline on the file; the registry (timeline.ts) counts the references.
 import { watch, type FSWatcher } from 'node:fs'
-import { open, stat, type FileHandle } from 'node:fs/promises'
-import { basename, dirname } from 'node:path'
+import { constants } from 'node:fs'
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, sep } from 'node:path'
 import { placed, type Draft, type Entry } from '../entry'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
 import type { LineCounter, LineNormalizer } from './normalizer'
@@ -42,6 +43,28 @@ export interface JsonlFileOptions {
    * live tail always normalize. Default: normalize and count.
    */
   count?: LineCounter
+  /**
+   * The agent's own directory. The file is opened through its real path, and
+   * only when that lies inside this directory (itself resolved): a session
+   * file replaced by a symlink to /etc/passwd is refused, not streamed.
+   */
+  within?: string
+}
+
+/** A session file whose real path leaves the agent's directory. */
+export class OutsideAgentDirError extends Error {
+  readonly code = 'EOUTSIDE'
+}
+
+/**
+ * Opens `path` for reading only if its real path lies inside `root`'s real
+ * path, through that real path and without following a last-moment symlink.
+ */
+export async function openInside(path: string, root: string): Promise<FileHandle> {
+  const [real, realRoot] = await Promise.all([realpath(path), realpath(root)])
+  if (!real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
+    throw new OutsideAgentDirError(`${path} resolves to ${real}, outside ${realRoot}`)
+  return open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
 }
 
 /** How many leading bytes identify a file's content (its first line, mostly). */
@@ -84,6 +107,7 @@ export class JsonlFile {
   private readonly useWatch: boolean
   private readonly chunkBytes: number
   private readonly log: (message: string) => void
+  private readonly within: string | undefined
   private lastLogged = ''
   /** the counter used by index scans; dropped for good once it disagrees with the normalizer */
   private count: LineCounter | undefined
@@ -100,6 +124,7 @@ export class JsonlFile {
     this.chunkBytes = Math.max(4096, opts.chunkBytes ?? 2 * 1024 * 1024)
     this.log = opts.log ?? ((m) => console.warn(m))
     this.count = opts.count
+    this.within = opts.within
   }
 
   /** True while index scans use the kind's counter (false without one, or after it disagreed). */
@@ -272,11 +297,15 @@ export class JsonlFile {
     this.missing = false
     if (!this.fh || st.ino !== this.ino || st.dev !== this.dev) {
       const known = this.ino === st.ino && this.dev === st.dev
-      const fh = await open(this.path, 'r')
+      const fh = this.within === undefined ? await open(this.path, 'r') : await openInside(this.path, this.within)
       const fst = await fh.stat().catch(async (err) => {
         await fh.close()
         throw err
       })
+      if (!fst.isFile()) {
+        await fh.close()
+        throw Object.assign(new Error(`${this.path} is not a regular file`), { code: 'EISDIR' })
+      }
       if (!this.wanted) {
         await fh.close() // closed while we were opening: do not leak it
         return

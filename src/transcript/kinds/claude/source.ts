@@ -83,7 +83,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
 
     let timeline: JsonlTimeline
     try {
-      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, { count: countClaudeLine, pollMs: opts.pollMs, log })
+      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, { count: countClaudeLine, pollMs: opts.pollMs, log, within: homes.claudeDir })
     } catch (err) {
       if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') return NO_TRANSCRIPT // gone since we looked
       log(`claude transcript ${target}: ${errText(err)}`)

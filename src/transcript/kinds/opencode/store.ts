@@ -6,7 +6,8 @@
 // the latest committed rows.
 import { Database } from 'bun:sqlite'
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
+import { openInside } from '../../jsonl/jsonl-file'
 import { join } from 'node:path'
 import type { Draft } from '../../entry'
 import { isObj, str } from '../../tool-summary'
@@ -222,7 +223,13 @@ class JsonStore implements OpencodeStore {
 
   private async readJson(path: string): Promise<unknown> {
     try {
-      return JSON.parse(await readFile(path, 'utf8'))
+      // Only through a real path inside opencode's storage: a symlink out of it reads as nothing.
+      const fh = await openInside(path, this.root)
+      try {
+        return JSON.parse(await fh.readFile('utf8'))
+      } finally {
+        await fh.close()
+      }
     } catch {
       return undefined
     }
