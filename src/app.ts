@@ -31,9 +31,11 @@ export interface Timing {
    * and whose queue has not moved for this long is taken for dead and released.
    */
   stalledSocketMs: number
+  /** the most time one HTTP request may take, whatever herdr does (its herdr calls are stopped then) */
+  requestDeadlineMs: number
 }
 
-export const DEFAULT_TIMING: Timing = { tailPollMs: 250, sessionPollMs: 2000, rosterPollMs: 3000, attachPollMs: 100, stalledSocketMs: 60_000 }
+export const DEFAULT_TIMING: Timing = { tailPollMs: 250, sessionPollMs: 2000, rosterPollMs: 3000, attachPollMs: 100, stalledSocketMs: 60_000, requestDeadlineMs: 15_000 }
 
 export interface AppDeps {
   herdr: HerdrClient

@@ -2,6 +2,8 @@
 // limit, decodes its JSON envelope and turns failures into HerdrError.
 // The CLI has no read timeout of its own (docs/reference/herdr-cli.md §1), so a hung server
 // would hang a request: we kill the whole process group when time runs out.
+import { Type, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import type { AgentInfo, ReadSource, Snapshot } from './types'
 
 export interface RunResult {
@@ -9,6 +11,10 @@ export interface RunResult {
   stdout: string
   stderr: string
   timedOut: boolean
+  /** the caller's signal stopped it */
+  aborted?: boolean
+  /** stdout passed STDOUT_MAX_BYTES */
+  tooLarge?: boolean
   /** set when the executable could not be started at all */
   spawnError?: string
 }
@@ -37,6 +43,8 @@ export interface HerdrClient {
   snapshot(): Promise<Snapshot>
   /** `herdr --version` → "0.8.2", or null when the executable is missing */
   version(): Promise<string | null>
+  /** The same client, its calls stopped when `signal` aborts (see herdrFor). */
+  withSignal?(signal: AbortSignal): HerdrClient
 }
 
 export interface HerdrClientOptions {
@@ -48,15 +56,69 @@ export interface HerdrClientOptions {
   env?: Record<string, string | undefined>
 }
 
+/** herdr's stderr quoted in a 502 body or a log line: at most this many characters. */
+export const QUOTED_STDERR_MAX = 300
+/** The most stdout one herdr call may print (a screen read of 1000 wide lines is well under it). */
+export const STDOUT_MAX_BYTES = 8 * 1024 * 1024
+/** How much stderr is kept (the rest is drained and dropped). */
+const STDERR_KEEP_BYTES = 16 * 1024
+
+export interface RunOptions {
+  /** stops the command (kills its process group) when aborted: the client left, or the request's deadline passed */
+  signal?: AbortSignal
+  /** bytes written to the command's stdin */
+  stdin?: string
+}
+
+/** Reads a pipe as it fills, keeping at most `keep` bytes; `over` is called once when more arrive. */
+function collect(stream: ReadableStream<Uint8Array>, keep: number, over?: () => void) {
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let kept = 0
+  let overflowed = false
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        if (kept + value.length <= keep) {
+          chunks.push(value)
+          kept += value.length
+        } else {
+          if (kept < keep) chunks.push(value.subarray(0, keep - kept))
+          kept = keep
+          if (!overflowed) {
+            overflowed = true
+            over?.()
+          }
+        }
+      }
+    } catch {
+      // cancelled, or the pipe broke: what was read is what there is
+    }
+    return Buffer.concat(chunks).toString('utf8')
+  })()
+  return { done, cancel: () => void reader.cancel().catch(() => {}), overflowed: () => overflowed }
+}
+
+/**
+ * Runs a command with a hard time limit. Its pipes are read while it runs (a
+ * big output cannot fill a pipe and stall it), and the limit covers the pipes
+ * too: a grandchild that keeps stdout open after the command exits cannot hold
+ * the caller past `timeoutMs`. On timeout, abort or an oversized stdout the
+ * whole process group is killed.
+ */
 export async function runCommand(
   argv: string[],
   timeoutMs: number,
   env?: Record<string, string | undefined>,
+  o: RunOptions = {},
 ): Promise<RunResult> {
+  if (o.signal?.aborted) return { code: -1, stdout: '', stderr: '', timedOut: false, aborted: true }
   let proc: ReturnType<typeof Bun.spawn>
   try {
     proc = Bun.spawn(argv, {
-      stdin: 'ignore',
+      stdin: o.stdin !== undefined ? Buffer.from(o.stdin, 'utf8') : 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',
       env: env as Record<string, string> | undefined,
@@ -66,9 +128,7 @@ export async function runCommand(
   } catch (e) {
     return { code: 127, stdout: '', stderr: '', timedOut: false, spawnError: (e as Error).message }
   }
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
+  const kill = () => {
     try {
       process.kill(-proc.pid, 'SIGKILL')
     } catch {
@@ -76,17 +136,47 @@ export async function runCommand(
         proc.kill('SIGKILL')
       } catch {}
     }
-  }, timeoutMs)
-  const code = await proc.exited
+  }
+  let stop!: (why: 'timeout' | 'abort' | 'too_large') => void
+  const stopped = new Promise<'timeout' | 'abort' | 'too_large'>((r) => (stop = r))
+  const timer = setTimeout(() => stop('timeout'), timeoutMs)
+  const onAbort = () => stop('abort')
+  o.signal?.addEventListener('abort', onAbort, { once: true })
+  const out = collect(proc.stdout as ReadableStream<Uint8Array>, STDOUT_MAX_BYTES, () => stop('too_large'))
+  const err = collect(proc.stderr as ReadableStream<Uint8Array>, STDERR_KEEP_BYTES)
+  const finished = Promise.all([proc.exited, out.done, err.done])
+  const outcome = await Promise.race([finished, stopped])
   clearTimeout(timer)
-  // Read after exit: an orphaned grandchild holding the pipe cannot stall us (docs/reference/stack.md §7).
-  const [stdout, stderr] = timedOut
-    ? ['', '']
-    : await Promise.all([
-        new Response(proc.stdout as ReadableStream).text(),
-        new Response(proc.stderr as ReadableStream).text(),
-      ])
-  return { code, stdout, stderr, timedOut }
+  o.signal?.removeEventListener('abort', onAbort)
+  if (!Array.isArray(outcome)) {
+    kill()
+    out.cancel()
+    err.cancel()
+    return {
+      code: -1,
+      stdout: '',
+      stderr: '',
+      timedOut: outcome === 'timeout',
+      aborted: outcome === 'abort',
+      tooLarge: outcome === 'too_large',
+    }
+  }
+  const [code, stdout, stderr] = outcome
+  return { code, stdout, stderr, timedOut: false }
+}
+
+/**
+ * herdr's stderr as it may be quoted (502 bodies, logs): one line, no control
+ * characters (a terminal or a phone must not interpret any), at most
+ * QUOTED_STDERR_MAX characters.
+ */
+export function quoteStderr(stderr: string): string {
+  const flat = stderr
+    .trim()
+    .replace(/\r?\n/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+  const chars = [...flat]
+  return chars.length <= QUOTED_STDERR_MAX ? flat : chars.slice(0, QUOTED_STDERR_MAX).join('') + '…'
 }
 
 interface Envelope<T> {
@@ -95,79 +185,123 @@ interface Envelope<T> {
   error?: { code: string; message: string }
 }
 
+/** Only the fields the bridge relies on: a reply without them is malformed (502), not a crash (500). */
+const AgentShape = Type.Object({
+  pane_id: Type.String(),
+  agent_status: Type.String(),
+  state_change_seq: Type.Number(),
+  agent: Type.Optional(Type.String()),
+  cwd: Type.Optional(Type.String()),
+  agent_session: Type.Optional(Type.Object({ value: Type.String() })),
+})
+const PaneShape = Type.Object({ pane_id: Type.String(), workspace_id: Type.String(), tab_id: Type.String(), agent_status: Type.String() })
+const AgentReply = Type.Object({ agent: AgentShape })
+const SnapshotReply = Type.Object({
+  snapshot: Type.Object({
+    panes: Type.Array(PaneShape),
+    agents: Type.Array(AgentShape),
+    workspaces: Type.Array(Type.Object({ workspace_id: Type.String() })),
+    tabs: Type.Array(Type.Object({ tab_id: Type.String() })),
+  }),
+})
+
+/** The words of a herdr command as they may be shown: typed text never is. */
+function labelOf(args: string[]): string {
+  const shown = args[0] === 'pane' && args[1] === 'send-text' ? [...args.slice(0, 3), '…'] : args
+  return `herdr ${shown.join(' ')}`
+}
+
 export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   const timeoutMs = opts.timeoutMs ?? 5000
 
-  async function run(args: string[]): Promise<RunResult> {
-    const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), ...args], timeoutMs, opts.env)
-    const label = `herdr ${args.join(' ')}`
-    if (r.spawnError !== undefined) throw new HerdrError('failed', 'not_found_executable', `${label}: herdr not found (${opts.bin})`)
-    if (r.timedOut) throw new HerdrError('failed', 'timeout', `${label}: timed out after ${timeoutMs} ms`)
-    if (r.code !== 0) {
-      const stderr = r.stderr.trim()
-      let code: string | undefined
+  function make(signal?: AbortSignal): HerdrClient {
+    async function run(args: string[], stdin?: string): Promise<RunResult> {
+      const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), ...args], timeoutMs, opts.env, { signal, stdin })
+      const label = labelOf(args)
+      if (r.spawnError !== undefined) throw new HerdrError('failed', 'not_found_executable', `${label}: herdr not found (${opts.bin})`)
+      if (r.aborted) {
+        const why = (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? "stopped at the request's time limit" : 'stopped: the client went away'
+        throw new HerdrError('failed', 'aborted', `${label}: ${why}`)
+      }
+      if (r.timedOut) throw new HerdrError('failed', 'timeout', `${label}: timed out after ${timeoutMs} ms`)
+      if (r.tooLarge) throw new HerdrError('failed', 'bad_output', `${label}: output larger than ${STDOUT_MAX_BYTES} bytes`)
+      if (r.code !== 0) {
+        const stderr = r.stderr.trim()
+        let code: string | undefined
+        try {
+          const c = (JSON.parse(stderr.split('\n')[0]) as Envelope<unknown>).error?.code
+          if (typeof c === 'string') code = c
+        } catch {}
+        const kind: HerdrErrorKind =
+          code === 'agent_not_found' || code === 'pane_not_found'
+            ? 'not_found'
+            : code === 'server_not_running'
+              ? 'not_running'
+              : 'failed'
+        throw new HerdrError(kind, code, `${label}: ${quoteStderr(stderr) || `exit code ${r.code}`}`)
+      }
+      return r
+    }
+
+    async function json<T>(args: string[], shape: TSchema): Promise<T> {
+      const r = await run(args)
+      let env: Envelope<T> | undefined
       try {
-        code = (JSON.parse(stderr.split('\n')[0]) as Envelope<unknown>).error?.code
+        env = JSON.parse(r.stdout) as Envelope<T>
       } catch {}
-      const kind: HerdrErrorKind =
-        code === 'agent_not_found' || code === 'pane_not_found'
-          ? 'not_found'
-          : code === 'server_not_running'
-            ? 'not_running'
-            : 'failed'
-      throw new HerdrError(kind, code, `${label}: ${stderr || `exit code ${r.code}`}`)
+      const result = env && typeof env === 'object' ? env.result : undefined
+      if (!Value.Check(shape, result)) throw new HerdrError('failed', 'bad_output', `${labelOf(args)}: unreadable output`)
+      return result as T
     }
-    return r
-  }
 
-  async function json<T>(args: string[]): Promise<T> {
-    const r = await run(args)
-    try {
-      const env = JSON.parse(r.stdout) as Envelope<T>
-      if (env.result === undefined) throw new Error('no result')
-      return env.result
-    } catch {
-      throw new HerdrError('failed', 'bad_output', `herdr ${args.join(' ')}: unreadable output`)
+    function readArgs(o?: { source?: ReadSource; lines?: number; ansi?: boolean }): string[] {
+      const a: string[] = []
+      if (o?.source) a.push('--source', o.source)
+      if (o?.lines !== undefined) a.push('--lines', String(o.lines))
+      if (o?.ansi) a.push('--format', 'ansi')
+      return a
+    }
+
+    return {
+      async agentGet(target) {
+        return (await json<{ agent: AgentInfo }>(['agent', 'get', target], AgentReply)).agent
+      },
+      async agentRead(target, o) {
+        return (await run(['agent', 'read', target, ...readArgs(o)])).stdout
+      },
+      async agentSendKeys(target, keys) {
+        await run(['agent', 'send-keys', target, ...keys])
+      },
+      async paneSendText(pane, text) {
+        await run(['pane', 'send-text', pane, text])
+      },
+      async paneSendKeys(pane, keys) {
+        await run(['pane', 'send-keys', pane, ...keys])
+      },
+      async paneRead(pane, o) {
+        return (await run(['pane', 'read', pane, ...readArgs(o)])).stdout
+      },
+      async snapshot() {
+        return (await json<{ snapshot: Snapshot }>(['api', 'snapshot'], SnapshotReply)).snapshot
+      },
+      async version() {
+        const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), '--version'], timeoutMs, opts.env, { signal })
+        if (r.spawnError !== undefined || r.timedOut || r.aborted || r.tooLarge || r.code !== 0) return null
+        const m = /herdr\s+(\S+)/.exec(r.stdout)
+        return m ? m[1] : r.stdout.trim() || null
+      },
+      withSignal: (s) => make(signal ? AbortSignal.any([signal, s]) : s),
     }
   }
+  return make()
+}
 
-  function readArgs(o?: { source?: ReadSource; lines?: number; ansi?: boolean }): string[] {
-    const a: string[] = []
-    if (o?.source) a.push('--source', o.source)
-    if (o?.lines !== undefined) a.push('--lines', String(o.lines))
-    if (o?.ansi) a.push('--format', 'ansi')
-    return a
-  }
-
-  return {
-    async agentGet(target) {
-      return (await json<{ agent: AgentInfo }>(['agent', 'get', target])).agent
-    },
-    async agentRead(target, o) {
-      return (await run(['agent', 'read', target, ...readArgs(o)])).stdout
-    },
-    async agentSendKeys(target, keys) {
-      await run(['agent', 'send-keys', target, ...keys])
-    },
-    async paneSendText(pane, text) {
-      await run(['pane', 'send-text', pane, text])
-    },
-    async paneSendKeys(pane, keys) {
-      await run(['pane', 'send-keys', pane, ...keys])
-    },
-    async paneRead(pane, o) {
-      return (await run(['pane', 'read', pane, ...readArgs(o)])).stdout
-    },
-    async snapshot() {
-      return (await json<{ snapshot: Snapshot }>(['api', 'snapshot'])).snapshot
-    },
-    async version() {
-      const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), '--version'], timeoutMs, opts.env)
-      if (r.spawnError !== undefined || r.timedOut || r.code !== 0) return null
-      const m = /herdr\s+(\S+)/.exec(r.stdout)
-      return m ? m[1] : r.stdout.trim() || null
-    },
-  }
+/**
+ * The client bound to a request: every herdr call it makes stops (its process
+ * group killed) when `signal` aborts. Clients without the notion are used as they are.
+ */
+export function herdrFor(herdr: HerdrClient, signal: AbortSignal): HerdrClient {
+  return herdr.withSignal ? herdr.withSignal(signal) : herdr
 }
 
 /** herdr pane ids: `w<base32>:p<base32>` (docs/reference/herdr-cli.md §2). */

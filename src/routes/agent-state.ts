@@ -5,7 +5,8 @@ import type { Ctx } from '../app'
 import { explainCard } from '../card/build'
 import { CardSchema } from '../card/card'
 import { grammarFor } from '../card/registry'
-import { herdrFailure, plausibleTarget } from './errors'
+import { herdrFor } from '../herdr/client'
+import { herdrFailure, plausibleTarget, requestSignal } from './errors'
 
 export const paneQuery = t.Object(
   { pane: t.String({ minLength: 1, description: 'the herdr pane_id (e.g. wQ:p2), from /snapshot' }) },
@@ -15,11 +16,12 @@ export const paneQuery = t.Object(
 export function agentStateRoutes(ctx: Ctx) {
   return new Elysia({ name: 'agent-state' }).get(
     '/agent-state',
-    async ({ query, status, set }) => {
+    async ({ query, status, set, request }) => {
       if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
+      const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
       let agent
       try {
-        agent = await ctx.herdr.agentGet(query.pane)
+        agent = await herdr.agentGet(query.pane)
       } catch (e) {
         const f = herdrFailure(e)
         return status(f.code, f.body)
@@ -30,7 +32,7 @@ export function agentStateRoutes(ctx: Ctx) {
       let screen: string | undefined
       try {
         const ansi = grammarFor(agent.agent).wantsAnsi === true
-        screen = await ctx.herdr.agentRead(query.pane, ansi ? { source: 'visible', ansi } : { source: 'visible' })
+        screen = await herdr.agentRead(query.pane, ansi ? { source: 'visible', ansi } : { source: 'visible' })
       } catch (e) {
         ctx.log(`agent-state: read ${query.pane} failed: ${(e as Error).message}`)
       }

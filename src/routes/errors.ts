@@ -16,3 +16,12 @@ export function herdrFailure(e: unknown, notFound = 'no such agent'): Failure {
 export function plausibleTarget(s: string): boolean {
   return s.length <= 64 && /^[A-Za-z0-9][A-Za-z0-9:_-]*$/.test(s)
 }
+
+/**
+ * A request's working life: aborted when the client goes away or when the
+ * request's total deadline passes, whichever comes first. Pass it to herdrFor
+ * so every herdr call of the request stops with it.
+ */
+export function requestSignal(request: Request, deadlineMs: number): AbortSignal {
+  return AbortSignal.any([request.signal, AbortSignal.timeout(deadlineMs)])
+}
