@@ -11,3 +11,14 @@ export const SubagentSchema = t.Object({
   last_activity_ts: t.Optional(t.Integer()),
 })
 export type Subagent = Static<typeof SubagentSchema>
+
+/**
+ * What a client must be told about: the roster without last_activity_ts. A
+ * working agent's file is written constantly, and the contract says age alone
+ * does not trigger a resend (the client computes elapsed time itself); the
+ * timestamps ride along whenever something else changes.
+ */
+export function rosterChangeKey(rows: readonly Subagent[] | undefined): string {
+  if (rows === undefined) return 'none'
+  return JSON.stringify(rows.map(({ last_activity_ts: _age, ...row }) => row))
+}

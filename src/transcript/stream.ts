@@ -13,7 +13,7 @@
 import type { Entry } from './entry'
 import { LIMITS } from './entry'
 import { PROTOCOL, type LoadOlder, type ServerFrame } from './frames'
-import type { Subagent } from './roster'
+import { rosterChangeKey, type Subagent } from './roster'
 import type { Resolved } from './source'
 import type { Timeline } from './timeline'
 
@@ -253,7 +253,7 @@ export class TranscriptStream {
       return
     }
     if (gen !== this.gen || this.closed) return
-    if (JSON.stringify(now ?? null) === JSON.stringify(this.roster ?? null)) return
+    if (rosterChangeKey(now) === rosterChangeKey(this.roster)) return // age alone is not a change
     this.roster = now
     this.tasks.push({ kind: 'frame', frame: { type: 'subagents', pane: this.pane, subagents: now ?? [] }, gen })
     this.kick()

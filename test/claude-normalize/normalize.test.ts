@@ -12,9 +12,13 @@ const one = (scenario: string, uuid: string): Draft[] => {
 describe('every corpus session file', () => {
   const files = corpusFiles()
 
-  test('the corpus is all there (main sessions + 5 subagent files)', () => {
-    expect(files.length).toBe(15)
-    expect(files.filter((f) => f.includes('/subagents/')).length).toBe(5)
+  test('the corpus is all there (2.1.197: 10 sessions + 5 subagent files; cc-2139-real: 7 + 6)', () => {
+    const of = (prefix: string) => files.filter((f) => f.includes(`/fixtures/claude/${prefix}`))
+    expect(of('cc-2139-real/').length).toBe(13)
+    expect(of('cc-2139-real/').filter((f) => f.includes('/subagents/')).length).toBe(6)
+    const v197 = files.filter((f) => !/\/fixtures\/claude\/cc-(2139|332)/.test(f))
+    expect(v197.length).toBe(15)
+    expect(v197.filter((f) => f.includes('/subagents/')).length).toBe(5)
   })
 
   for (const file of files) {

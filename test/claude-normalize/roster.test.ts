@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
-import { SubagentSchema } from '../../src/transcript/roster'
+import { SubagentSchema, type Subagent } from '../../src/transcript/roster'
 import {
   ParentFacts,
   buildRoster,
@@ -246,7 +246,7 @@ describe('contract rules', () => {
     expect(doneOf(buildRoster([file('a1', 't1'), grandchild], later))).toEqual({ a1: true, a2: true })
   })
 
-  test('meta unreadable → row kept with empty labels (join recovered from the result)', () => {
+  test('meta unreadable → row kept, join recovered from the result and labels from the call', () => {
     const sync = JSON.stringify({
       type: 'user',
       uuid: 'x',
@@ -254,7 +254,7 @@ describe('contract rules', () => {
       toolUseResult: { status: 'completed', agentId: 'a1' },
     })
     const rows = buildRoster([{ agentId: 'a1', metaReadable: false, hasJsonl: true }], ParentFacts.fromLines([spawn('t1'), sync]))
-    expect(rows).toEqual([{ agent_id: 'a1', tool_use_id: 't1', agent_type: '', description: '', spawn_depth: 1, done: true }])
+    expect(rows).toEqual([{ agent_id: 'a1', tool_use_id: 't1', agent_type: 'general-purpose', description: 'd', spawn_depth: 1, done: true }])
     const garbled = buildRoster([{ agentId: 'a9', meta: 'not an object', metaReadable: true, hasJsonl: true }], new ParentFacts())
     expect(garbled).toEqual([{ agent_id: 'a9', tool_use_id: '', agent_type: '', description: '', spawn_depth: 1, done: false }])
   })
@@ -306,6 +306,60 @@ describe('contract rules', () => {
   })
 })
 
+// ── real 2.1.38/2.1.39 sessions: no meta.json, progress records ────────────
+
+describe('cc-2139-real: rows labelled from the spawning call when no meta.json exists', () => {
+  const REAL = join(FIXTURES, 'cc-2139-real/projects')
+  const noMeta = (id: string): SubagentFileFacts => ({ agentId: id, metaReadable: false, hasJsonl: true })
+  const session = (dir: string, sid: string) => linesOf(join(REAL, dir, `${sid}.jsonl`)).map((l) => l.line)
+
+  test('every delegating session: agent_type and description from the Task input, tool_use_id joined', () => {
+    const cases: [string, string, string, Partial<Subagent>][] = [
+      ['-home-USER-projects-spotter-worktrees-spotter-dov', '4d5611e5-241a-462a-8d15-5122611a9569', 'a2898e3',
+        { tool_use_id: 'toolu_017pLRuPHYTX5t99EnLyV53m', agent_type: 'Explore', description: 'Explore transcript rendering codebase', done: true }],
+      ['-home-USER-projects-spotter-worktrees-spotter-gqc', '258c7280-ae70-4798-800f-63464d01a85d', 'a881341',
+        { tool_use_id: 'toolu_01VmaERAwhb19LGUwu9GenaK', agent_type: 'claude-code-guide', description: 'Research Claude hook output', done: true }],
+      // this Task call names no subagent_type: Claude Code ran general-purpose
+      ['-home-USER-projects-spotter-worktrees-spotter-4te', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04', 'aac57f5',
+        { tool_use_id: 'toolu_01Hf8v1Za7y4af8VUwSR4CXU', agent_type: 'general-purpose', description: 'Check OTEL hex package versions', done: true }],
+    ]
+    for (const [dir, sid, agent, want] of cases) {
+      const rows = buildRoster([noMeta(agent), noMeta('acompact-0'), noMeta('acompact-e1f845')], ParentFacts.fromLines(session(dir, sid)))
+      expect(rows).toEqual([{ agent_id: agent, spawn_depth: 1, ...want } as Subagent])
+    }
+  })
+
+  test('while the agent still runs, agent_progress alone links it to its call (no result yet)', () => {
+    const lines = session('-home-USER-projects-spotter-worktrees-spotter-dov', '4d5611e5-241a-462a-8d15-5122611a9569')
+    const call = lines.findIndex((l) => l.includes('"name":"Task"'))
+    const firstProgress = lines.findIndex((l) => l.includes('"agent_progress"'))
+    const result = lines.findIndex((l, i) => i > call && l.includes('"tool_use_id":"toolu_017pLRuPHYTX5t99EnLyV53m"') && !l.includes('"progress"'))
+    expect(call).toBeGreaterThan(0)
+    expect(firstProgress).toBeGreaterThan(call)
+    expect(result).toBeGreaterThan(firstProgress)
+    // spawned, agent file written, nothing mirrored yet: the file cannot be tied to a call
+    expect(buildRoster([noMeta('a2898e3')], ParentFacts.fromLines(lines.slice(0, call + 1)))).toEqual([
+      { agent_id: 'a2898e3', tool_use_id: '', agent_type: '', description: '', spawn_depth: 1, done: false },
+    ])
+    // first mirrored message: linked and labelled, still running
+    expect(buildRoster([noMeta('a2898e3')], ParentFacts.fromLines(lines.slice(0, firstProgress + 1)))).toEqual([
+      { agent_id: 'a2898e3', tool_use_id: 'toolu_017pLRuPHYTX5t99EnLyV53m', agent_type: 'Explore', description: 'Explore transcript rendering codebase', spawn_depth: 1, done: false },
+    ])
+    // the synchronous call's result ends it
+    expect(buildRoster([noMeta('a2898e3')], ParentFacts.fromLines(lines.slice(0, result + 1)))![0]!.done).toBe(true)
+  })
+
+  test('meta labels win over the spawning call; an empty meta field falls back to it', () => {
+    const spawnLine = JSON.stringify({ type: 'assistant', uuid: 'u', message: { content: [{ type: 'tool_use', id: 'tX', name: 'Task', input: { subagent_type: 'Plan', description: 'from the call' } }] } })
+    const progress = JSON.stringify({ type: 'progress', uuid: 'p', parentToolUseID: 'tX', toolUseID: 'agent_msg_1', data: { type: 'agent_progress', agentId: 'aX', message: {} } })
+    const p = ParentFacts.fromLines([spawnLine, progress])
+    expect(buildRoster([{ agentId: 'aX', metaReadable: true, hasJsonl: true, meta: { agentType: 'Explore', description: 'from meta', toolUseId: 'tX' } }], p)![0])
+      .toMatchObject({ agent_type: 'Explore', description: 'from meta', tool_use_id: 'tX' })
+    expect(buildRoster([{ agentId: 'aX', metaReadable: true, hasJsonl: true, meta: { agentType: 'Explore' } }], p)![0])
+      .toMatchObject({ agent_type: 'Explore', description: 'from the call', tool_use_id: 'tX' })
+  })
+})
+
 // The accumulator skips lines that cannot change the roster without parsing them;
 // that must give exactly the facts of folding every line.
 describe('pre-filtered fold', () => {
@@ -333,11 +387,19 @@ describe('pre-filtered fold', () => {
     let delegatedCuts = 0
     for (const f of files) {
       const lines = readFileSync(f, 'utf8').split('\n').filter(Boolean)
-      for (let cut = 0; cut <= lines.length; cut += Math.max(1, lines.length >> 5)) {
-        const part = lines.slice(0, cut)
-        const a = ParentFacts.fromLines(part)
-        expect(snapshot(a)).toBe(snapshot(unfiltered(part)))
-        if (a.delegated) delegatedCuts++
+      // Both folds advance together; compared at ~32 cuts (incremental, so one pass per file).
+      const a = new ParentFacts()
+      const b = new ParentFacts()
+      const step = Math.max(1, lines.length >> 5)
+      for (let i = 0; i <= lines.length; i++) {
+        if (i % step === 0 || i === lines.length) {
+          expect(snapshot(a)).toBe(snapshot(b))
+          if (a.delegated) delegatedCuts++
+        }
+        if (i < lines.length) {
+          a.addLine(lines[i]!)
+          b.add(parentFactsFromLine(lines[i]!))
+        }
       }
     }
     expect(delegatedCuts).toBeGreaterThan(0)

@@ -297,23 +297,23 @@ describe('roster', () => {
     expect(rosterCounters.parentRescans - before).toBe(3)
   })
 
-  test('unreadable meta → row with empty labels; rewritten meta is re-read (only then)', async () => {
+  test('unreadable meta → labels from the spawning call; rewritten meta is re-read (only then)', async () => {
     const { src, subDir } = setup()
     writeFileSync(join(subDir, `agent-${BETA}.meta.json`), '{"agentType": "Expl')
     writeFileSync(join(subDir, `agent-${GAMMA}.meta.json`), Buffer.from([0, 159, 146, 150, 255]))
     const r = ok(await src.resolve(pane(), {}))
     const rows = (await r.roster!())!
     const beta = rows.find((x) => x.agent_id === BETA)!
-    // labels lost; the join key still comes from the parent's toolUseResult.agentId, and its result still completes it
-    expect(beta).toMatchObject({ agent_type: '', description: '', tool_use_id: 'toolu_mock000003', spawn_depth: 1, done: true })
-    expect(rows.find((x) => x.agent_id === GAMMA)).toMatchObject({ agent_type: '', description: '', tool_use_id: 'toolu_mock000009', done: true })
+    // the join key comes from the parent's toolUseResult.agentId, the labels from that call's input, and its result still completes it
+    expect(beta).toMatchObject({ agent_type: 'Explore', description: 'Find test conventions', tool_use_id: 'toolu_mock000003', spawn_depth: 1, done: true })
+    expect(rows.find((x) => x.agent_id === GAMMA)).toMatchObject({ agent_type: 'general-purpose', description: 'Long background audit', tool_use_id: 'toolu_mock000009', done: true })
     expect(rows.length).toBe(5)
     const reads = rosterCounters.metaReads
     await r.roster!()
     expect(rosterCounters.metaReads).toBe(reads)
-    copyFileSync(join(FIXTURE_SUBDIR, `agent-${BETA}.meta.json`), join(subDir, `agent-${BETA}.meta.json`))
+    writeFileSync(join(subDir, `agent-${BETA}.meta.json`), JSON.stringify({ agentType: 'Explore', description: 'Renamed in meta', toolUseId: 'toolu_mock000003', spawnDepth: 1 }))
     const again = (await r.roster!())!.find((x) => x.agent_id === BETA)!
-    expect(again).toMatchObject({ agent_type: 'Explore', description: 'Find test conventions' })
+    expect(again).toMatchObject({ agent_type: 'Explore', description: 'Renamed in meta' })
     expect(rosterCounters.metaReads).toBe(reads + 1)
   })
 
@@ -323,7 +323,7 @@ describe('roster', () => {
     rmSync(join(subDir, `agent-${DELTA}.meta.json`))
     const rows = (await ok(await src.resolve(pane(), {})).roster!())!
     expect(rows.map((x) => x.agent_id)).not.toContain(ALPHA)
-    expect(rows.find((x) => x.agent_id === DELTA)).toMatchObject({ agent_type: '', description: '', tool_use_id: 'toolu_mock000017', spawn_depth: 1, done: true })
+    expect(rows.find((x) => x.agent_id === DELTA)).toMatchObject({ agent_type: 'general-purpose', description: 'Coordinate nested work', tool_use_id: 'toolu_mock000017', spawn_depth: 1, done: true })
     expect(await src.resolve(pane(), { subagent: ALPHA })).toEqual(NO_TRANSCRIPT)
   })
 

@@ -313,6 +313,30 @@ describe('roster', () => {
     ])
   })
 
+  test('age alone is not a change: a roster whose only difference is last_activity_ts is not re-sent', async () => {
+    const sock = new FakeSocket()
+    const row: Subagent = { agent_id: 'a1', tool_use_id: 't1', agent_type: 'Explore', description: 'x', spawn_depth: 1, done: false, last_activity_ts: 1000 }
+    let now: Subagent[] | undefined = [row]
+    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(1), 'A', async () => now))
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    for (const ts of [2000, 3000, 4000]) {
+      now = [{ ...row, last_activity_ts: ts }]
+      await s.refreshRoster()
+    }
+    now = [{ ...row }]
+    delete now[0]!.last_activity_ts // undatable now: still only age
+    await s.refreshRoster()
+    expect(types(sock.frames)).not.toContain('subagents')
+    now = [{ ...row, done: true, last_activity_ts: 5000 }]
+    await s.refreshRoster()
+    await sock.until((fs) => fs.some((f) => f.type === 'subagents'))
+    // the frame a real change sends carries the newest age with it
+    expect(sock.frames.filter((f) => f.type === 'subagents')).toEqual([
+      { type: 'subagents', pane: 'p', subagents: [{ ...row, done: true, last_activity_ts: 5000 }] },
+    ])
+  })
+
   test('a failing roster costs nothing but the roster', async () => {
     const sock = new FakeSocket()
     const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(2), 'A', async () => {

@@ -23,6 +23,16 @@
 //         call decides: run_in_background === false → completes; true or
 //         absent → async, only a notification completes it.
 //  3. Otherwise: still working.
+//
+// Labels and the tool_use_id join, for one agent file:
+//  - from its agent-<id>.meta.json (2.1.2xx writes one per agent);
+//  - without meta (2.1.3x never wrote any): tool_use_id from the parent's
+//    `progress` records of type agent_progress (data.agentId ↔ parentToolUseID,
+//    written from the agent's first message on, so known while it still runs)
+//    or from the spawning call's result (toolUseResult.agentId, once it ends);
+//    agent_type and description from that spawning Task/Agent call's input
+//    (subagent_type, which Claude Code defaults to general-purpose when
+//    omitted, and description).
 import type { Subagent } from '../../roster'
 import { isTaskNotificationText, parseTaskNotifications } from './normalize-wrappers'
 
@@ -71,6 +81,19 @@ export interface SpawnFact {
   toolUseId: string
   /** input.run_in_background: true, false, or undefined when absent */
   runInBackground?: boolean
+  /** input.subagent_type; undefined when absent (Claude Code then runs general-purpose) */
+  agentType?: string
+  /** input.description */
+  description?: string
+}
+
+/** The agent Claude Code runs when a spawning call names no subagent_type. */
+export const DEFAULT_AGENT_TYPE = 'general-purpose'
+
+/** An agent id tied to its spawning call by a `progress` agent_progress record (2.1.3x). */
+export interface AgentLinkFact {
+  agentId: string
+  toolUseId: string
 }
 
 export interface SpawnResultFact {
@@ -96,9 +119,10 @@ export interface LineFacts {
   spawns: SpawnFact[]
   results: SpawnResultFact[]
   notices: NoticeFact[]
+  links: AgentLinkFact[]
 }
 
-const NONE: LineFacts = Object.freeze({ spawns: [], results: [], notices: [] }) as LineFacts
+const NONE: LineFacts = Object.freeze({ spawns: [], results: [], notices: [], links: [] }) as LineFacts
 
 type Rec = Record<string, unknown>
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -106,7 +130,13 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 /** Extracts roster facts from one parent JSONL line. Pure; never throws. */
 export function parentFactsFromLine(line: string): LineFacts {
   // Cheap pre-filter: most lines of a big transcript carry none of these.
-  if (!line.includes('tool_use') && !line.includes('tool_result') && !line.includes('task-notification')) return NONE
+  if (
+    !line.includes('tool_use') &&
+    !line.includes('tool_result') &&
+    !line.includes('task-notification') &&
+    !line.includes('agent_progress')
+  )
+    return NONE
   let rec: unknown
   try {
     rec = JSON.parse(line)
@@ -122,7 +152,15 @@ export function parentFactsFromLine(line: string): LineFacts {
 }
 
 function factsOfRecord(rec: Rec): LineFacts {
-  const facts: LineFacts = { spawns: [], results: [], notices: [] }
+  const facts: LineFacts = { spawns: [], results: [], notices: [], links: [] }
+  if (rec.type === 'progress') {
+    // 2.1.3x mirrors each subagent message into the parent, keyed to the spawning call.
+    const data = isRec(rec.data) ? rec.data : undefined
+    const toolUseId = rec.parentToolUseID
+    if (data?.type === 'agent_progress' && typeof data.agentId === 'string' && data.agentId && typeof toolUseId === 'string' && toolUseId)
+      facts.links.push({ agentId: data.agentId, toolUseId })
+    return facts
+  }
   if (rec.type === 'queue-operation') {
     // The notification lands here first (enqueue), then again as a user record.
     if (rec.operation === 'enqueue') addNotices(facts, rec.content, true)
@@ -140,7 +178,10 @@ function factsOfRecord(rec: Rec): LineFacts {
       if (!SPAWN_TOOL_NAMES.has(b.name)) continue
       const input = isRec(b.input) ? b.input : {}
       const rib = input.run_in_background
-      facts.spawns.push({ toolUseId: b.id, runInBackground: typeof rib === 'boolean' ? rib : undefined })
+      const spawn: SpawnFact = { toolUseId: b.id, runInBackground: typeof rib === 'boolean' ? rib : undefined }
+      if (typeof input.subagent_type === 'string' && input.subagent_type) spawn.agentType = input.subagent_type
+      if (typeof input.description === 'string') spawn.description = input.description
+      facts.spawns.push(spawn)
     }
   } else if (rec.type === 'user') {
     const origin = isRec(rec.origin) ? rec.origin.kind : undefined
@@ -192,7 +233,7 @@ export class ParentFacts {
   readonly results = new Map<string, SpawnResultFact>()
   /** last notified status per agent id */
   readonly lastStatus = new Map<string, string>()
-  /** agent id → spawning tool_use_id, learnt from results (for files without meta) */
+  /** agent id → spawning tool_use_id, learnt from results and agent_progress records (for files without meta) */
   readonly toolUseOf = new Map<string, string>()
   /** queued notices not yet delivered, with their count (raw text → n) */
   private readonly pendingDelivery = new Map<string, number>()
@@ -211,6 +252,7 @@ export class ParentFacts {
 
   private mayMatter(line: string): boolean {
     if (line.includes('task-notification')) return true
+    if (line.includes('agent_progress') && line.includes('agentId')) return true
     if (line.includes(RESULT_MARKER)) {
       if (line.includes('agentId')) return true
       for (const id of this.spawns.keys()) if (line.includes(id)) return true
@@ -225,6 +267,7 @@ export class ParentFacts {
       this.results.set(r.toolUseId, r)
       if (r.agentId) this.toolUseOf.set(r.agentId, r.toolUseId)
     }
+    for (const l of f.links) this.toolUseOf.set(l.agentId, l.toolUseId)
     for (const n of f.notices) {
       // A notice is applied when first written: the enqueue. Its delivery as a user
       // record is the same event again and must not undo a newer status in between.
@@ -302,11 +345,13 @@ export function buildRoster(files: readonly SubagentFileFacts[], parent: ParentF
     if (isInternalAgent(f.agentId) || rows.has(f.agentId)) continue
     const l = labelsOf(f)
     const toolUseId = l.toolUseId ?? parent.toolUseOf.get(f.agentId) ?? ''
+    // Without meta labels, the spawning call's input names the agent.
+    const spawn = toolUseId ? parent.spawns.get(toolUseId) : undefined
     const row: Subagent = {
       agent_id: f.agentId,
       tool_use_id: toolUseId,
-      agent_type: l.agentType,
-      description: l.description,
+      agent_type: l.agentType || (spawn ? (spawn.agentType ?? DEFAULT_AGENT_TYPE) : ''),
+      description: l.description || (spawn?.description ?? ''),
       // Without meta: a call found in the parent makes it a direct child; else unknown, shown as 1.
       spawn_depth: l.spawnDepth ?? 1,
       done: isDone(f.agentId, toolUseId, parent),
