@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: the type check, then bun test. Prints bun's report, then
+# The whole test suite: the type checks (the bridge, then the web client in web/), then bun test. Prints bun's report, then
 # the one summary line CI reads ("N passed, N failed", the type check counted as
 # one), and exits non-zero when anything failed or no test ran.
 set -o pipefail
 cd "$(dirname "$0")/.."
 BUN=node_modules/.bin/bun
 status=0
-if "$BUN" check; then typecheck=pass; else typecheck=fail; status=1; fi
+if "$BUN" check && "$BUN" check -p web; then typecheck=pass; else typecheck=fail; status=1; fi
 log=$(mktemp)
 "$BUN" test "$@" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

@@ -11,6 +11,7 @@ import { agentStateRoutes } from './routes/agent-state'
 import { attachRoutes } from './routes/attach'
 import { SocketRegistry, tokenOf } from './routes/sockets'
 import { transcriptRoutes } from './routes/transcript'
+import { webRoutes } from './routes/web'
 import { PaneWatches } from './transcript/pane-watch'
 import { createSources, type SourceRegistry } from './transcript/sources'
 import type { AuthStore, Principal } from './auth/types'
@@ -209,6 +210,7 @@ export function createApp(deps: AppDeps) {
       },
       detail: { summary: 'Liveness, and whether herdr is found and its server running (no auth)', tags: ['bridge'], security: [] },
     })
+    .use(webRoutes())
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx))
     .use(pairingRoutes(ctx))

@@ -2,10 +2,10 @@
 // run as a user would — flags, a plain bridge (healthz, embedded swagger asset)
 // and --demo, where the binary is its own herdr stand-in and carries the samples.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { buildBinary, runBinary, runOnce, type Running } from './build'
+import { ROOT, buildBinary, runBinary, runOnce, type Running } from './build'
 
 let bin: string
 let cwd: string
@@ -80,6 +80,13 @@ describe('serving', () => {
     expect(js.status).toBe(200)
     expect(js.headers.get('content-type')).toContain('javascript')
     expect((await js.text()).length).toBeGreaterThan(100_000)
+    // The phone client is inside the binary too, byte for byte as built.
+    const page = await fetch(`${base}/`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('src="/app.js"')
+    const app = await fetch(`${base}/app.js`)
+    expect(app.status).toBe(200)
+    expect(Buffer.compare(Buffer.from(await app.arrayBuffer()), readFileSync(join(ROOT, 'assets/web/app.js')))).toBe(0)
     expect(r.stdout()).toMatch(/admin token \(shown once, stored 0600 in .+\): \S{20,}/)
   }, 20_000)
 

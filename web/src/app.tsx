@@ -1,0 +1,238 @@
+// The phone client: pairing, the live list of panes, one agent (card, transcript,
+// send box, mode), the raw terminal. Routes live in the URL hash so a
+// notification or a QR code can open any screen directly.
+import { render } from 'preact'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { api, forget, pair, token, defaultDeviceName, socketUrl } from './api'
+import { LiveSocket, type SocketStatus } from './live-socket'
+import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type ListState, type PaneRow } from './pane-list'
+import { AgentScreen } from './agent'
+import { TerminalScreen } from './terminal'
+import { NotificationSwitch } from './notifications'
+
+type Route = { name: 'list' } | { name: 'agent'; pane: string; subagent?: string } | { name: 'term'; pane: string }
+
+export function parseRoute(hash: string): Route {
+  const m = /^#\/p\/([^/]+)(?:\/(term|a)(?:\/([^/]+))?)?$/.exec(hash)
+  if (!m) return { name: 'list' }
+  const pane = decodeURIComponent(m[1]!)
+  if (m[2] === 'term') return { name: 'term', pane }
+  if (m[2] === 'a' && m[3]) return { name: 'agent', pane, subagent: decodeURIComponent(m[3]) }
+  return { name: 'agent', pane }
+}
+
+export const go = (hash: string) => {
+  location.hash = hash
+}
+
+function useHash(): string {
+  const [h, setH] = useState(location.hash)
+  useEffect(() => {
+    const on = () => setH(location.hash)
+    window.addEventListener('hashchange', on)
+    return () => window.removeEventListener('hashchange', on)
+  }, [])
+  return h
+}
+
+/** Every pane, live: WS /events with resume, or /snapshot every 3 s where /events is not served. */
+function usePaneList(enabled: boolean): { list: ListState; status: SocketStatus | 'polling' } {
+  const [list, setList] = useState<ListState>(emptyList)
+  const [status, setStatus] = useState<SocketStatus | 'polling'>('connecting')
+  useEffect(() => {
+    if (!enabled) return
+    let current = emptyList()
+    const apply = (next: ListState) => {
+      current = next
+      setList(next)
+    }
+    let poll: ReturnType<typeof setInterval> | null = null
+    const startPolling = () => {
+      setStatus('polling')
+      const once = () =>
+        api
+          .get('/snapshot')
+          .then((snap) => apply(fromSnapshot(current, snap)))
+          .catch(() => {})
+      once()
+      poll = setInterval(once, 3000)
+    }
+    const sock = new LiveSocket({
+      url: () => socketUrl('/events', { since: sinceParam(current) }),
+      onFrame: (f) => apply(reduceEvents(current, f)),
+      onStatus: (s, why) => {
+        if (s === 'closed' && why === 'refused') startPolling()
+        else setStatus(s)
+      },
+      maxFailures: 2,
+    })
+    return () => {
+      sock.close()
+      if (poll) clearInterval(poll)
+    }
+  }, [enabled])
+  return { list, status }
+}
+
+function PairScreen({ onPaired, initialCode }: { onPaired: () => void; initialCode: string | null }) {
+  const [code, setCode] = useState(initialCode ?? '')
+  const [name, setName] = useState(defaultDeviceName())
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = async (c = code) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await pair(c, name)
+      history.replaceState(null, '', location.pathname + '#/')
+      onPaired()
+    } catch (e: any) {
+      setError(e.message || String(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  useEffect(() => {
+    if (initialCode) void submit(initialCode)
+  }, [])
+  return (
+    <main class="pair">
+      <h1>gothalo</h1>
+      <p>Pair this phone with the bridge. Run <code>gothalo pair</code> on the machine and scan its QR code, or type the code.</p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          void submit()
+        }}
+      >
+        <label>
+          Pairing code
+          <input name="code" autocomplete="one-time-code" autocapitalize="characters" placeholder="K7QX-2M9D" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          Device name
+          <input name="device" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" disabled={busy || !code.trim()}>
+          {busy ? 'Pairing…' : 'Pair'}
+        </button>
+        {error && <p class="error" role="alert">{error}</p>}
+      </form>
+    </main>
+  )
+}
+
+const STATUS_LABEL: Record<string, string> = { blocked: 'needs you', working: 'working', done: 'done', idle: 'idle', unknown: '?' }
+
+/**
+ * Rows carry no headline; the card has one. Read each agent pane's card when its
+ * status or state_change_seq moves (not on every frame), two at a time.
+ */
+function useHeadlines(panes: PaneRow[]): Map<string, string> {
+  const [heads, setHeads] = useState<Map<string, string>>(new Map())
+  const seen = useRef(new Map<string, string>())
+  useEffect(() => {
+    const todo = panes.filter((p) => p.agent_kind && !p.card && seen.current.get(p.pane_id) !== `${p.agent_status}:${p.state_change_seq}`)
+    let live = true
+    const next = async () => {
+      const p = todo.shift()
+      if (!p || !live) return
+      seen.current.set(p.pane_id, `${p.agent_status}:${p.state_change_seq}`)
+      try {
+        const c = await api.get(`/agent-state?pane=${encodeURIComponent(p.pane_id)}`)
+        if (c?.headline) setHeads((m) => new Map(m).set(p.pane_id, c.headline))
+      } catch {
+        seen.current.delete(p.pane_id)
+      }
+      await next()
+    }
+    void next()
+    void next()
+    return () => {
+      live = false
+    }
+  }, [panes])
+  return heads
+}
+
+function PaneItem({ p, head }: { p: PaneRow; head?: string }) {
+  const status = p.agent_status ?? 'unknown'
+  const headline = p.card?.blocked?.question ?? p.card?.headline ?? head ?? p.title ?? ''
+  return (
+    <li class={`pane ${p.agent_kind ? status : 'shell'}`} data-pane={p.pane_id}>
+      <a href={p.agent_kind ? `#/p/${encodeURIComponent(p.pane_id)}` : `#/p/${encodeURIComponent(p.pane_id)}/term`}>
+        <div class="row1">
+          <span class="kind">{p.agent_kind ?? 'shell'}</span>
+          <span class="name">{paneName(p)}</span>
+          {p.agent_kind && <span class={`status s-${status}`}>{STATUS_LABEL[status] ?? status}</span>}
+        </div>
+        {headline && <div class="headline">{headline}</div>}
+        <div class="row3">
+          <span class="where">{[p.workspace_label, p.tab_label].filter(Boolean).join(' › ') || p.pane_id}</span>
+          {p.subagents && p.subagents.total > 0 && (
+            <span class="subs">
+              {p.subagents.running}/{p.subagents.total} subagents running
+            </span>
+          )}
+        </div>
+      </a>
+    </li>
+  )
+}
+
+function ListScreen({ list, status }: { list: ListState; status: string }) {
+  const panes = useMemo(() => sortedForList(list.panes), [list.panes])
+  const heads = useHeadlines(list.panes)
+  const blocked = panes.filter((p) => p.agent_status === 'blocked' && p.agent_kind).length
+  return (
+    <main class="list">
+      <header>
+        <h1>Agents</h1>
+        <span class={`conn c-${status}`} title="connection">
+          {status === 'open' ? 'live' : status}
+        </span>
+      </header>
+      {blocked > 0 && <p class="attention">{blocked === 1 ? '1 agent needs you' : `${blocked} agents need you`}</p>}
+      {panes.length === 0 ? <p class="empty">{status === 'open' || status === 'polling' ? 'No panes in herdr.' : 'Connecting…'}</p> : <ul class="panes">{panes.map((p) => <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} />)}</ul>}
+      <footer>
+        <NotificationSwitch />
+        <button
+          class="link"
+          onClick={() => {
+            if (confirm('Forget this device? You will need a new pairing code.')) {
+              forget()
+              location.reload()
+            }
+          }}
+        >
+          Unpair
+        </button>
+      </footer>
+    </main>
+  )
+}
+
+export function App() {
+  const hash = useHash()
+  const pairCode = /^#pair=([A-Za-z0-9-]+)/.exec(hash)?.[1] ?? null
+  const [paired, setPaired] = useState(() => !!token() && !pairCode)
+  useEffect(() => {
+    const out = () => {
+      forget()
+      setPaired(false)
+    }
+    window.addEventListener('gothalo:unauthorized', out)
+    return () => window.removeEventListener('gothalo:unauthorized', out)
+  }, [])
+  const { list, status } = usePaneList(paired)
+  if (!paired) return <PairScreen initialCode={pairCode} onPaired={() => setPaired(true)} />
+  const route = parseRoute(hash)
+  if (route.name === 'term') return <TerminalScreen pane={route.pane} />
+  if (route.name === 'agent') return <AgentScreen key={`${route.pane}/${route.subagent ?? ''}`} pane={route.pane} subagent={route.subagent} row={list.panes.find((p) => p.pane_id === route.pane)} />
+  return <ListScreen list={list} status={status} />
+}
+
+export function start() {
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {})
+  render(<App />, document.getElementById('app')!)
+}

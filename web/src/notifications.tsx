@@ -1,0 +1,56 @@
+// Web Push on/off. Browsers allow push only on HTTPS (or localhost) with a
+// service worker; elsewhere the switch is not shown at all.
+import { useEffect, useState } from 'preact/hooks'
+import { api } from './api'
+
+const SUB_KEY = 'gothalo.push'
+
+export const pushSupported = (): boolean => window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window
+
+function keyBytes(b64url: string): Uint8Array<ArrayBuffer> {
+  const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (b64url.length % 4)) % 4)
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))
+}
+
+export function NotificationSwitch() {
+  const [on, setOn] = useState(() => !!localStorage.getItem(SUB_KEY))
+  const [msg, setMsg] = useState<string | null>(null)
+  const [available, setAvailable] = useState(false)
+  useEffect(() => {
+    if (!pushSupported()) return
+    // Only offer it when this bridge sends pushes.
+    api
+      .get('/push/vapid-public-key')
+      .then(() => setAvailable(true))
+      .catch(() => setAvailable(false))
+  }, [])
+  if (!available) return null
+  const toggle = async () => {
+    setMsg(null)
+    try {
+      const reg = await navigator.serviceWorker.ready
+      if (!on) {
+        if ((await Notification.requestPermission()) !== 'granted') return setMsg('Notifications are blocked for this site.')
+        const { key } = await api.get('/push/vapid-public-key')
+        const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) })
+        const r = await api.post('/push/subscriptions', { subscription: sub.toJSON(), events: ['blocked', 'done'] })
+        localStorage.setItem(SUB_KEY, r.id)
+        setOn(true)
+      } else {
+        const id = localStorage.getItem(SUB_KEY)
+        await (await reg.pushManager.getSubscription())?.unsubscribe()
+        if (id) await api.del(`/push/subscriptions/${encodeURIComponent(id)}`).catch(() => {})
+        localStorage.removeItem(SUB_KEY)
+        setOn(false)
+      }
+    } catch (e: any) {
+      setMsg(e.message || String(e))
+    }
+  }
+  return (
+    <label class="notify">
+      <input type="checkbox" checked={on} onChange={toggle} /> Notify me when an agent needs me
+      {msg && <span class="msg error">{msg}</span>}
+    </label>
+  )
+}

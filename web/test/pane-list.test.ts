@@ -1,0 +1,46 @@
+import { expect, test } from 'bun:test'
+import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type PaneRow } from '../src/pane-list'
+
+const row = (id: string, over: Partial<PaneRow> = {}): PaneRow => ({ pane_id: id, agent_kind: 'claude', agent_status: 'idle', state_change_seq: 1, ...over })
+
+test('hello, pane and pane_removed keep the list and the resume point', () => {
+  let s = reduceEvents(emptyList(), { type: 'hello', protocol: 1, epoch: 'E1', seq: 4, resume: 'new', panes: [row('a'), row('b')] })
+  expect(sinceParam(s)).toBe('E1:4')
+  s = reduceEvents(s, { type: 'pane', seq: 5, pane: row('b', { agent_status: 'working' }) })
+  s = reduceEvents(s, { type: 'pane', seq: 6, pane: row('c') })
+  s = reduceEvents(s, { type: 'pane_removed', seq: 7, pane_id: 'a' })
+  expect(s.panes.map((p) => [p.pane_id, p.agent_status])).toEqual([['b', 'working'], ['c', 'idle']])
+  expect(sinceParam(s)).toBe('E1:7')
+  // resume "ok" omits panes: the list held stays.
+  const resumed = reduceEvents(s, { type: 'hello', protocol: 1, epoch: 'E1', seq: 7, resume: 'ok' })
+  expect(resumed.panes).toEqual(s.panes)
+})
+
+test('a blocked row keeps its card until the pane moves on', () => {
+  const card = { pane_id: 'a', agent_kind: 'claude', agent_status: 'blocked', headline: 'Q?', parsed: true, blocked: { question: 'Q?', options: [] } }
+  let s = reduceEvents(emptyList(), { type: 'hello', epoch: 'E', seq: 0, panes: [] })
+  s = reduceEvents(s, { type: 'pane', seq: 1, pane: row('a', { agent_status: 'blocked', state_change_seq: 3, card }) })
+  s = reduceEvents(s, { type: 'pane', seq: 2, pane: row('a', { agent_status: 'blocked', state_change_seq: 3, title: 't' }) })
+  expect(s.panes[0]!.card).toBe(card)
+  s = reduceEvents(s, { type: 'pane', seq: 3, pane: row('a', { agent_status: 'working', state_change_seq: 4 }) })
+  expect(s.panes[0]!.card).toBeUndefined()
+  expect(fromSnapshot(s, { panes: [row('a')] }).panes[0]!.card).toBeUndefined()
+  expect(fromSnapshot(s, null)).toBe(s)
+})
+
+test('blocked first, then working, done, idle, shells last; herdr order within each', () => {
+  const panes = [row('1', { agent_status: 'idle' }), { pane_id: 'sh' }, row('2', { agent_status: 'blocked' }), row('3', { agent_status: 'working' }), row('4', { agent_status: 'blocked' }), row('5', { agent_status: 'done' })]
+  expect(sortedForList(panes).map((p) => p.pane_id)).toEqual(['2', '4', '3', '5', '1', 'sh'])
+})
+
+test('a pane is named by its label, agent name, then folder', () => {
+  expect(paneName({ pane_id: 'w1:p1', label: 'api' })).toBe('api')
+  expect(paneName({ pane_id: 'w1:p1', agent_name: 'bob', cwd: '/x/y' })).toBe('bob')
+  expect(paneName({ pane_id: 'w1:p1', cwd: '/home/me/proj/' })).toBe('proj')
+  expect(paneName({ pane_id: 'w1:p1' })).toBe('w1:p1')
+})
+
+test('garbage frames change nothing', () => {
+  const s = emptyList()
+  for (const f of [null, 1, {}, { type: 'pane' }, { type: 'pane', pane: { id: 1 } }, { type: 'x' }]) expect(reduceEvents(s, f)).toBe(s)
+})
