@@ -42,7 +42,7 @@ test('GET / serves the app shell without auth, with a CSP that allows only this 
       expect(a.headers.get('content-type'), path).toBe(type)
       expect((await a.arrayBuffer()).byteLength, path).toBeGreaterThan(100)
     }
-    const m = await (await b.get('/manifest.webmanifest', null)).json()
+    const m: any = await (await b.get('/manifest.webmanifest', null)).json()
     expect(m).toMatchObject({ start_url: '/#/', display: 'standalone' })
     expect(m.icons.map((i: any) => i.sizes)).toEqual(['192x192', '512x512', 'any'])
     // The API stays behind auth: serving the app opens nothing else.
