@@ -1,11 +1,12 @@
 // One screen grammar per agent kind (herdr's agent label). Adding a kind is one entry here.
 import type { ScreenGrammar } from './card'
 import { claudeGrammar } from './grammars/claude'
+import { codexGrammar } from './grammars/codex'
 import { fallbackGrammar } from './grammars/fallback'
 import { opencodeGrammar } from './grammars/opencode'
 import { piGrammar } from './grammars/pi'
 
-const grammars: readonly ScreenGrammar[] = [claudeGrammar, piGrammar, opencodeGrammar]
+const grammars: readonly ScreenGrammar[] = [claudeGrammar, piGrammar, opencodeGrammar, codexGrammar]
 
 const byKind = new Map<string, ScreenGrammar>()
 for (const g of grammars) for (const k of g.kinds) byKind.set(k.toLowerCase(), g)
