@@ -1,4 +1,4 @@
-// Every real codex corpus screen (fixtures/screens/codex-*, copied from shared/corpus, plus
+// Every real codex corpus screen (fixtures/screens/codex-*, copied from the capture corpus, plus
 // codex-trust captured for this grammar) — plain (.txt), coloured (.ansi) and scrollback
 // (.recent.txt) — through the codex grammar and through buildCard via the registry,
 // against the scenario's expected.json.
@@ -17,7 +17,7 @@ const ESC = /\u001b/
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█\u2800-\u28ff]/
 const TITLE = 'Task title from herdr'
 const VARIANTS = ['.txt', '.ansi', '.recent.txt']
-export const CODEX_SCENARIOS = ['approval', 'error', 'interrupt', 'patch', 'plan', 'resume', 'working', 'trust'].map((s) => `codex-${s}`)
+export const CODEX_SCENARIOS = ['approval', 'error', 'interrupt', 'patch', 'plan', 'resume', 'working', 'trust', 'live'].map((s) => `codex-${s}`)
 
 interface Expected {
   agent: string
@@ -69,10 +69,10 @@ for (const scenario of CODEX_SCENARIOS) {
 }
 
 describe('registry', () => {
-  test('codex has its own grammar with a Shift+Tab mode; digits do not select at once', () => {
+  test('codex has its own grammar with a Shift+Tab mode; a digit answers a dialog at once', () => {
     expect(grammarFor('codex')).toBe(codexGrammar)
     expect(grammarFor(' Codex ')).toBe(codexGrammar)
     expect(typeof codexGrammar.permissionMode).toBe('function')
-    expect(codexGrammar.digitSelects).toBeUndefined()
+    expect(codexGrammar.digitSelects).toBe(true)
   })
 })

@@ -41,8 +41,8 @@ const laterFrame: Record<string, { headline?: string }> = {
 const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.json')))
 const scenarios = all.filter((d) => d.startsWith('cc-'))
 
-test('fixtures are present (all 12 scenarios, 9 of Claude Code)', () => {
-  expect(all.length).toBe(12)
+test('fixtures are present (all 21 scenarios, 9 of Claude Code; 9 codex ones are checked in test/card-codex)', () => {
+  expect(all.length).toBe(21)
   expect(scenarios.length).toBe(9)
 })
 

@@ -322,8 +322,8 @@ describe('registry', () => {
   test('claude has a grammar; kinds without one get the fallback', () => {
     expect(grammarFor('claude')).toBe(claudeGrammar)
     expect(grammarFor(' Claude ')).toBe(claudeGrammar)
-    for (const k of ['pi', 'opencode']) expect(grammarFor(k)).not.toBe(fallbackGrammar)
-    for (const k of ['codex', 'aider', '', undefined]) expect(grammarFor(k)).toBe(fallbackGrammar)
+    for (const k of ['pi', 'opencode', 'codex']) expect(grammarFor(k)).not.toBe(fallbackGrammar)
+    for (const k of ['aider', '', undefined]) expect(grammarFor(k)).toBe(fallbackGrammar)
   })
 
   test('the fallback: last readable line, no box art, no blocked', () => {

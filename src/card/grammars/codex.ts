@@ -382,6 +382,8 @@ export function codexMode(screen: string): string | undefined {
 
 export const codexGrammar: ScreenGrammar = {
   kinds: ['codex'],
+  // a digit picks and confirms the option at once (real 0.171.0: "1" applied an edit)
+  digitSelects: true,
   read: (screen, agent) => readCodex(screen, agent),
   permissionMode: (screen) => codexMode(screen),
   dialog: (screen): Blocked | undefined => codexLayoutOf(screen).dialog?.blocked,

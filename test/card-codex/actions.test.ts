@@ -1,4 +1,4 @@
-// POST /agent-mode/cycle on a codex pane: Shift+Tab switches codex's collaboration mode
+// Actions on a codex pane. POST /agent-mode/cycle: Shift+Tab switches codex's collaboration mode
 // (Default ⇄ Plan); the footer confirms it ("Plan mode (shift+tab to cycle)" or no label
 // = default). Real screens: codex-plan 03-done (Default) and 04-plan-mode-idle (Plan).
 import { afterEach, expect, test } from 'bun:test'
@@ -56,4 +56,18 @@ test('codex: 409 while a dialog is up (a question in Plan mode), nothing pressed
   const r = await b.post('/agent-mode/cycle', { pane: 'w1:p5' })
   expect(r.status).toBe(409)
   expect(b.calls().some((c) => c[1] === 'send-keys')).toBe(false)
+})
+
+test('codex: /send "1\\n" into an edit dialog — the digit answers at once, no stray Enter', async () => {
+  const P = (f: string) => join(ROOT, 'fixtures/screens/codex-live', f)
+  b = await startBridge({
+    state: {
+      panes: [codexPane(P('01-patch.txt'), 'blocked')],
+      // the real 0.171.0 run: "1" applied the edit, and the next turn's command dialog came up
+      reactions: [{ pane: 'w1:p5', on: 'send-text', match: '1', set: { screen_file: P('02-after-digit.txt') } }],
+    },
+  })
+  const r = await b.post('/send', { pane: 'w1:p5', text: '1\n' })
+  expect(await r.json()).toEqual({ sent: true, enter_suppressed: true })
+  expect(b.calls().filter((c) => c[1] === 'send-text' || c[1] === 'send-keys')).toEqual([['pane', 'send-text', 'w1:p5', '1']])
 })
