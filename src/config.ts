@@ -26,6 +26,7 @@ export function agentHomes(env: Env): AgentHomes {
     home,
     claudeDir: env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
     piDir: env.PI_CODING_AGENT_DIR || join(home, '.pi', 'agent'),
+    codexDir: env.CODEX_HOME || join(home, '.codex'),
     xdgStateHome: env.XDG_STATE_HOME || join(home, '.local', 'state'),
     xdgDataHome: env.XDG_DATA_HOME || join(home, '.local', 'share'),
   }

@@ -15,6 +15,8 @@ export interface AgentHomes {
   xdgStateHome: string
   /** XDG_DATA_HOME or ~/.local/share */
   xdgDataHome: string
+  /** CODEX_HOME or ~/.codex (optional: absent means ~/.codex) */
+  codexDir?: string
 }
 
 export type Resolved = {

@@ -1,11 +1,12 @@
 // The transcript sources by agent kind: one module per kind behind one
-// interface. A kind without a source (codex, for now) answers 404
+// interface. A kind without a source answers 404
 // `transcript not supported for this agent kind`.
 import type { AgentInfo } from '../herdr/types'
 import type { AgentHomes, TranscriptSource } from './source'
 import { createClaudeSource } from './kinds/claude/source'
 import { createPiSource } from './kinds/pi/source'
 import { createOpencodeSource } from './kinds/opencode/source'
+import { createCodexSource } from './kinds/codex/source'
 
 export interface SourceOptions {
   /** tail poll (contract: 250 ms) */
@@ -23,7 +24,7 @@ export interface SourceRegistry {
 
 export function createSources(homes: AgentHomes, opts: SourceOptions = {}): SourceRegistry {
   const claude = createClaudeSource(homes, opts)
-  const all: TranscriptSource[] = [claude, createPiSource(homes, opts), createOpencodeSource(homes, opts)]
+  const all: TranscriptSource[] = [claude, createPiSource(homes, opts), createOpencodeSource(homes, opts), createCodexSource(homes, opts)]
   const byKind = new Map<string, TranscriptSource>()
   for (const s of all) for (const k of s.kinds) byKind.set(k, s)
   return {

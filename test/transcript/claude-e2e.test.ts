@@ -213,7 +213,7 @@ describe('errors before the upgrade', () => {
     b = await bridgeOn(home, [
           paneOn(home),
           claudePane({ pane_id: 'w1:p3', cwd: '/nowhere', agent: { agent_session: session('0f0f0f0f-aaaa-bbbb-cccc-000000000000') } }),
-          { pane_id: 'w1:p4', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x', agent: { agent: 'codex', agent_status: 'idle' } },
+          { pane_id: 'w1:p4', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x', agent: { agent: 'aider', agent_status: 'idle' } },
           { pane_id: 'w1:p5', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x' },
     ])
   })
@@ -228,7 +228,7 @@ describe('errors before the upgrade', () => {
     ['plain shell', `/agent-transcript?pane=w1:p5&token=${ADMIN}`, 404, 'no such agent'],
     ['flag-like pane', `/agent-transcript?pane=--help&token=${ADMIN}`, 404, 'no such agent'],
     ['no transcript', `/agent-transcript?pane=w1:p3&token=${ADMIN}`, 404, 'no transcript file for pane'],
-    ['codex', `/agent-transcript?pane=w1:p4&token=${ADMIN}`, 404, 'transcript not supported for this agent kind'],
+    ['kind without a source (aider)', `/agent-transcript?pane=w1:p4&token=${ADMIN}`, 404, 'transcript not supported for this agent kind'],
     ['traversal', `/agent-transcript?pane=w1:p2&subagent=../../x&token=${ADMIN}`, 404, 'no transcript file for pane'],
     ['absolute', `/agent-transcript?pane=w1:p2&subagent=/etc/passwd&token=${ADMIN}`, 404, 'no transcript file for pane'],
     ['encoded', `/agent-transcript?pane=w1:p2&subagent=%2e%2e%2f%2e%2e%2fx&token=${ADMIN}`, 404, 'no transcript file for pane'],

@@ -1,0 +1,125 @@
+// Measures the codex transcript source on a large generated rollout.
+//   bun bench/codex-transcript.ts [MB]        (default 100)
+// The rollout is the corpus rollouts' real lines (fixtures/codex) repeated with fresh
+// call ids, in /tmp under a CODEX_HOME sessions tree (generated once, reused). In one run:
+//   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line;
+//   cold  — createCodexSource().resolve() (herdr's thread id) + read the newest 150;
+//   warm  — release, resolve again (the index is cached) + the newest 150;
+//   deep  — an older page at the very start of the file (load_older to the top).
+// Targets, the same as Claude's (bench/transcript-engine.ts): cold ≤ 1.5× floor;
+// warm < 50 ms; deep older page < 20 ms. Prints one JSON line, then a summary.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { AgentInfo } from '../src/herdr/types'
+import { dropJsonlCache } from '../src/transcript/jsonl/timeline'
+import { createCodexSource } from '../src/transcript/kinds/codex/source'
+import type { Resolved } from '../src/transcript/source'
+import { floor, median } from './floor'
+
+const MB = Number(process.argv[2] ?? 100) || 100
+const ROOT = '/tmp/gothalo-codex-bench'
+const CODEX_DIR = join(ROOT, '.codex')
+const CWD = '/tmp/gothalo-codex-bench/proj'
+const TID = '01a2aaaa-0000-7000-8000-00000000bea7'
+const DIR = join(CODEX_DIR, 'sessions', '2026', '12', '02')
+const PATH = join(DIR, `rollout-2026-12-02T10-00-00-${TID}.jsonl`)
+const FIX = join(import.meta.dir, '../fixtures/codex')
+
+function rollouts(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n)
+    return statSync(p).isDirectory() ? rollouts(p) : p.endsWith('.jsonl') ? [p] : []
+  })
+}
+
+function generate(bytes: number): void {
+  if (existsSync(PATH) && Math.abs(statSync(PATH).size - bytes) < bytes * 0.05) return
+  mkdirSync(DIR, { recursive: true })
+  const files = rollouts(FIX).sort()
+  const first = JSON.parse(readFileSync(files[0], 'utf8').split('\n')[0])
+  first.payload.id = first.payload.session_id = TID
+  first.payload.cwd = CWD
+  writeFileSync(PATH, JSON.stringify(first) + '\n')
+  // every record but the headers; call ids made unique per copy so calls and results stay paired
+  const body = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l && !l.includes('"type":"session_meta"')))
+  let size = statSync(PATH).size
+  let k = 0
+  while (size < bytes) {
+    const chunk = body.map((l) => l.replace(/"(call_[A-Za-z0-9]+)"/g, `"$1_${k}"`)).join('\n') + '\n'
+    appendFileSync(PATH, chunk)
+    size += Buffer.byteLength(chunk)
+    k++
+  }
+}
+
+const ms = (t0: number) => performance.now() - t0
+const homes = { home: ROOT, claudeDir: '', piDir: '', xdgStateHome: '', xdgDataHome: '', codexDir: CODEX_DIR }
+const agent = {
+  pane_id: 'w1:p1',
+  agent: 'codex',
+  agent_status: 'idle',
+  cwd: CWD,
+  agent_session: { agent: 'codex', kind: 'id', source: 'herdr:codex', value: TID },
+} as AgentInfo
+
+async function resolveAndPage(source: ReturnType<typeof createCodexSource>): Promise<{ ms: number; r: Resolved; page: number }> {
+  const t0 = performance.now()
+  const r = await source.resolve(agent, {})
+  if (!r.ok) throw new Error(`resolve failed: ${r.body}`)
+  const total = r.timeline.total()
+  const page = await r.timeline.read(Math.max(1, total - 149), total)
+  return { ms: ms(t0), r, page: page.length }
+}
+
+generate(MB * 1024 * 1024)
+const bytes = statSync(PATH).size
+await floor(PATH)
+const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
+
+const colds: number[] = []
+let total = 0
+for (let i = 0; i < 3; i++) {
+  dropJsonlCache()
+  const c = await resolveAndPage(createCodexSource(homes, { pollMs: 250 }))
+  if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
+  total = c.r.timeline.total()
+  colds.push(c.ms)
+  c.r.timeline.release()
+}
+const source = createCodexSource(homes, { pollMs: 250 })
+const first = await resolveAndPage(source)
+const deeps: number[] = []
+for (let i = 0; i < 5; i++) {
+  const t0 = performance.now()
+  const page = await first.r.timeline.read(1, 150)
+  deeps.push(ms(t0))
+  if (page.length !== 150) throw new Error(`deep page had ${page.length} entries`)
+}
+first.r.timeline.release()
+const warms: number[] = []
+for (let i = 0; i < 5; i++) {
+  const w = await resolveAndPage(source)
+  warms.push(w.ms)
+  w.r.timeline.release()
+}
+const coldMs = median(colds)
+const warmMs = median(warms)
+const deepMs = median(deeps)
+const figures = {
+  bench: 'codex-transcript',
+  file_mb: +(bytes / 1048576).toFixed(1),
+  entries: total,
+  floor_ms: +floorMs.toFixed(1),
+  cold_ms: +coldMs.toFixed(1),
+  cold_over_floor: +(coldMs / floorMs).toFixed(2),
+  warm_ms: +warmMs.toFixed(2),
+  deep_page_ms: +deepMs.toFixed(2),
+  targets_met: coldMs <= 1.5 * floorMs && warmMs < 50 && deepMs < 20,
+}
+console.log(JSON.stringify(figures))
+console.log(`codex rollout ${figures.file_mb} MB, ${total} entries (${PATH})`)
+console.log(`  floor (stream + JSON.parse every line): ${floorMs.toFixed(0)} ms`)
+console.log(`  cold resolve + newest 150:               ${coldMs.toFixed(0)} ms  = ${(coldMs / floorMs).toFixed(2)}× floor (target ≤ 1.5×)`)
+console.log(`  warm re-resolve + newest 150:            ${warmMs.toFixed(2)} ms (target < 50 ms)`)
+console.log(`  older page at the start of the file:     ${deepMs.toFixed(2)} ms (target < 20 ms)`)
+process.exit(figures.targets_met ? 0 : 1)
