@@ -13,6 +13,7 @@ const BENCHES = [
   'binary.ts',
   'pi-transcript.ts',
   'opencode-transcript.ts',
+  'codex-transcript.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []
