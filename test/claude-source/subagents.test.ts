@@ -21,6 +21,7 @@ import type { Subagent } from '../../src/transcript/roster'
 import { SubagentSchema } from '../../src/transcript/roster'
 import { createClaudeSource, type ClaudeSource } from '../../src/transcript/kinds/claude/source'
 import { RosterRegistry, rosterCounters } from '../../src/transcript/kinds/claude/roster-watch'
+import { jsonlCounters } from '../../src/transcript/jsonl/timeline'
 // the contract's 404 body, spelled out: 'no transcript file for pane'
 import { NO_TRANSCRIPT, type Resolved, type Unresolved } from '../../src/transcript/source'
 import { FIXTURES, claudePane, expectedEntryIds, fileLines, tempHome, type TempHome } from './helpers'
@@ -253,7 +254,19 @@ describe('roster', () => {
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
   })
 
-  test('incremental: a second roster() after an append reads only the appended bytes', async () => {
+  test('one pass: the index pass folds the roster; the roster reads nothing of the parent while a timeline holds it', async () => {
+    const { src, parent } = setup()
+    const before = { ...rosterCounters }
+    const scanned = jsonlCounters.bytesScanned
+    const r = ok(await src.resolve(pane(), {}))
+    expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: true, [DELTA]: true, [EPSILON]: false })
+    expect(jsonlCounters.bytesScanned - scanned).toBe(statSync(parent).size)
+    expect(rosterCounters.parentBytesRead - before.parentBytesRead).toBe(0)
+    expect(rosterCounters.parentRescans - before.parentRescans).toBe(0)
+    r.timeline.release()
+  })
+
+  test('incremental: a second roster() after an append reads only the appended bytes, once', async () => {
     const { src, parent } = setup()
     writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join(''))
     const r = ok(await src.resolve(pane(), {}))
@@ -266,34 +279,60 @@ describe('roster', () => {
     const appended = PARENT_LINES.slice(9, 11).map((l) => l + '\n').join('')
     appendFileSync(parent, appended)
     const mid = { ...rosterCounters }
+    const midScanned = jsonlCounters.bytesScanned
     // all five files are present; only the two sync results were appended
     expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: false, [DELTA]: false, [EPSILON]: false })
-    expect(rosterCounters.parentBytesRead - mid.parentBytesRead).toBe(Buffer.byteLength(appended))
+    // read once, by the timeline's index pass; the roster took its facts
+    expect(jsonlCounters.bytesScanned - midScanned).toBe(Buffer.byteLength(appended))
+    expect(rosterCounters.parentBytesRead - mid.parentBytesRead).toBe(0)
     expect(rosterCounters.parentRescans - mid.parentRescans).toBe(0)
     // the same watcher serves /snapshot counts: no rescan there either
     const beforeCounts = { ...rosterCounters }
     expect(await src.subagentCounts(pane())).toEqual({ running: 3, total: 5 })
     expect(rosterCounters.parentBytesRead - beforeCounts.parentBytesRead).toBe(0)
     expect(rosterCounters.parentRescans - beforeCounts.parentRescans).toBe(0)
+    // the socket goes: /snapshot folds on its own, from where the index pass stopped
+    r.timeline.release()
+    const more = PARENT_LINES.slice(11).map((l) => l + '\n').join('')
+    appendFileSync(parent, more)
+    const afterRelease = { ...rosterCounters }
+    expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
+    expect(rosterCounters.parentBytesRead - afterRelease.parentBytesRead).toBe(Buffer.byteLength(more))
+    expect(rosterCounters.parentRescans - afterRelease.parentRescans).toBe(0)
   })
 
   test('shrink and replacement start the fold over', async () => {
     const { src, parent } = setup()
     const r = ok(await src.resolve(pane(), {}))
     expect(doneOf(await r.roster!())[ALPHA]).toBe(true)
-    const before = rosterCounters.parentRescans
+    const before = jsonlCounters.resets
     writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')) // truncated in place
     expect(doneOf(await r.roster!())[ALPHA]).toBe(false)
-    expect(rosterCounters.parentRescans - before).toBe(1)
+    expect(jsonlCounters.resets - before).toBe(1)
     // replaced by a new file (new inode) with the full content
     writeFileSync(parent + '.new', PARENT_LINES.map((l) => l + '\n').join(''))
     renameSync(parent + '.new', parent)
     expect(doneOf(await r.roster!())[ALPHA]).toBe(true)
-    expect(rosterCounters.parentRescans - before).toBe(2)
-    // rewritten in place, same inode, longer: the byte before the offset is no longer a newline
+    expect(jsonlCounters.resets - before).toBe(2)
+    // rewritten in place, same inode, longer: the bytes before the indexed end changed
     const text = PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')
     writeFileSync(parent, 'x'.repeat(5) + text + 'y'.repeat(statSync(parent).size))
     expect(doneOf(await r.roster!())[ALPHA]).toBe(false)
+    expect(jsonlCounters.resets - before).toBe(3)
+    r.timeline.release()
+  })
+
+  test('without a timeline (a /snapshot row), the watcher folds the parent itself and starts over on shrink and replacement', async () => {
+    const { src, parent } = setup()
+    const before = rosterCounters.parentRescans
+    expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
+    expect(rosterCounters.parentRescans - before).toBe(1)
+    writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')) // truncated in place
+    expect(await src.subagentCounts(pane())).toEqual({ running: 5, total: 5 })
+    expect(rosterCounters.parentRescans - before).toBe(2)
+    writeFileSync(parent + '.new', PARENT_LINES.map((l) => l + '\n').join(''))
+    renameSync(parent + '.new', parent)
+    expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
     expect(rosterCounters.parentRescans - before).toBe(3)
   })
 

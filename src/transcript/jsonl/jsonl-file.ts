@@ -8,7 +8,7 @@ import { open, realpath, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, sep } from 'node:path'
 import { placed, type Draft, type Entry } from '../entry'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
-import type { LineCounter, LineNormalizer } from './normalizer'
+import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
 /** Process-wide counters, for tests and measurements. */
 export const jsonlCounters = {
@@ -49,6 +49,12 @@ export interface JsonlFileOptions {
    * file replaced by a symlink to /etc/passwd is refused, not streamed.
    */
   within?: string
+  /**
+   * Facts gathered from every line in the index pass (and kept with the index).
+   * Its countAndFold counts index scans in place of `count`, which must be given
+   * too (reads check a line's count with it).
+   */
+  fold?: LineFold
 }
 
 /** A session file whose real path leaves the agent's directory. */
@@ -72,10 +78,21 @@ const HEAD_PRINT = 256
 /** How many bytes just before the scanned offset must not change while we follow a file. */
 const TAIL_PRINT = 64
 
+/** A fold's facts over a file's first `scanned` bytes, as the index pass left them. */
+export interface FactsView {
+  facts: unknown
+  /** the facts cover bytes 0..scanned (always just past a newline) */
+  scanned: number
+  /** the index generation: bumps when the file is re-indexed and the facts start over */
+  generation: number
+  ino: number
+  dev: number
+}
+
 export class JsonlFile {
   readonly dir: string
   readonly name: string
-  index = new LineIndex()
+  index: LineIndex
   /** bumps whenever the index is replaced; a read that straddles one returns [] */
   generation = 0
   /** the file is not at its path now (pending, or deleted while we hold it open) */
@@ -111,6 +128,7 @@ export class JsonlFile {
   private lastLogged = ''
   /** the counter used by index scans; dropped for good once it disagrees with the normalizer */
   private count: LineCounter | undefined
+  private readonly fold: LineFold | undefined
 
   constructor(
     readonly path: string,
@@ -125,6 +143,25 @@ export class JsonlFile {
     this.log = opts.log ?? ((m) => console.warn(m))
     this.count = opts.count
     this.within = opts.within
+    this.fold = opts.fold
+    this.index = this.emptyIndex()
+  }
+
+  /** An empty index, with fresh fold facts when the file has a fold. */
+  private emptyIndex(): LineIndex {
+    const index = new LineIndex()
+    if (this.fold) index.facts = this.fold.fresh()
+    return index
+  }
+
+  /**
+   * The fold's facts as of the indexed bytes, with what identifies them (the
+   * file and how far they reach); undefined while no descriptor is open or a
+   * re-index is running.
+   */
+  factsView(): FactsView | undefined {
+    if (!this.fold || !this.fh || this.resetting) return undefined
+    return { facts: this.index.facts, scanned: this.index.scanned, generation: this.generation, ino: this.ino, dev: this.dev }
   }
 
   /** True while index scans use the kind's counter (false without one, or after it disagreed). */
@@ -291,7 +328,7 @@ export class JsonlFile {
       this.missing = true
       // Held open: keep serving what is indexed. Not held (a cached index whose
       // file went away while nobody watched): nothing can be served, start empty.
-      if (!this.fh && this.index.rows > 0) this.replaceIndex(new LineIndex())
+      if (!this.fh && this.index.scanned > 0) this.replaceIndex(this.emptyIndex())
       return
     }
     this.missing = false
@@ -348,7 +385,7 @@ export class JsonlFile {
     this.resetting = true
     this.suspect = false
     try {
-      const fresh = new LineIndex()
+      const fresh = this.emptyIndex()
       await this.extend(fresh, size, false)
       this.replaceIndex(fresh)
       this.seenSize = size
@@ -394,7 +431,7 @@ export class JsonlFile {
       jsonlCounters.bytesScanned += bytesRead
       const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
       const before = index.total()
-      const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count)
+      const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
       if (used === 0) {
         // No '\n' in what we read: the rest is a half-written line, or one
         // longer than the buffer (grow it and read again).

@@ -4,7 +4,7 @@
 // a 100 MB transcript (~30k lines) costs well under a megabyte and no entries
 // are ever kept. Everything here is pure over bytes: no file, no clock.
 import type { Draft } from '../entry'
-import { unplaced, type LineCounter, type LineNormalizer } from './normalizer'
+import { unplaced, type LineCounter, type LineFold, type LineNormalizer } from './normalizer'
 
 export class LineIndex {
   /** byte offset of the first byte of the row's line */
@@ -16,6 +16,8 @@ export class LineIndex {
   rows = 0
   /** byte offset just past the last complete line ('\n' included): where the next scan starts */
   scanned = 0
+  /** the kind's LineFold facts over lines 0..scanned (undefined without a fold) */
+  facts: unknown = undefined
 
   total(): number {
     return this.rows === 0 ? 0 : this.cum[this.rows - 1]
@@ -103,6 +105,25 @@ export function countSafely(count: LineCounter, normalize: LineNormalizer, line:
   return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : normalizeSafely(normalize, line, offset).length
 }
 
+/** countSafely through the fold's countAndFold (one parse for both); the facts are the fold's to keep sane. */
+function countAndFoldSafely(fold: LineFold, facts: unknown, normalize: LineNormalizer, line: string, offset: number): number {
+  let n: unknown
+  try {
+    n = fold.countAndFold(line, offset, facts)
+  } catch {
+    n = undefined
+  }
+  return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : normalizeSafely(normalize, line, offset).length
+}
+
+function foldSafely(fold: LineFold, facts: unknown, line: string, offset: number): void {
+  try {
+    fold.fold(line, offset, facts)
+  } catch {
+    // a fold that throws on a line learns nothing from it
+  }
+}
+
 /**
  * Indexes every complete line in `buf` (whose byte 0 is file offset `base`),
  * counting each line's entries: with `count` when given (the cold build needs
@@ -111,6 +132,8 @@ export function countSafely(count: LineCounter, normalize: LineNormalizer, line:
  * appended to it. Returns how many bytes were consumed: up to and including the
  * last '\n'. An incomplete last line is left for the next call, which is how a
  * half-written line (or a UTF-8 character split by a read) waits for the rest of its bytes.
+ * With `fold`, every non-blank line (entries or not) is also folded into
+ * index.facts, in the same pass: through countAndFold when counting.
  */
 export function indexLines(
   buf: Buffer,
@@ -119,10 +142,12 @@ export function indexLines(
   index: LineIndex,
   collect?: Draft[],
   count?: LineCounter,
+  fold?: LineFold,
 ): number {
   let pos = 0
   const len = buf.length
   const counting = count !== undefined && collect === undefined
+  const facts = index.facts
   while (pos < len) {
     const nl = buf.indexOf(0x0a, pos)
     if (nl === -1) break
@@ -130,9 +155,12 @@ export function indexLines(
       const end = nl > pos && buf[nl - 1] === 0x0d ? nl - 1 : nl
       const line = buf.toString('utf8', pos, end)
       if (counting) {
-        const n = countSafely(count, normalize, line, base + pos)
+        const n = fold
+          ? countAndFoldSafely(fold, facts, normalize, line, base + pos)
+          : countSafely(count, normalize, line, base + pos)
         if (n > 0) index.push(base + pos, base + end, n)
       } else {
+        if (fold) foldSafely(fold, facts, line, base + pos)
         const drafts = normalizeSafely(normalize, line, base + pos)
         if (drafts.length > 0) {
           index.push(base + pos, base + end, drafts.length)

@@ -29,3 +29,27 @@ export type LineCounter = (
   /** byte offset of the line in its file */
   offset: number,
 ) => number
+
+/**
+ * Optional: facts a kind keeps about a whole file (Claude: what the subagent
+ * roster needs from the parent transcript), gathered by the index scan in the
+ * same pass and the same parse as the count, so a first connect reads the file
+ * once. The facts live with the index: a re-index starts them fresh, and the
+ * on-disk index cache saves and restores them with it.
+ */
+export interface LineFold<F = unknown> {
+  /** names what is gathered, for the on-disk cache key; change it when the facts' meaning changes */
+  readonly id: string
+  fresh(): F
+  /**
+   * Counts the line's entries (must equal normalize(line, offset).length, like a
+   * LineCounter) and folds its facts into `facts`, parsing the line once.
+   */
+  countAndFold(line: string, offset: number, facts: F): number
+  /** Folds a line that was normalized instead of counted (the live tail). */
+  fold(line: string, offset: number, facts: F): void
+  /** The facts as plain JSON, for the cache. */
+  save(facts: F): unknown
+  /** Facts back from save()'s JSON; undefined when it is not theirs (then the file is re-indexed). */
+  load(saved: unknown): F | undefined
+}

@@ -155,6 +155,20 @@ function handleOn(file: JsonlFile, key: string): JsonlTimeline {
   }
 }
 
+/**
+ * The fold facts of a file a timeline holds now, brought up to the file first
+ * (one pump: a stat when nothing changed), as JsonlFile.factsView() gives them;
+ * undefined when nobody holds the file, it has no fold, or it is not at its
+ * path now. Lets a kind use what the index pass gathered instead of reading the
+ * file again.
+ */
+export async function heldJsonlFacts(path: string, normalize: LineNormalizer, normalizerId?: string) {
+  const file = files.get(keyOf(resolve(path), normalize, normalizerId))
+  if (!file || file.refs === 0) return undefined
+  await file.pump()
+  return file.refs > 0 && !file.missing ? file.factsView() : undefined
+}
+
 /** Tunes the warm cache of released indexes (defaults: 60 s, 8 files). */
 export function configureJsonlCache(settings: Partial<typeof cacheSettings>): void {
   Object.assign(cacheSettings, settings)

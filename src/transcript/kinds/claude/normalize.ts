@@ -169,6 +169,29 @@ export const countClaudeLine: LineCounter = (line) => {
   return plan ? plan.slots.length : 1
 }
 
+/**
+ * countClaudeLine that also hands the parsed record (when the line is a JSON
+ * object) to `onRecord`: the index pass folds the subagent roster's facts from
+ * the same parse. Same count as countClaudeLine for every line.
+ */
+export function countClaudeLineTapped(line: string, onRecord: (rec: Record<string, unknown>) => void): number {
+  if (line.trim() === '') return 0
+  let rec: unknown
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return 1
+  }
+  if (!isRec(rec)) return 1
+  onRecord(rec)
+  try {
+    const slots = planRecord(rec)
+    return slots ? slots.length : 1
+  } catch {
+    return 1
+  }
+}
+
 /** undefined ⇒ the record could not be placed (the line becomes parsed:false). */
 function planRecord(rec: Rec): Slot[] | undefined {
   const type = str(rec.type)

@@ -58,6 +58,8 @@ export const SPAWN_TOOL_NAMES: ReadonlySet<string> = new Set(['Agent', 'Task'])
  */
 export const ROSTER_LINE_MARKERS: readonly string[] = ['task-notification', 'agentId', ...[...SPAWN_TOOL_NAMES].map((n) => `"${n}"`)]
 export const RESULT_MARKER = 'tool_result'
+/** A text that may be a task notification (isTaskNotificationText decides): it starts with a tag. */
+const MAY_BE_NOTICE = /^\s*</
 /** A line that may hold a spawning call: `"name":"Agent"` (any spacing). */
 const SPAWN_NAME_RE = new RegExp(`"name"\\s*:\\s*"(?:${[...SPAWN_TOOL_NAMES].join('|')})"`)
 
@@ -144,6 +146,15 @@ export function parentFactsFromLine(line: string): LineFacts {
     return NONE
   }
   if (!isRec(rec)) return NONE
+  try {
+    return factsOfRecord(rec)
+  } catch {
+    return NONE
+  }
+}
+
+/** parentFactsFromLine for a line already parsed to an object: the same facts. Never throws. */
+export function parentFactsFromRecord(rec: Rec): LineFacts {
   try {
     return factsOfRecord(rec)
   } catch {
@@ -258,6 +269,71 @@ export class ParentFacts {
       for (const id of this.spawns.keys()) if (line.includes(id)) return true
     }
     return line.includes('tool_use') && SPAWN_NAME_RE.test(line)
+  }
+
+  /** Folds one parent record already parsed (the index pass's parse): the same facts as addLine of its line. */
+  addRecord(rec: Rec): this {
+    if (!this.recordMayMatter(rec)) return this
+    return this.add(parentFactsFromRecord(rec))
+  }
+
+  /**
+   * addRecord's sieve, without allocating: false only for a record whose facts
+   * add() would ignore (most lines of a long session: ordinary tool calls and
+   * results). Permissive where unsure; the fuzz test holds it to addLine.
+   */
+  private recordMayMatter(rec: Rec): boolean {
+    const t = rec.type
+    if (t === 'progress') return isRec(rec.data) && rec.data.type === 'agent_progress'
+    if (t === 'queue-operation') return rec.operation === 'enqueue'
+    if (t === 'attachment') return isRec(rec.attachment) && rec.attachment.type === 'queued_command'
+    const msg = rec.message
+    if (!isRec(msg)) return false
+    const c = msg.content
+    if (t === 'assistant') {
+      if (!Array.isArray(c)) return false
+      for (const b of c) if (isRec(b) && b.type === 'tool_use' && typeof b.name === 'string' && SPAWN_TOOL_NAMES.has(b.name)) return true
+      return false
+    }
+    if (t !== 'user') return false
+    if (typeof c === 'string') return MAY_BE_NOTICE.test(c)
+    if (!Array.isArray(c)) return false
+    const first = c[0]
+    if (isRec(first) && typeof first.text === 'string' && MAY_BE_NOTICE.test(first.text)) return true
+    if (isRec(rec.toolUseResult) && typeof rec.toolUseResult.agentId === 'string') return true
+    if (this.spawns.size === 0) return false
+    for (const b of c) if (isRec(b) && typeof b.tool_use_id === 'string' && this.spawns.has(b.tool_use_id)) return true
+    return false
+  }
+
+  /**
+   * The accumulator as plain JSON (for the on-disk index cache): every field,
+   * Maps as entry lists. fromJSON() refuses a shape that is not exactly this
+   * class's, so a cache written before a field was added is rebuilt, not trusted.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(this)) {
+      if (!(v instanceof Map)) throw new Error(`ParentFacts.${k} is not a Map: teach toJSON/fromJSON about it`)
+      out[k] = [...v]
+    }
+    return out
+  }
+
+  static fromJSON(saved: unknown): ParentFacts | undefined {
+    if (!isRec(saved)) return undefined
+    const p = new ParentFacts()
+    const fields = Object.entries(p)
+    if (Object.keys(saved).length !== fields.length) return undefined
+    for (const [k, v] of fields) {
+      const entries = saved[k]
+      if (!(v instanceof Map) || !Array.isArray(entries)) return undefined
+      for (const e of entries) {
+        if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string') return undefined
+        v.set(e[0], e[1])
+      }
+    }
+    return p
   }
 
   add(f: LineFacts): this {

@@ -9,6 +9,7 @@
 // gathers the facts.
 import { open, readFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import type { FactsView } from '../../jsonl/jsonl-file'
 import type { Subagent } from '../../roster'
 import { ParentFacts, RESULT_MARKER, ROSTER_LINE_MARKERS, buildRoster, type SubagentFileFacts } from './roster-logic'
 
@@ -74,6 +75,12 @@ export interface FoldLimits {
 }
 const DEFAULT_LIMITS: FoldLimits = { chunkBytes: 1024 * 1024, maxLineBytes: 32 * 1024 * 1024, freshMs: 0 }
 
+/**
+ * Where a watcher can find parent facts the JSONL index pass already folded
+ * (the session file is open in a timeline): undefined when nothing holds it.
+ */
+export type IndexedFacts = (sessionPath: string) => Promise<FactsView | undefined>
+
 interface MetaCache {
   mtimeMs: number
   size: number
@@ -95,6 +102,8 @@ export class RosterWatcher {
   private inflight: Promise<Subagent[] | undefined> | null = null
   /** when the last refresh finished (performance.now()), -Infinity before any */
   private refreshedAt = -Infinity
+  /** the index pass's facts last adopted: generation and reach */
+  private adopted: { generation: number; scanned: number } | undefined
 
   private readonly limits: FoldLimits
 
@@ -102,6 +111,7 @@ export class RosterWatcher {
     readonly sessionPath: string,
     private readonly log: (message: string) => void,
     limits: Partial<FoldLimits> = {},
+    private readonly indexed?: IndexedFacts,
   ) {
     this.subDir = subagentsDirOf(sessionPath)
     this.limits = { ...DEFAULT_LIMITS, ...limits }
@@ -128,7 +138,7 @@ export class RosterWatcher {
   private async refresh(): Promise<Subagent[] | undefined> {
     rosterCounters.refreshes++
     try {
-      await this.foldParent()
+      if (!(await this.adoptIndexed())) await this.foldParent()
       const files = await this.scanDir()
       this.lastGood = buildRoster(files, this.facts)
       this.lastError = ''
@@ -138,6 +148,27 @@ export class RosterWatcher {
       this.lastError = msg
     }
     return this.lastGood
+  }
+
+  /**
+   * Takes the parent facts from the index pass when a timeline holds the
+   * session file: no read of the parent at all. A copy, with the offset and
+   * file it covers, so a later fold of our own (the timeline gone) continues
+   * from there instead of from byte 0. False when nothing holds the file.
+   */
+  private async adoptIndexed(): Promise<boolean> {
+    const view = await this.indexed?.(this.sessionPath)
+    if (!view || !(view.facts instanceof ParentFacts)) return false
+    const a = this.adopted
+    if (a && a.generation === view.generation && a.scanned === view.scanned && this.ino === view.ino && this.dev === view.dev) return true
+    const copy = ParentFacts.fromJSON(view.facts.toJSON())
+    if (!copy) return false
+    this.facts = copy
+    this.offset = view.scanned
+    this.ino = view.ino
+    this.dev = view.dev
+    this.adopted = { generation: view.generation, scanned: view.scanned }
+    return true
   }
 
   /** Folds the parent's complete lines past the offset; starts over when the file shrank or was replaced. */
@@ -152,6 +183,7 @@ export class RosterWatcher {
         const { bytesRead } = await fh.read(b, 0, 1, this.offset - 1)
         restart = bytesRead !== 1 || b[0] !== 0x0a
       }
+      this.adopted = undefined
       if (restart) {
         this.facts = new ParentFacts()
         this.offset = 0
@@ -278,18 +310,22 @@ export class RosterRegistry {
   private readonly maxIdle: number
   private readonly log: (message: string) => void
   private readonly limits: Partial<FoldLimits>
+  private readonly indexed: IndexedFacts | undefined
 
-  constructor(opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits> } = {}) {
+  constructor(
+    opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits>; indexed?: IndexedFacts } = {},
+  ) {
     this.log = opts.log ?? ((m) => console.warn(m))
     this.maxIdle = opts.maxIdle ?? 32
     this.limits = opts.limits ?? {}
+    this.indexed = opts.indexed
   }
 
   /** Joins (or starts) the watcher of `sessionPath` (absolute). release() is idempotent. */
   acquire(sessionPath: string): { watcher: RosterWatcher; release: () => void } {
     let w = this.watchers.get(sessionPath)
     if (w) this.watchers.delete(sessionPath) // re-insert: most recently used last
-    else w = new RosterWatcher(sessionPath, this.log, this.limits)
+    else w = new RosterWatcher(sessionPath, this.log, this.limits, this.indexed)
     this.watchers.set(sessionPath, w)
     w.refs++
     let released = false

@@ -10,10 +10,11 @@
 // roster but are streamable if asked for by their exact id: they are files of
 // the same session, and hiding them would need a second rule for no safety gain.
 import type { AgentInfo } from '../../../herdr/types'
-import { acquireJsonlTimeline, type JsonlTimeline } from '../../jsonl/timeline'
+import { acquireJsonlTimeline, heldJsonlFacts, type JsonlTimeline } from '../../jsonl/timeline'
 import type { Subagent } from '../../roster'
 import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
 import { countClaudeLine, normalizeClaudeLine } from './normalize'
+import { claudeRosterFold } from './roster-fold'
 import { RosterRegistry, discoverSubagentFiles, subagentsDirOf } from './roster-watch'
 import { locateClaudeSession, type LocatedSession } from './source-resolve'
 import { join } from 'node:path'
@@ -45,7 +46,14 @@ const errText = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions = {}): ClaudeSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
-  const rosters = new RosterRegistry({ log, maxIdle: opts.maxIdleRosters, limits: { freshMs: opts.rosterFreshMs ?? 0 } })
+  // A session file open in a timeline was folded by its index pass: the roster
+  // takes those facts instead of reading the file a second time.
+  const rosters = new RosterRegistry({
+    log,
+    maxIdle: opts.maxIdleRosters,
+    limits: { freshMs: opts.rosterFreshMs ?? 0 },
+    indexed: (sessionPath) => heldJsonlFacts(sessionPath, normalizeClaudeLine),
+  })
 
   /** locate, turning a read failure into undefined + a log line (callers that must not fail). */
   async function locateQuietly(agent: AgentInfo): Promise<LocatedSession | undefined> {
@@ -83,7 +91,13 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
 
     let timeline: JsonlTimeline
     try {
-      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, { count: countClaudeLine, pollMs: opts.pollMs, log, within: homes.claudeDir })
+      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, {
+        count: countClaudeLine,
+        fold: claudeRosterFold,
+        pollMs: opts.pollMs,
+        log,
+        within: homes.claudeDir,
+      })
     } catch (err) {
       if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') return NO_TRANSCRIPT // gone since we looked
       log(`claude transcript ${target}: ${errText(err)}`)
