@@ -8,7 +8,7 @@ BUN=node_modules/.bin/bun
 status=0
 if "$BUN" check && "$BUN" check -p web; then typecheck=pass; else typecheck=fail; status=1; fi
 log=$(mktemp)
-"$BUN" test "$@" 2>&1 | tee "$log"
+"$BUN" test --timeout 20000 "$@" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | tr -dc 0-9)
 failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -1 | tr -dc 0-9)

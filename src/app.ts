@@ -17,6 +17,7 @@ import { createSources, type SourceRegistry } from './transcript/sources'
 import type { AuthStore, Principal } from './auth/types'
 import type { HerdrClient } from './herdr/client'
 import type { AgentHomes } from './transcript/source'
+import { createLogger, whoOf, type Logger } from './log'
 
 export interface Timing {
   /** transcript tail poll (contract: 250 ms) */
@@ -45,6 +46,9 @@ export interface AppDeps {
   version: string
   clock?: () => number
   timing?: Partial<Timing>
+  /** the structured log: one line per request and per event (default: info, text, stderr) */
+  logger?: Logger
+  /** free-text problem reports from deep inside (default: the logger's warn) */
   log?: (msg: string) => void
   /** transcript sources by agent kind (default: every kind this bridge reads) */
   sources?: SourceRegistry
@@ -59,6 +63,7 @@ export interface Ctx {
   clock: () => number
   timing: Timing
   log: (msg: string) => void
+  logger: Logger
   /** open sockets by device, closed when the device is revoked */
   sockets: SocketRegistry
 }
@@ -107,6 +112,7 @@ export function authGuard(ctx: Ctx) {
 }
 
 export function createApp(deps: AppDeps) {
+  const logger = deps.logger ?? createLogger()
   const ctx: Ctx = {
     herdr: deps.herdr,
     auth: deps.auth,
@@ -114,10 +120,14 @@ export function createApp(deps: AppDeps) {
     version: deps.version,
     clock: deps.clock ?? Date.now,
     timing: { ...DEFAULT_TIMING, ...deps.timing },
-    log: deps.log ?? ((m) => console.error(m)),
+    log: deps.log ?? ((m) => logger.warn(m)),
+    logger,
     sockets: new SocketRegistry(),
   }
-  ctx.auth.onRevoke((id) => ctx.sockets.closeDevice(id))
+  ctx.auth.onRevoke((id) => {
+    const closed = ctx.sockets.closeDevice(id)
+    logger.info('device revoked', { device: id, sockets_closed: closed })
+  })
   const sources =
     deps.sources ??
     createSources(ctx.homes, {
@@ -130,30 +140,66 @@ export function createApp(deps: AppDeps) {
 
   // /healthz is polled; herdr's state is re-checked at most once a second
   // (and concurrent checks share one), so a burst of probes spawns nothing extra.
-  type HerdrHealth = { found: boolean; version: string | null; server: 'running' | 'not_running' | 'unknown' }
+  type HerdrHealth = {
+    found: boolean
+    version: string | null
+    server: 'running' | 'not_running' | 'not_responding' | 'unknown'
+    detail?: string
+  }
   let health: { at: number; value: Promise<HerdrHealth> } | undefined
   const herdrHealth = (): Promise<HerdrHealth> => {
     const now = ctx.clock()
     if (health && now - health.at < 1000) return health.value
+    // A missing executable, a server that is not running and a herdr that hangs
+    // (killed at the time limit) are three different fixes for the user.
+    const verdict = (e: unknown, version: string | null): HerdrHealth => {
+      const h = e as { kind?: string; code?: string; message?: string }
+      if (h.kind === 'not_running') return { found: true, version, server: 'not_running' }
+      return { found: true, version, server: h.code === 'timeout' ? 'not_responding' : 'unknown', detail: String(h.message ?? e) }
+    }
     const value = (async (): Promise<HerdrHealth> => {
-      const version = await ctx.herdr.version()
+      let version: string | null
+      try {
+        version = await ctx.herdr.version()
+      } catch (e) {
+        return verdict(e, null)
+      }
       if (version === null) return { found: false, version, server: 'not_running' }
       try {
         await ctx.herdr.snapshot()
         return { found: true, version, server: 'running' }
       } catch (e) {
-        return { found: true, version, server: (e as { kind?: string }).kind === 'not_running' ? 'not_running' : 'unknown' }
+        return verdict(e, version)
       }
     })()
     health = { at: now, value }
     return value
   }
+  // One access-log line per request: method, path (never the query: it can hold
+  // ?token=), status, time, and who (device id or admin), never a token or a body.
+  const started = new WeakMap<Request, number>()
   const app = new Elysia({
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
     // reusePort (Elysia's default) would let a second bridge share the port and
     // split the requests: the second must fail to bind instead.
     serve: { maxRequestBodySize: MAX_BODY_BYTES, reusePort: false },
   })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now())
+    })
+    .onAfterResponse({ as: 'global' }, (c) => {
+      const t0 = started.get(c.request)
+      const r = (c as { responseValue?: unknown }).responseValue
+      let status = r instanceof Response ? r.status : typeof c.set.status === 'number' ? c.set.status : 200
+      if (status === 200 && c.request.headers.get('upgrade')?.toLowerCase() === 'websocket') status = 101
+      logger.info('request', {
+        method: c.request.method,
+        path: new URL(c.request.url).pathname,
+        status,
+        ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 10) / 10,
+        device: whoOf(c),
+      })
+    })
     .onError(({ code, error, set }) => {
       // Plain-text errors everywhere; never a stack trace or an internal message.
       set.headers['content-type'] = 'text/plain;charset=utf-8'
@@ -165,7 +211,8 @@ export function createApp(deps: AppDeps) {
         const custom = typeof e.customError === 'string' ? e.customError : e.validator?.schema?.error
         return (set.status = 400), typeof custom === 'string' ? custom : 'bad request'
       }
-      ctx.log(`internal error: ${(error as Error)?.stack ?? String(error)}`)
+      logger.error('internal error', { error: (error as Error)?.message ?? String(error) })
+      logger.debug('internal error stack', { stack: (error as Error)?.stack })
       set.status = 500
       return 'internal error'
     })
@@ -204,7 +251,10 @@ export function createApp(deps: AppDeps) {
           herdr: t.Object({
             found: t.Boolean(),
             version: t.Union([t.String(), t.Null()]),
-            server: t.Union([t.Literal('running'), t.Literal('not_running'), t.Literal('unknown')]),
+            server: t.Union([t.Literal('running'), t.Literal('not_running'), t.Literal('not_responding'), t.Literal('unknown')], {
+              description: 'not_responding: herdr was started but did not answer within the time limit (a hung server)',
+            }),
+            detail: t.Optional(t.String({ description: 'what went wrong, when not running' })),
           }),
         }),
       },

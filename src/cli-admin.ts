@@ -1,11 +1,18 @@
-// `gothalo pair`, `gothalo devices`, `gothalo devices revoke ID`: they open the
-// SQLite file in the data dir directly, so they work whether or not the server
-// runs (WAL + busy timeout let both share it).
-import { mkdirSync } from 'node:fs'
+// `gothalo pair`, `gothalo devices`, `gothalo devices revoke ID`.
+// `pair` asks the running bridge for a code when one runs on this data dir (its
+// URL is in the data dir's runtime file, the admin token beside it), so the code
+// is certainly one that bridge accepts; otherwise it makes one in the data dir
+// and says which. `devices` open the SQLite file directly, so they work whether
+// or not the server runs (WAL + busy timeout let both share it).
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Settings } from './config'
+import { ADMIN_TOKEN_FILE } from './auth/admin-token'
 import { createAuthStore, newSecretToken } from './auth/store'
-import type { Device } from './auth/types'
+import type { Device, PairCode } from './auth/types'
+import { isLoopback } from './log'
+import { qrLines } from './qr'
+import { RUNTIME_FILE, readRuntimeInfo } from './startup'
 
 export const DB_FILE = 'gothalo.db'
 
@@ -30,12 +37,53 @@ export function deviceTable(devices: Device[]): string[] {
 }
 
 /** Runs one admin command; returns the exit code. `out` gets one line per call. */
+/** The URL a phone opens to pair: the app at `base`, the code in the fragment (never sent to a server). */
+export function pairUrl(base: string, code: string): string {
+  return `${base.replace(/\/+$/, '')}/#pair=${encodeURIComponent(code)}`
+}
+
+function readAdminToken(dataDir: string): string | undefined {
+  try {
+    return readFileSync(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+type Asked = { ok: true; code: PairCode; url: string; publicUrl?: string } | { ok: false; fatal?: string; note?: string }
+
+/** Asks the bridge that runs on this data dir for a pair code. */
+async function askBridge(settings: Settings, fetchImpl: typeof fetch): Promise<Asked> {
+  const info = readRuntimeInfo(settings.dataDir)
+  if (!info) return { ok: false, note: `no bridge is running on data dir ${settings.dataDir} (no ${RUNTIME_FILE} there)` }
+  const token = settings.adminToken ?? readAdminToken(settings.dataDir)
+  if (!token) return { ok: false, fatal: `no admin token in ${join(settings.dataDir, ADMIN_TOKEN_FILE)} — pass the bridge's --admin-token` }
+  let res: Response
+  try {
+    res = await fetchImpl(`${info.url}/pair/code`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5000),
+    })
+  } catch (e) {
+    return { ok: false, note: `the bridge recorded in ${join(settings.dataDir, RUNTIME_FILE)} (${info.url}) does not answer (${(e as Error).message})` }
+  }
+  if (res.status === 401 || res.status === 403)
+    return {
+      ok: false,
+      fatal: `the bridge at ${info.url} refused the admin token (it was started with another --admin-token?) — pass the same --admin-token or GOTHALO_ADMIN_TOKEN`,
+    }
+  if (!res.ok) return { ok: false, fatal: `the bridge at ${info.url} answered ${res.status}: ${(await res.text()).slice(0, 200)}` }
+  return { ok: true, code: (await res.json()) as PairCode, url: info.url, publicUrl: info.public_url }
+}
+
 export async function runAdminCommand(
   settings: Settings,
   out: (line: string) => void,
-  opts: { clock?: () => number } = {},
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean } = {},
 ): Promise<number> {
-  if (settings.command !== 'pair' && settings.command !== 'devices' && settings.command !== 'devices-revoke') {
+  if (settings.command === 'pair') return pair(settings, out, opts)
+  if (settings.command !== 'devices' && settings.command !== 'devices-revoke') {
     out(`not an admin command: ${settings.command}`)
     return 2
   }
@@ -45,12 +93,6 @@ export async function runAdminCommand(
   const store = createAuthStore({ dbPath: dbPathOf(settings.dataDir), adminToken: newSecretToken(), clock: opts.clock })
   try {
     switch (settings.command) {
-      case 'pair': {
-        const { code, expires_at } = store.createPairCode()
-        out(`pairing code: ${code}`)
-        out(`expires: ${formatTime(expires_at)} (single use, 10 minutes)`)
-        return 0
-      }
       case 'devices': {
         const devices = store.listDevices()
         if (devices.length === 0) out('no paired devices')
@@ -70,4 +112,49 @@ export async function runAdminCommand(
   } finally {
     store.close()
   }
+}
+
+/**
+ * `gothalo pair`: the code, the pairing URL and its QR code. The code comes from
+ * the running bridge when there is one; the data dir is always named, so a code
+ * made for one data dir is never silently offered to a bridge on another.
+ */
+async function pair(
+  settings: Settings,
+  out: (line: string) => void,
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean },
+): Promise<number> {
+  const asked = await askBridge(settings, opts.fetch ?? fetch)
+  if (!asked.ok && asked.fatal) {
+    out(`gothalo pair: ${asked.fatal}`)
+    return 1
+  }
+  let code: PairCode
+  let from: string
+  let base: string
+  if (asked.ok) {
+    code = asked.code
+    from = `made by the bridge at ${asked.url} (data dir ${settings.dataDir})`
+    base = settings.publicUrl ?? asked.publicUrl ?? asked.url
+  } else {
+    mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 })
+    // No bearer token is checked here, so the store needs no real admin token.
+    const store = createAuthStore({ dbPath: dbPathOf(settings.dataDir), adminToken: newSecretToken(), clock: opts.clock })
+    try {
+      code = store.createPairCode()
+    } finally {
+      store.close()
+    }
+    from = `${asked.note}; the code is stored there, and a bridge started with --data-dir ${settings.dataDir} accepts it`
+    base = settings.publicUrl ?? `http://127.0.0.1:${settings.port}`
+  }
+  const url = pairUrl(base, code.code)
+  out(`pairing code: ${code.code}`)
+  out(`expires: ${formatTime(code.expires_at)} (single use, 10 minutes)`)
+  out(`pairing URL: ${url}`)
+  for (const l of qrLines(url, opts.colour ?? false)) out(l)
+  out(from)
+  if (isLoopback(new URL(base).hostname))
+    out('note: this URL only works on this machine; give the phone\'s address with --public-url or GOTHALO_PUBLIC_URL (e.g. your tailscale serve URL)')
+  return 0
 }

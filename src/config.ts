@@ -1,19 +1,36 @@
-// Settings: each a flag with an environment variable of the same meaning (docs/bridge.md).
+// The command line: commands, and settings that are each a flag with an
+// environment variable of the same meaning (docs/bridge.md, "Running it").
+// One parser (node:util parseArgs) for every command; the help text is made
+// from the same tables, so a command or flag cannot be missing from --help.
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import type { AgentHomes } from './transcript/source'
 
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug'
+export type LogFormat = 'text' | 'json'
+
 export interface Settings {
-  command: 'serve' | 'pair' | 'devices' | 'devices-revoke' | 'help' | 'version'
-  /** the ID for `devices revoke ID` */
+  command: Command
+  /** the command's own arguments (e.g. the ID of `devices revoke ID`) */
+  args?: string[]
+  /** the ID for `devices revoke ID` (args[0]) */
   arg?: string
   host: string
   port: number
   herdr: string
   adminToken?: string
   dataDir: string
+  /** the data dir was named (flag or environment), not the default */
+  dataDirGiven?: boolean
   demo: boolean
   herdrTimeoutMs: number
+  /** the address the phone uses, e.g. a tailscale serve URL (no trailing slash) */
+  publicUrl?: string
+  logLevel?: LogLevel
+  logFormat?: LogFormat
+  /** `service install`: write the unit but do not enable or start it */
+  noStart?: boolean
 }
 
 export class UsageError extends Error {}
@@ -32,94 +49,171 @@ export function agentHomes(env: Env): AgentHomes {
   }
 }
 
-const FLAGS: Record<string, { key: keyof Settings; env?: string; bool?: true }> = {
-  '--host': { key: 'host', env: 'GOTHALO_HOST' },
-  '--port': { key: 'port', env: 'GOTHALO_PORT' },
-  '--herdr': { key: 'herdr', env: 'GOTHALO_HERDR' },
-  '--admin-token': { key: 'adminToken', env: 'GOTHALO_ADMIN_TOKEN' },
-  '--data-dir': { key: 'dataDir', env: 'GOTHALO_DATA_DIR' },
-  '--herdr-timeout-ms': { key: 'herdrTimeoutMs', env: 'GOTHALO_HERDR_TIMEOUT_MS' },
-  '--demo': { key: 'demo', bool: true },
+/** The commands: the words that name each, its arguments, and one line for --help. */
+export const COMMANDS = [
+  { command: 'serve', words: ['serve'], usage: 'gothalo [serve] [flags]', summary: 'run the bridge (the default)' },
+  { command: 'serve', words: ['--demo'], usage: 'gothalo --demo', summary: 'run with a built-in herdr stand-in and sample sessions', helpOnly: true },
+  { command: 'pair', words: ['pair'], usage: 'gothalo pair', summary: 'a one-time pairing code, its URL and QR code (asks the running bridge)' },
+  { command: 'devices', words: ['devices'], usage: 'gothalo devices', summary: 'list paired devices' },
+  { command: 'devices-revoke', words: ['devices', 'revoke'], args: ['ID'], usage: 'gothalo devices revoke ID', summary: 'revoke a paired device (its open sockets close)' },
+  { command: 'service-install', words: ['service', 'install'], usage: 'gothalo service install', summary: 'run the bridge as a user service (systemd on Linux, launchd on macOS) with these settings' },
+  { command: 'service-uninstall', words: ['service', 'uninstall'], usage: 'gothalo service uninstall', summary: 'stop and remove that service' },
+  { command: 'help', words: ['help'], usage: 'gothalo --help | --version', summary: 'this help, or the version' },
+] as const satisfies readonly { command: string; words: readonly string[]; args?: readonly string[]; usage: string; summary: string; helpOnly?: boolean }[]
+
+export type Command = (typeof COMMANDS)[number]['command'] | 'version'
+
+interface Flag {
+  key: keyof Settings
+  env?: string
+  value?: string
+  bool?: true
+  help: string
 }
 
-export const HELP = `gothalo — supervise coding agents in herdr panes from a phone
+/** Every flag, in --help order. */
+export const FLAGS: Record<string, Flag> = {
+  host: { key: 'host', env: 'GOTHALO_HOST', value: 'HOST', help: 'bind address (default 127.0.0.1; anything else is reachable from the network)' },
+  port: { key: 'port', env: 'GOTHALO_PORT', value: 'PORT', help: 'port (default 8787; 0 = any free port)' },
+  herdr: { key: 'herdr', env: 'GOTHALO_HERDR', value: 'PATH', help: 'herdr executable (default: herdr on PATH)' },
+  'herdr-timeout-ms': { key: 'herdrTimeoutMs', env: 'GOTHALO_HERDR_TIMEOUT_MS', value: 'MS', help: 'time limit for one herdr call (default 5000)' },
+  'admin-token': { key: 'adminToken', env: 'GOTHALO_ADMIN_TOKEN', value: 'TOKEN', help: 'admin token (default: generated, stored 0600 in the data dir)' },
+  'data-dir': { key: 'dataDir', env: 'GOTHALO_DATA_DIR', value: 'DIR', help: 'data dir (default $XDG_DATA_HOME/gothalo or ~/.local/share/gothalo)' },
+  'public-url': { key: 'publicUrl', env: 'GOTHALO_PUBLIC_URL', value: 'URL', help: 'the address the phone uses, e.g. https://host.tailnet.ts.net:5338 (pairing URL, QR code)' },
+  'log-level': { key: 'logLevel', env: 'GOTHALO_LOG_LEVEL', value: 'LEVEL', help: 'error | warn | info (default) | debug (debug also prints stack traces)' },
+  'log-format': { key: 'logFormat', env: 'GOTHALO_LOG_FORMAT', value: 'FMT', help: 'text (default) | json, one object per line' },
+  demo: { key: 'demo', bool: true, help: 'serve the built-in demo instead of a real herdr' },
+  'no-start': { key: 'noStart', bool: true, help: 'service install: write the unit, do not enable or start it' },
+}
+
+function helpText(): string {
+  const cmds = COMMANDS.map((c) => `  ${c.usage.padEnd(30)} ${c.summary}`).join('\n')
+  const flags = Object.entries(FLAGS)
+    .map(([name, f]) => {
+      const left = `--${name}${f.value ? ` ${f.value}` : ''}`
+      return `  ${left.padEnd(24)} ${(f.env ?? '').padEnd(25)} ${f.help}`
+    })
+    .join('\n')
+  return `gothalo — supervise coding agents in herdr panes from a phone
 
 usage:
-  gothalo [serve] [flags]        run the bridge (default)
-  gothalo --demo                 run with a built-in herdr stand-in and sample sessions
-  gothalo pair                   print a one-time pairing code (10 minutes)
-  gothalo devices                list paired devices
-  gothalo devices revoke ID      revoke a paired device
-  gothalo --help | --version
+${cmds}
 
 flags (each also an environment variable):
-  --host HOST             GOTHALO_HOST             bind address (default 127.0.0.1)
-  --port PORT             GOTHALO_PORT             port (default 8787)
-  --herdr PATH            GOTHALO_HERDR            herdr executable (default: herdr on PATH)
-  --admin-token TOKEN     GOTHALO_ADMIN_TOKEN      admin token (default: generated, stored 0600 in the data dir)
-  --data-dir DIR          GOTHALO_DATA_DIR         data directory (default $XDG_DATA_HOME/gothalo or ~/.local/share/gothalo)
-  --herdr-timeout-ms MS   GOTHALO_HERDR_TIMEOUT_MS time limit for one herdr call (default 5000)
+${flags}
 
 agent files are found like the agents find them: HOME, CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR,
 XDG_STATE_HOME, XDG_DATA_HOME.
 `
+}
+
+export const HELP = helpText()
+
+const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug']
+
+/** `https://host:5338/` → `https://host:5338`; anything but an http(s) URL is refused. */
+export function normalizePublicUrl(raw: string): string {
+  let u: URL
+  try {
+    u = new URL(raw)
+  } catch {
+    throw new UsageError(`bad public URL: ${raw} (want http(s)://host[:port][/path])`)
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`bad public URL: ${raw} (want http or https)`)
+  if (u.search || u.hash) throw new UsageError(`bad public URL: ${raw} (no ?query or #fragment)`)
+  return u.toString().replace(/\/+$/, '')
+}
 
 /** Parses argv (without the executable) and the environment; throws UsageError on bad input. */
 export function parseSettings(argv: string[], env: Env): Settings {
-  const home = env.HOME || homedir()
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  }
+  for (const [name, f] of Object.entries(FLAGS)) options[name] = { type: f.bool ? 'boolean' : 'string' }
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new UsageError(usageMessage(e as Error & { code?: string }))
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>
   const raw: Partial<Record<keyof Settings, string | boolean>> = {}
-  for (const f of Object.values(FLAGS)) if (f.env && env[f.env] !== undefined && env[f.env] !== '') raw[f.key] = env[f.env]
-  const positional: string[] = []
-  let command: Settings['command'] | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]
-    if (a === '--help' || a === '-h') command = 'help'
-    else if (a === '--version' || a === '-v') command = 'version'
-    else if (a.startsWith('--')) {
-      const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined]
-      const f = FLAGS[name]
-      if (!f) throw new UsageError(`unknown flag: ${name}`)
-      if (f.bool) {
-        if (inline !== undefined) throw new UsageError(`${name} takes no value`)
-        raw[f.key] = true
-      } else {
-        const v = inline ?? argv[++i]
-        if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${name} needs a value`)
-        raw[f.key] = v
-      }
-    } else positional.push(a)
+  for (const [name, f] of Object.entries(FLAGS)) {
+    const fromEnv = f.env ? env[f.env] : undefined
+    if (fromEnv !== undefined && fromEnv !== '') raw[f.key] = fromEnv
+    if (values[name] !== undefined) raw[f.key] = values[name]!
   }
-  if (!command) {
-    const [p0, p1, p2, ...rest] = positional
-    if (p0 === undefined || p0 === 'serve') {
-      if (p0 === 'serve' && p1 !== undefined) throw new UsageError(`unexpected argument: ${p1}`)
-      command = 'serve'
-    } else if (p0 === 'pair') {
-      if (p1 !== undefined) throw new UsageError(`unexpected argument: ${p1}`)
-      command = 'pair'
-    } else if (p0 === 'devices') {
-      if (p1 === undefined) command = 'devices'
-      else if (p1 === 'revoke') {
-        if (!p2) throw new UsageError('usage: gothalo devices revoke ID')
-        if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`)
-        command = 'devices-revoke'
-        raw.arg = p2
-      } else throw new UsageError(`unknown devices command: ${p1}`)
-    } else throw new UsageError(`unknown command: ${p0}`)
-  }
+
+  let command: Command
+  let args: string[] = []
+  if (values.help) command = 'help'
+  else if (values.version) command = 'version'
+  else ({ command, args } = matchCommand(parsed.positionals))
+
   const port = raw.port === undefined ? 8787 : Number(raw.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`bad port: ${raw.port}`)
+  if (!/^\d+$/.test(String(raw.port ?? 8787)) || port > 65535) throw new UsageError(`bad port: ${raw.port}`)
   const timeout = raw.herdrTimeoutMs === undefined ? 5000 : Number(raw.herdrTimeoutMs)
   if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError(`bad herdr timeout: ${raw.herdrTimeoutMs}`)
+  const logLevel = (raw.logLevel as string | undefined) ?? 'info'
+  if (!LEVELS.includes(logLevel as LogLevel)) throw new UsageError(`bad log level: ${logLevel} (want ${LEVELS.join(' | ')})`)
+  const logFormat = (raw.logFormat as string | undefined) ?? 'text'
+  if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`bad log format: ${logFormat} (want text | json)`)
+  const dataDir = raw.dataDir as string | undefined
+  if (dataDir === '') throw new UsageError('--data-dir needs a directory')
+  const home = env.HOME || homedir()
   return {
     command,
-    arg: raw.arg as string | undefined,
+    args,
+    arg: args[0],
     host: (raw.host as string) ?? '127.0.0.1',
     port,
     herdr: (raw.herdr as string) ?? 'herdr',
     adminToken: raw.adminToken as string | undefined,
-    dataDir: (raw.dataDir as string) ?? join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'gothalo'),
+    dataDir: dataDir ?? join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'gothalo'),
+    dataDirGiven: dataDir !== undefined,
     demo: raw.demo === true,
     herdrTimeoutMs: timeout,
+    publicUrl: raw.publicUrl === undefined ? undefined : normalizePublicUrl(raw.publicUrl as string),
+    logLevel: logLevel as LogLevel,
+    logFormat,
+    noStart: raw.noStart === true,
+  }
+}
+
+/** The longest command whose words start the positionals; its declared arguments must follow exactly. */
+function matchCommand(positionals: string[]): { command: Command; args: string[] } {
+  if (positionals.length === 0) return { command: 'serve', args: [] }
+  const candidates = COMMANDS.filter((c) => !('helpOnly' in c) && c.words.every((w, i) => positionals[i] === w)).sort(
+    (a, b) => b.words.length - a.words.length,
+  )
+  const c = candidates[0]
+  if (!c) {
+    const group = COMMANDS.filter((x) => x.words.length > 1 && x.words[0] === positionals[0])
+    if (group.length && positionals.length > 1) throw new UsageError(`unknown ${positionals[0]} command: ${positionals[1]}`)
+    if (group.length) throw new UsageError(`usage: ${group.map((g) => g.usage).join(' | ')}`)
+    throw new UsageError(`unknown command: ${positionals[0]}`)
+  }
+  const want = 'args' in c ? c.args.length : 0
+  const args = positionals.slice(c.words.length)
+  // `devices revoke` without its ID, or `devices` followed by a word that is no subcommand
+  if (args.length < want) throw new UsageError(`usage: ${c.usage}`)
+  if (args.length > want) {
+    const sub = COMMANDS.some((x) => x.words.length > c.words.length && x.words[0] === c.words[0])
+    throw new UsageError(sub && want === 0 ? `unknown ${c.words[0]} command: ${args[0]}` : `unexpected argument: ${args[want]}`)
+  }
+  return { command: c.command, args }
+}
+
+/** parseArgs' messages, in this CLI's words. */
+function usageMessage(e: Error & { code?: string }): string {
+  const flag = /'(-{1,2}[^' ]+)/.exec(e.message)?.[1]
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown flag: ${flag ?? e.message}`
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /does not take an argument/.test(e.message) ? `${flag} takes no value` : `${flag} needs a value`
+    default:
+      return e.message
   }
 }

@@ -5,6 +5,8 @@
 import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
 import { fakeHerdrMain } from './demo/fake-herdr'
 import type { Demo } from './demo/demo'
+import { createLogger, isLoopback, type Logger } from './log'
+import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
 import { VERSION } from './version'
 import { join } from 'node:path'
 
@@ -12,7 +14,12 @@ import { join } from 'node:path'
 const FAKE_HERDR = '__fake-herdr'
 const compiled = import.meta.path.startsWith('/$bunfs')
 
-async function serve(s: Settings, dataDirGiven: boolean): Promise<void> {
+/** How to run this same program again (the demo's herdr stand-in, the service unit). */
+function selfCommand(): string[] {
+  return compiled ? [process.execPath] : [process.execPath, import.meta.path]
+}
+
+async function serve(s: Settings, log: Logger): Promise<void> {
   const [{ createApp }, { loadOrCreateAdminToken }, { createAuthStore }, { createHerdrClient }, { prepareDemo }] = await Promise.all([
     import('./app'),
     import('./auth/admin-token'),
@@ -27,43 +34,62 @@ async function serve(s: Settings, dataDirGiven: boolean): Promise<void> {
   if (s.demo) {
     demo = await prepareDemo()
     Object.assign(env, demo.env)
-    herdrOpts = { bin: process.execPath, argvPrefix: compiled ? [FAKE_HERDR] : [import.meta.path, FAKE_HERDR], env }
+    const [bin, ...prefix] = selfCommand()
+    herdrOpts = { bin, argvPrefix: [...prefix, FAKE_HERDR], env }
     // The demo keeps its token and devices with its samples unless a data dir is named.
-    if (!dataDirGiven) dataDir = join(demo.dir, 'data')
+    if (!s.dataDirGiven) dataDir = join(demo.dir, 'data')
     console.log(`demo: herdr stand-in state in ${demo.dir}; sample sessions grow every few seconds`)
   }
-  const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
-  const auth = createAuthStore({ dbPath: join(dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
-  const app = createApp({
-    herdr: createHerdrClient({ ...herdrOpts, timeoutMs: s.herdrTimeoutMs }),
-    auth,
-    homes: agentHomes(env),
-    version: VERSION,
-  })
+  let auth: ReturnType<typeof createAuthStore> | undefined
   try {
+    const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
+    auth = createAuthStore({ dbPath: join(dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
+    const app = createApp({
+      herdr: createHerdrClient({
+        ...herdrOpts,
+        timeoutMs: s.herdrTimeoutMs,
+        onFailure: (f) => log.warn('herdr failed', { command: f.command, kind: f.kind, code: f.code, error: f.message }),
+      }),
+      auth,
+      homes: agentHomes(env),
+      version: VERSION,
+      logger: log,
+    })
     app.listen({ hostname: s.host, port: s.port })
+    if (!isLoopback(s.host))
+      log.warn('listening beyond this machine', {
+        host: s.host,
+        advice: 'anyone who can reach this address can try tokens; prefer 127.0.0.1 behind tailscale serve',
+      })
+    const where = localUrl(s.host, app.server!.port!)
+    writeRuntimeInfo(dataDir, { url: where, pid: process.pid, version: VERSION, public_url: s.publicUrl, started_at: Date.now() })
+    console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
+    log.info('listening', { url: where, data_dir: dataDir, public_url: s.publicUrl, version: VERSION })
+    if (admin.created) console.log(`admin token (shown once, stored 0600 in ${dataDir}): ${admin.token}`)
+    if (demo) {
+      demo.startLive()
+      const self = compiled ? 'gothalo' : 'npm start --'
+      console.log(demo.howTo(where, admin.token, { dataDir, publicUrl: s.publicUrl, self }))
+    }
+    const store = auth
+    let stopping = false
+    const stop = (signal: string) => {
+      if (stopping) return
+      stopping = true
+      log.info('stopping', { signal })
+      removeRuntimeInfo(dataDir)
+      void app.stop(true)
+      store.close()
+      demo?.cleanup()
+      process.exit(0)
+    }
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
   } catch (e) {
-    // One line naming the port, and a failing exit: a second bridge must not start.
-    const inUse = (e as { code?: string }).code === 'EADDRINUSE'
-    process.stderr.write(`gothalo: cannot listen on ${s.host}:${s.port}: ${inUse ? `port ${s.port} is already in use` : (e as Error).message}\n`)
-    auth.close()
-    process.exit(1)
-  }
-  const where = `http://${s.host}:${app.server!.port}`
-  console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
-  if (admin.created) console.log(`admin token (shown once, stored 0600 in ${dataDir}): ${admin.token}`)
-  if (demo) {
-    demo.startLive()
-    console.log(demo.howTo(where, admin.token))
-  }
-  const stop = () => {
-    void app.stop(true)
-    auth.close()
+    auth?.close()
     demo?.cleanup()
-    process.exit(0)
+    throw e
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -78,20 +104,32 @@ async function main(argv: string[]): Promise<number | undefined> {
     }
     throw e
   }
-  switch (s.command) {
-    case 'help':
-      process.stdout.write(HELP)
-      return 0
-    case 'version':
-      console.log(`gothalo ${VERSION}`)
-      return 0
-    case 'pair':
-    case 'devices':
-    case 'devices-revoke':
-      return (await import('./cli-admin')).runAdminCommand(s, (l) => console.log(l))
-    case 'serve':
-      await serve(s, argv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')) || !!process.env.GOTHALO_DATA_DIR)
-      return undefined
+  const log = createLogger({ level: s.logLevel, format: s.logFormat })
+  try {
+    switch (s.command) {
+      case 'help':
+        process.stdout.write(HELP)
+        return 0
+      case 'version':
+        console.log(`gothalo ${VERSION}`)
+        return 0
+      case 'pair':
+      case 'devices':
+      case 'devices-revoke':
+        return await (await import('./cli-admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
+      case 'service-install':
+      case 'service-uninstall':
+        return await (await import('./service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })
+      case 'serve':
+        await serve(s, log)
+        return undefined
+    }
+  } catch (e) {
+    // One line with what to do; the stack only when asked for.
+    const line = describeStartupError(e, s)
+    process.stderr.write(`gothalo: ${line}\n`)
+    if (s.logLevel === 'debug') process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`)
+    return 1
   }
 }
 

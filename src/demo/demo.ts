@@ -278,8 +278,8 @@ export interface Demo {
   tick(): void
   /** runs tick every `everyMs`; returns the stop function */
   startLive(everyMs?: number): () => void
-  /** the short how-to printed at startup */
-  howTo(base: string, adminToken: string): string
+  /** the short how-to printed at startup; `dataDir` is where the demo bridge keeps its devices */
+  howTo(base: string, adminToken: string, pairing?: { dataDir: string; publicUrl?: string; self?: string }): string
   /** removes the demo dir (samples, state, and the demo's own data dir) */
   cleanup(): void
 }
@@ -410,9 +410,16 @@ export async function prepareDemo(): Promise<Demo> {
     cleanup() {
       rmSync(dir, { recursive: true, force: true })
     },
-    howTo(base, token) {
+    howTo(base, token, pairing) {
       const ws = base.replace(/^http/, 'ws')
       const p = DEMO_PANES
+      const self = pairing?.self ?? 'gothalo'
+      const pairLines = pairing
+        ? [
+            `  pair a phone: ${self} pair --data-dir ${pairing.dataDir}${pairing.publicUrl ? '' : ' --public-url <the address the phone uses>'}`,
+            '    (prints a code, its URL and a QR code; the demo keeps its devices in that data dir)',
+          ]
+        : []
       return [
         'demo: one workspace "demo" with five panes: ' +
           `${p.working} Claude working (its transcript grows every few seconds), ${p.blocked} Claude blocked on a Bash prompt, ` +
@@ -424,6 +431,7 @@ export async function prepareDemo(): Promise<Demo> {
           '   (SEQ: the pane state_change_seq from /snapshot)',
         `  websocat '${ws}/agent-transcript?pane=${p.working}&token=${token}'`,
         `  ${base}/swagger for every endpoint`,
+        ...pairLines,
       ].join('\n')
     },
   }

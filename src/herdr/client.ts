@@ -41,7 +41,7 @@ export interface HerdrClient {
   paneSendKeys(pane: string, keys: string[]): Promise<void>
   paneRead(pane: string, opts?: { source?: ReadSource; lines?: number; ansi?: boolean }): Promise<string>
   snapshot(): Promise<Snapshot>
-  /** `herdr --version` → "0.8.2", or null when the executable is missing */
+  /** `herdr --version` → "0.8.2", or null when the executable is missing; throws HerdrError when it hangs or fails */
   version(): Promise<string | null>
   /** The same client, its calls stopped when `signal` aborts (see herdrFor). */
   withSignal?(signal: AbortSignal): HerdrClient
@@ -54,6 +54,8 @@ export interface HerdrClientOptions {
   argvPrefix?: string[]
   timeoutMs?: number
   env?: Record<string, string | undefined>
+  /** told of every failed herdr call (for the log); neither field ever holds typed text */
+  onFailure?: (failure: { command: string; kind: HerdrErrorKind; code: string | undefined; message: string }) => void
 }
 
 /** herdr's stderr quoted in a 502 body or a log line: at most this many characters. */
@@ -215,7 +217,20 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   const timeoutMs = opts.timeoutMs ?? 5000
 
   function make(signal?: AbortSignal): HerdrClient {
+    function fail(args: string[], e: HerdrError): HerdrError {
+      opts.onFailure?.({ command: labelOf(args), kind: e.kind, code: e.code, message: e.message })
+      return e
+    }
+
     async function run(args: string[], stdin?: string): Promise<RunResult> {
+      try {
+        return await runOnce(args, stdin)
+      } catch (e) {
+        throw e instanceof HerdrError ? fail(args, e) : e
+      }
+    }
+
+    async function runOnce(args: string[], stdin?: string): Promise<RunResult> {
       const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), ...args], timeoutMs, opts.env, { signal, stdin })
       const label = labelOf(args)
       if (r.spawnError !== undefined) throw new HerdrError('failed', 'not_found_executable', `${label}: herdr not found (${opts.bin})`)
@@ -250,7 +265,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
         env = JSON.parse(r.stdout) as Envelope<T>
       } catch {}
       const result = env && typeof env === 'object' ? env.result : undefined
-      if (!Value.Check(shape, result)) throw new HerdrError('failed', 'bad_output', `${labelOf(args)}: unreadable output`)
+      if (!Value.Check(shape, result)) throw fail(args, new HerdrError('failed', 'bad_output', `${labelOf(args)}: unreadable output`))
       return result as T
     }
 
@@ -286,7 +301,11 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       },
       async version() {
         const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), '--version'], timeoutMs, opts.env, { signal })
-        if (r.spawnError !== undefined || r.timedOut || r.aborted || r.tooLarge || r.code !== 0) return null
+        // missing: null (found:false); hung or failing: an error /healthz can tell apart
+        if (r.spawnError !== undefined) return null
+        if (r.timedOut) throw new HerdrError('failed', 'timeout', `herdr --version: timed out after ${timeoutMs} ms`)
+        if (r.aborted || r.tooLarge || r.code !== 0)
+          throw new HerdrError('failed', r.aborted ? 'aborted' : undefined, `herdr --version: ${quoteStderr(r.stderr.trim()) || `exit code ${r.code}`}`)
         const m = /herdr\s+(\S+)/.exec(r.stdout)
         return m ? m[1] : r.stdout.trim() || null
       },

@@ -6,6 +6,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
 import { herdrFailure, plausibleTarget } from './errors'
 import type { SocketRegistry } from './sockets'
+import { whoOf } from '../log'
 
 const CLEAR = '\x1b[H\x1b[2J'
 
@@ -19,6 +20,7 @@ interface AttachConn {
   closed: boolean
   unregister?: () => void
   size?: { cols: number; rows: number }
+  openedAt?: number
 }
 
 export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
@@ -48,6 +50,8 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
           raw.close(1000, 'device revoked')
           return
         }
+        c.openedAt = Date.now()
+        ctx.logger?.info('socket open', { socket: 'attach', pane: c.pane, device: whoOf(ws.data) })
         const paint = async () => {
           if (c.busy || c.blocked || c.closed) return
           c.busy = true
@@ -98,8 +102,16 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
       drain(ws) {
         ws.data.attach.blocked = false
       },
-      close(ws) {
+      close(ws, code, reason) {
         const c = ws.data.attach
+        ctx.logger?.info('socket close', {
+          socket: 'attach',
+          pane: c.pane,
+          code,
+          reason: reason || undefined,
+          seconds: c.openedAt === undefined ? undefined : Math.round((Date.now() - c.openedAt) / 100) / 10,
+          device: whoOf(ws.data),
+        })
         c.closed = true
         clearInterval(c.timer)
         c.unregister?.()

@@ -62,9 +62,11 @@ export function publicPairingRoutes(ctx: Ctx) {
       }
       const r = ctx.auth.redeem(body.code, body.device_name, address)
       if (r.ok) {
+        ctx.logger?.info('device paired', { device: r.device_id, name: body.device_name, address })
         delete set.headers['content-type']
         return { device_id: r.device_id, token: r.token }
       }
+      ctx.logger?.warn('pairing refused', { reason: r.reason, address })
       if (r.reason === 'rate_limited') return status(429, 'too many attempts')
       return status(403, 'invalid or expired code')
     },
@@ -98,7 +100,10 @@ export function pairingRoutes(ctx: Ctx) {
         if (!p) return c.status(401, 'unauthorized')
         if (p.kind !== 'admin') return c.status(403, 'admin only')
         delete (c.set as Setter).headers['content-type']
-        return ctx.auth.createPairCode()
+        const code = ctx.auth.createPairCode()
+        // the code itself is a secret until redeemed: only its expiry is logged
+        ctx.logger?.info('pair code made', { expires_at: new Date(code.expires_at).toISOString() })
+        return code
       },
       {
         response: { 200: PairCodeResult, 401: PlainText, 403: PlainText },

@@ -62,8 +62,10 @@ export class SocketRegistry {
     const set = this.byDevice.get(deviceId)
     if (!set) return 0
     this.byDevice.delete(deviceId)
-    for (const close of set) close()
-    return set.size
+    // closing runs each socket's close handler, which unregisters it: count first
+    const n = set.size
+    for (const close of [...set]) close()
+    return n
   }
 
   count(): number {

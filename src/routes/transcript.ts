@@ -10,6 +10,7 @@ import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcri
 import type { SourceRegistry } from '../transcript/sources'
 import { TranscriptStream } from '../transcript/stream'
 import { herdrFailure, plausibleTarget } from './errors'
+import { whoOf } from '../log'
 
 /** The most bytes any transcript socket had queued in the server (tests, measurements). */
 export const transcriptCounters = { maxBufferedBytes: 0 }
@@ -24,6 +25,7 @@ interface TranscriptConn {
   orphan?: ReturnType<typeof setTimeout>
   stream?: TranscriptStream
   cleanup: (() => void)[]
+  openedAt?: number
   /** everything this socket held is released (close, or taken for dead) */
   released: boolean
 }
@@ -96,6 +98,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
         // Bun's ServerWebSocket flow control (Elysia's type for raw predates it).
         const flow = raw as unknown as { getBufferedAmount(): number; pause(): void; resume(): void; terminate(): void }
         c.opened = true
+        c.openedAt = Date.now()
         clearTimeout(c.orphan)
         // First, before any await: a device revoked during the upgrade gets no socket.
         const unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
@@ -140,6 +143,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
             }
           }, Math.max(10, Math.min(5000, Math.floor(stallMs / 4))))
         }
+        ctx.logger?.info('socket open', { socket: 'agent-transcript', pane: c.pane, subagent: c.subagent, session: c.resolved.sessionId, device: whoOf(ws.data) })
         const stream = new TranscriptStream(
           {
             send: (frame) => {
@@ -185,6 +189,7 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
                 if (!resolved.ok) return // not openable yet: keep the old session, retry next tick
                 if (resolved.sessionId === stream.sessionId || stream.isClosed) return resolved.timeline.release()
                 c.agent = agent
+                ctx.logger?.info('session changed', { pane: c.pane, from: stream.sessionId, to: resolved.sessionId, device: whoOf(ws.data) })
                 await stream.rotate(resolved)
               } catch (e) {
                 ctx.log(`transcript ${c.pane}: session check failed: ${(e as Error).message}`)
@@ -208,8 +213,17 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
       drain(ws) {
         ws.data.tx.stream?.drain()
       },
-      close(ws) {
-        release(ws.data.tx)
+      close(ws, code, reason) {
+        const c = ws.data.tx
+        ctx.logger?.info('socket close', {
+          socket: 'agent-transcript',
+          pane: c.pane,
+          code,
+          reason: reason || undefined,
+          seconds: c.openedAt === undefined ? undefined : Math.round((Date.now() - c.openedAt) / 100) / 10,
+          device: whoOf(ws.data),
+        })
+        release(c)
       },
     })
 }

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
+import { silentLogger } from '../../src/log'
 import { createAuthStore } from '../../src/auth/store'
 import type { HerdrClient } from '../../src/herdr/client'
 
@@ -23,7 +24,7 @@ function fixture() {
     store.close()
     rmSync(dir, { recursive: true, force: true })
   })
-  const app = createApp({ herdr, auth: store, homes, version: 'test', log: () => {} })
+  const app = createApp({ herdr, auth: store, homes, version: 'test', log: () => {}, logger: silentLogger })
   const call = async (method: string, path: string, init: { token?: string; body?: string } = {}) => {
     const headers: Record<string, string> = {}
     if (init.token) headers.authorization = `Bearer ${init.token}`

@@ -16,7 +16,7 @@ afterEach(() => {
 })
 
 function settingsFor(dataDir: string, command: Settings['command'], arg?: string): Settings {
-  return { command, arg, host: '127.0.0.1', port: 0, herdr: 'herdr', dataDir, demo: false, herdrTimeoutMs: 5000 }
+  return { command, arg, args: arg === undefined ? [] : [arg], host: '127.0.0.1', port: 0, herdr: 'herdr', dataDir, demo: false, herdrTimeoutMs: 5000 }
 }
 
 async function run(dataDir: string, command: Settings['command'], arg?: string, now = T0) {
@@ -31,14 +31,15 @@ function tempDataDir() {
   return join(root, 'data') // not there yet: the commands create it
 }
 
-test('pair prints a code and its expiry; the data dir is created 0700', async () => {
+test('pair without a running bridge prints a code and its expiry, and names the data dir; the data dir is created 0700', async () => {
   const dataDir = tempDataDir()
   const r = await run(dataDir, 'pair')
   expect(r.code).toBe(0)
-  expect(r.lines).toEqual([
+  expect(r.lines.slice(0, 2)).toEqual([
     expect.stringMatching(/^pairing code: [2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/),
     'expires: 2026-05-01 14:13:07Z (single use, 10 minutes)',
   ])
+  expect(r.lines.join('\n')).toContain(`no bridge is running on data dir ${dataDir}`)
   expect(statSync(dataDir).mode & 0o777).toBe(0o700)
 })
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
+import { silentLogger } from '../../src/log'
 import { createAuthStore } from '../../src/auth/store'
 import type { AuthStore } from '../../src/auth/types'
 import { agentHomes } from '../../src/config'
@@ -36,6 +37,7 @@ beforeAll(async () => {
     version: 'test',
     timing: FAST,
     log: () => {},
+    logger: silentLogger,
   }).listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${app.server!.port}`
 })

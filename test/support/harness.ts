@@ -9,6 +9,7 @@ import { createHerdrClient } from '../../src/herdr/client'
 import type { FakePane, FakeState } from '../../src/demo/fake-herdr'
 import type { AgentHomes } from '../../src/transcript/source'
 import type { AgentInfo } from '../../src/herdr/types'
+import { createLogger } from '../../src/log'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
@@ -29,6 +30,8 @@ export interface Bridge {
   wsBase: string
   dir: string
   statePath: string
+  /** the structured log lines (JSON objects), oldest first */
+  logLines: Record<string, unknown>[]
   logs: string[]
   /** the fake's recorded invocations (argv) */
   calls(): string[][]
@@ -64,6 +67,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   const logPath = join(dir, 'herdr-calls.jsonl')
   writeFileSync(statePath, JSON.stringify(o.state ?? { panes: [] }))
   const logs: string[] = []
+  const logLines: Record<string, unknown>[] = []
   const home = join(dir, 'home')
   mkdirSync(home, { recursive: true })
   const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
@@ -78,6 +82,8 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     version: 'test',
     timing: o.timing,
     log: (m) => logs.push(m),
+    // the structured log (access lines, events) is kept, not printed: tests read it
+    logger: createLogger({ level: 'debug', format: 'json', write: (l) => logLines.push(JSON.parse(l)) }),
     ...o.deps,
   }).listen({ port: 0, hostname: '127.0.0.1' })
   const base = `http://127.0.0.1:${app.server!.port}`
@@ -89,6 +95,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     dir,
     statePath,
     logs,
+    logLines,
     app,
     calls() {
       if (!existsSync(logPath)) return []
