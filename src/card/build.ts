@@ -1,7 +1,8 @@
 // AgentInfo (herdr, authoritative status) + screen text → the GET /agent-state card.
 // Pure and total: any input gives a card, never an exception.
 import type { AgentInfo } from '../herdr/types'
-import type { Card, ScreenReading } from './card'
+import type { Blocked, Card, DialogReading, ScreenReading } from './card'
+import { fingerprintOf } from './drive'
 import { fallbackRead } from './grammars/fallback'
 import { grammarFor, hasGrammar } from './registry'
 
@@ -26,6 +27,22 @@ function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): S
       return { headline: '', detail: '', parsed: false, rule: 'unreadable' }
     }
   }
+}
+
+/** The wire form of a dialog: its fingerprint and multi_select added. */
+export function blockedOf(kind: string, d: DialogReading): Blocked {
+  const out: Blocked = {
+    question: d.question,
+    options: d.options,
+    fingerprint: fingerprintOf(
+      kind,
+      d.question,
+      d.options.map((o) => o.label),
+    ),
+    multi_select: d.multi_select === true,
+  }
+  if (d.questions) out.questions = d.questions
+  return out
 }
 
 /**
@@ -62,7 +79,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): { car
     // (options then empty); the fallback never does. The card then says
     // parsed:true, since apps are told not to rely on blocked when parsed is false.
     if (status === 'blocked' && hasGrammar(a.agent)) {
-      card.blocked = reading.blocked ?? { question: headline, options: [] }
+      card.blocked = blockedOf(kind, reading.blocked ?? { question: headline, options: [] })
       card.parsed = true
     }
     if (reading.transcript && reading.transcript.length) card.transcript = reading.transcript

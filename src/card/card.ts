@@ -2,18 +2,36 @@
 // interface every agent kind's screen parser implements.
 import { t, type Static } from 'elysia'
 import type { AgentInfo } from '../herdr/types'
+import type { DialogDrive } from './drive'
 
 export const OptionSchema = t.Object({
   index: t.Integer({ description: 'the number the user types to pick it (1-based); 0 if unnumbered' }),
   label: t.String(),
   selected: t.Boolean({ description: 'the highlighted default — the one a bare Enter (/approve) accepts' }),
   checked: t.Optional(t.Boolean({ description: 'multi-select forms only: the box is ticked ("[✔]")' })),
+  free_text: t.Optional(
+    t.Literal(true, { description: 'choosing it asks the user to type ("Type something", "Tell Claude what to change"): POST /answer takes `text`' }),
+  ),
 })
 export type Option = Static<typeof OptionSchema>
+
+export const QuestionsSchema = t.Object(
+  {
+    titles: t.Array(t.String(), { description: 'the tabs\' titles in order' }),
+    current: t.Integer({ minimum: 1, description: '1-based position in `titles` of the question on screen' }),
+  },
+  { description: 'a tabbed dialog with several questions; the visible one is in question/options' },
+)
 
 export const BlockedSchema = t.Object({
   question: t.String(),
   options: t.Array(OptionSchema),
+  fingerprint: t.String({
+    description:
+      'opaque: the same dialog on screen always gives the same value (kind, question, option labels in order; not the cursor or the ticks). POST /answer and /approve refuse with 409 `dialog changed` when the dialog on screen has another one',
+  }),
+  multi_select: t.Boolean({ description: 'several options can be checked before submitting; each option then carries `checked`' }),
+  questions: t.Optional(QuestionsSchema),
 })
 export type Blocked = Static<typeof BlockedSchema>
 
@@ -34,13 +52,26 @@ export type Card = Static<typeof CardSchema>
 export interface ScreenReading {
   headline: string
   detail: string
-  /** a dialog on screen; the route only keeps it when herdr says blocked */
-  blocked?: Blocked
+  /** a dialog on screen; the route only keeps it when herdr says blocked (fingerprint added by buildCard) */
+  blocked?: DialogReading
+  /** which of the grammar's drive tables answers that dialog, and what /answer must know beyond the card */
+  drive?: DriveState
   permission_mode?: string
   transcript?: string[]
   parsed: boolean
   /** which rule decided (for debugging a wrong card: "explain") */
   rule?: string
+}
+
+/** A dialog as a grammar reads it: the card's `blocked` before the fingerprint is added. */
+export type DialogReading = Omit<Blocked, 'fingerprint' | 'multi_select'> & { multi_select?: boolean }
+
+/** The live dialog's state beyond the card, for POST /answer (never on the wire). */
+export interface DriveState {
+  /** key into the grammar's `drives` table */
+  kind: string
+  /** multi-select: the cursor is on the submit row ("Next", "Submit") */
+  submitFocused?: boolean
 }
 
 /**
@@ -54,7 +85,13 @@ export interface ScreenGrammar {
   /** The permission mode shown in the footer, if this kind has modes and one is visible. */
   permissionMode?(screen: string): string | undefined
   /** The numbered dialog on screen, if any (for the digit-then-Enter safety in /send). */
-  dialog?(screen: string): Blocked | undefined
+  dialog?(screen: string): DialogReading | undefined
+  /**
+   * How this kind's dialogs are answered, by DriveState.kind (src/answer/drive.ts):
+   * data next to the wording, so a new agent version changes a table, not code.
+   * A dialog whose kind is not in the table cannot be answered (422).
+   */
+  readonly drives?: Readonly<Record<string, DialogDrive>>
   /**
    * A digit typed into a numbered dialog picks that option at once (Claude Code):
    * /send then skips the Enter that would otherwise land in whatever comes next.

@@ -2,7 +2,7 @@
 // screen by its STRUCTURE: a question paragraph, then options "N. label" numbered 1..n
 // with a cursor glyph on one of them and/or hint rows under them. Agent-specific
 // glyphs and wording come in through DialogVocabulary. Pure.
-import type { Blocked, Option } from './card'
+import type { DialogReading, Option } from './card'
 import { indentOf, isDashedRule, isRule, wrapsInto } from './lines'
 
 export interface DialogVocabulary {
@@ -21,7 +21,7 @@ export interface DialogVocabulary {
 }
 
 export interface DialogRead {
-  blocked: Blocked
+  blocked: DialogReading
   /** row of the dialog's top rule (or first context row) */
   top: number
   /** row where the question paragraph starts */

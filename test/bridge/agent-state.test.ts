@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value'
 import { ADMIN, ROOT, startBridge, type Bridge } from '../support/harness'
 import { CardSchema } from '../../src/card/card'
 import type { FakePane } from '../../src/demo/fake-herdr'
+import { onCard } from '../support/blocked'
 
 const SCREENS = join(ROOT, 'fixtures/screens')
 const TITLE = 'Task title from herdr'
@@ -80,7 +81,7 @@ describe('every corpus screen through the endpoint', () => {
       expect(card.permission_mode ?? null).toBe(r.exp.permission_mode)
       if (r.exp.headline !== null) expect(card.headline).toBe(r.exp.headline)
       else expect(typeof card.headline).toBe('string')
-      expect(card.blocked).toEqual(contractBlocked(r.kind, r.exp.blocked as any))
+      expect(card.blocked).toEqual(onCard(r.kind, contractBlocked(r.kind, r.exp.blocked as any) as any))
       expect(card.detail).not.toMatch(/\u001b|[─│╭╮╰╯]/)
       for (const line of card.transcript ?? []) expect(line).not.toMatch(/\u001b|[─│╭╮╰╯]/)
       expect((card.transcript ?? []).length).toBeLessThanOrEqual(12)

@@ -8,6 +8,7 @@ import { buildCard } from '../../src/card/build'
 import { grammarFor } from '../../src/card/registry'
 import { claudeGrammar } from '../../src/card/grammars/claude'
 import { agentOf } from './agent'
+import { onCard } from '../support/blocked'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
 // captured a moment after the .txt; expected.json describes the .txt (as in test/card)
@@ -30,7 +31,7 @@ test('every Claude corpus screen reads as before', () => {
         expect([where, card.parsed]).toEqual([where, true])
         expect([where, card.headline]).toEqual([where, laterFrame[where] ?? want.headline ?? 'Task title from herdr'])
         expect([where, card.permission_mode]).toEqual([where, want.permission_mode ?? undefined])
-        expect([where, card.blocked]).toEqual([where, want.blocked])
+        expect([where, card.blocked]).toEqual([where, onCard('claude', want.blocked)])
         n++
       }
     }

@@ -14,13 +14,15 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentStatus } from '../../src/herdr/types'
-import type { Blocked } from '../../src/card/card'
+
 import { buildCard } from '../../src/card/build'
 import { cleanScreen } from '../../src/card/clean'
 import { grammarFor } from '../../src/card/registry'
 import { opencodeGrammar, readOpencode } from '../../src/card/grammars/opencode'
 import { piGrammar, readPi } from '../../src/card/grammars/pi'
 import { agentOf, TITLE } from './agent'
+import { onCard } from '../support/blocked'
+import type { DialogReading } from '../../src/card/card'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
 const ESC = /\u001b/
@@ -28,13 +30,13 @@ const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐
 
 interface Expected {
   agent: string
-  screens: Record<string, { agent_status: AgentStatus; permission_mode: null; headline: string | null; blocked?: Blocked }>
+  screens: Record<string, { agent_status: AgentStatus; permission_mode: null; headline: string | null; blocked?: DialogReading }>
 }
 
 const PERMISSION = /^Permission required$/
 
 /** What the card must say, given expected.json and the capture's medium. */
-function wantBlocked(want: Blocked | undefined, variant: string): Blocked | undefined {
+function wantBlocked(want: DialogReading | undefined, variant: string): DialogReading | undefined {
   if (!want) return undefined
   const permission = PERMISSION.test(want.question)
   const plain = variant !== '.ansi'
@@ -80,7 +82,7 @@ for (const scenario of ['pi-basic', 'pi-new-session', 'opencode']) {
           expect(card.parsed).toBe(true)
           expect(card.headline).toBe(want.headline ?? TITLE)
           expect(card.permission_mode).toBeUndefined()
-          expect(card.blocked).toEqual(wantBlocked(want.blocked, variant))
+          expect(card.blocked).toEqual(onCard('opencode', wantBlocked(want.blocked, variant)))
           for (const text of [card.headline, card.detail, ...(card.transcript ?? [])]) {
             expect(text).not.toMatch(ESC)
             expect(text).not.toMatch(BOX)

@@ -10,6 +10,7 @@ import { cleanScreen } from '../../src/card/clean'
 import { opencodeGrammar, readOpencode, styledRows } from '../../src/card/grammars/opencode'
 import { groupsOf, readPi } from '../../src/card/grammars/pi'
 import { agentOf } from './agent'
+import { onCard } from '../support/blocked'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█]/
@@ -129,14 +130,16 @@ describe('opencode selection by colour', () => {
       `  ${pr}`,
     ].join('\r\n')
     const card = buildCard(agentOf('opencode', 'blocked'), s)
-    expect(card.blocked).toEqual({
-      question: 'Permission required',
-      options: [
-        { index: 0, label: 'Allow once', selected: false },
-        { index: 0, label: 'Allow always', selected: true },
-        { index: 0, label: 'Reject', selected: false },
-      ],
-    })
+    expect(card.blocked).toEqual(
+      onCard('opencode', {
+        question: 'Permission required',
+        options: [
+          { index: 0, label: 'Allow once', selected: false },
+          { index: 0, label: 'Allow always', selected: true },
+          { index: 0, label: 'Reject', selected: false },
+        ],
+      }),
+    )
     expect(card.detail).toBe('Shell command\n$ rm -rf build')
   })
 

@@ -10,6 +10,7 @@ import { cleanScreen } from '../../src/card/clean'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
 import { FAKE_TITLE, fakeAgent } from './agent'
+import { onCard } from '../support/blocked'
 
 
 interface Expected {
@@ -70,7 +71,7 @@ for (const scenario of scenarios) {
             const later = laterFrame[`${scenario}/${label}${variant}`]
             expect(card.headline).toBe(later?.headline ?? want.headline ?? FAKE_TITLE)
             expect(card.permission_mode).toBe(want.permission_mode ?? undefined)
-            expect(card.blocked).toEqual(want.blocked)
+            expect(card.blocked).toEqual(onCard('claude', want.blocked))
             // the grammar's own dialog() agrees with the card (used by POST /send)
             expect(grammarFor('claude').dialog!(cleanScreen(screen))).toEqual(want.blocked)
             expect(grammarFor('claude').permissionMode!(screen)).toBe(want.permission_mode ?? undefined)

@@ -9,6 +9,7 @@ import { cleanScreen } from '../../src/card/clean'
 import { claudeGrammar, readClaude } from '../../src/card/grammars/claude'
 import { fallbackGrammar } from '../../src/card/grammars/fallback'
 import { grammarFor } from '../../src/card/registry'
+import { onCard } from '../support/blocked'
 
 const ROOT = join(import.meta.dir, '../../fixtures/screens')
 const TITLE = 'Fix the login bug'
@@ -204,7 +205,7 @@ describe('hand-made screens', () => {
     for (const s of ['', '\n\n\n', '   \n  ']) {
       const card = buildCard(agent('blocked'), s)
       expect(card.headline).toBe(TITLE)
-      expect(card.blocked).toEqual({ question: TITLE, options: [] })
+      expect(card.blocked).toEqual(onCard('claude', { question: TITLE, options: [] }))
       expect(card.transcript).toBeUndefined()
       expect(buildCard(agent('idle', 'pi'), s).headline).toBe(TITLE)
     }
@@ -218,7 +219,7 @@ describe('hand-made screens', () => {
       agent_status: 'blocked',
       headline: TITLE,
       detail: TITLE,
-      blocked: { question: TITLE, options: [] },
+      blocked: onCard('claude', { question: TITLE, options: [] }),
       parsed: true,
     })
     const bare = buildCard(agent('working', 'claude', { terminal_title_stripped: undefined }), undefined)
@@ -243,16 +244,18 @@ describe('cut screens', () => {
 
   test('cut right under the question: the question, no options', () => {
     const card = buildCard(agent('blocked'), full.slice(0, question + 1).join('\n'))
-    expect(card.blocked).toEqual({ question: 'Do you want to proceed?', options: [] })
+    expect(card.blocked).toEqual(onCard('claude', { question: 'Do you want to proceed?', options: [] }))
     expect(card.headline).toBe('Do you want to proceed?')
   })
 
   test('cut after the first option: the options read so far', () => {
     const card = buildCard(agent('blocked'), full.slice(0, question + 2).join('\n'))
-    expect(card.blocked).toEqual({
-      question: 'Do you want to proceed?',
-      options: [{ index: 1, label: 'Yes', selected: true }],
-    })
+    expect(card.blocked).toEqual(
+      onCard('claude', {
+        question: 'Do you want to proceed?',
+        options: [{ index: 1, label: 'Yes', selected: true }],
+      }),
+    )
   })
 
   test('cut from the top (scrolled): the dialog still reads', () => {

@@ -3,7 +3,7 @@
 // (rule / ❯ / rule / footer) or a live dialog that replaces it. The wording it keys on
 // lives in claude-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
-import type { Blocked, ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading, ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import { indentOf, isBoxArt, isDashedRule, isRule, paneWidth, wrapsInto } from '../lines'
@@ -283,5 +283,5 @@ export const claudeGrammar: ScreenGrammar = {
   digitSelects: true,
   read: (screen, agent) => readClaude(screen, agent),
   permissionMode: (screen) => modeOf(layoutOf(screen)),
-  dialog: (screen): Blocked | undefined => layoutOf(screen).dialog?.blocked,
+  dialog: (screen): DialogReading | undefined => layoutOf(screen).dialog?.blocked,
 }

@@ -9,7 +9,7 @@
 // when the screen carries them (herdr `agent read --format ansi`), and from plain text it
 // is the first option — the one opencode highlights when a dialog opens.
 import type { AgentInfo } from '../../herdr/types'
-import type { Blocked, Option, ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading, Option, ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
 import { columns, isBoxArt, paneWidth } from '../lines'
@@ -27,7 +27,7 @@ interface Block {
 }
 
 export interface OpencodeDialog {
-  blocked: Blocked
+  blocked: DialogReading
   /** rows between the title and the buttons (tool kind, command, diff) */
   context: string[]
   kind: 'question' | 'permission'
@@ -430,5 +430,5 @@ export const opencodeGrammar: ScreenGrammar = {
   kinds: ['opencode'],
   wantsAnsi: true,
   read: (screen, agent) => readOpencode(screen, agent),
-  dialog: (screen): Blocked | undefined => opencodeLayoutOf(screen).dialog?.blocked,
+  dialog: (screen): DialogReading | undefined => opencodeLayoutOf(screen).dialog?.blocked,
 }

@@ -1,0 +1,10 @@
+// Expected `blocked` objects as the card carries them: a fixture's expected.json names
+// question and options; the card adds the fingerprint and multi_select (build.ts).
+import { blockedOf } from '../../src/card/build'
+import type { Blocked, DialogReading } from '../../src/card/card'
+
+export function onCard(kind: string, want: DialogReading): Blocked
+export function onCard(kind: string, want: DialogReading | undefined): Blocked | undefined
+export function onCard(kind: string, want: DialogReading | undefined): Blocked | undefined {
+  return want === undefined ? undefined : blockedOf(kind, want)
+}
