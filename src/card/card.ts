@@ -72,6 +72,8 @@ export interface DriveState {
   kind: string
   /** multi-select: the cursor is on the submit row ("Next", "Submit") */
   submitFocused?: boolean
+  /** the text in the dialog's own input field, when it has one apart from its options (pi's input dialog) */
+  typed?: string
 }
 
 /**

@@ -18,6 +18,10 @@ export interface DialogVocabulary {
   checkbox: RegExp
   /** header chips above a question ("☐ Database", "← ☒ Colors ✔ Submit →") */
   chip: RegExp
+  /** labels of options that ask the user to type ("Type something", "Tell Claude what to change") */
+  freeText?: RegExp[]
+  /** the unnumbered submit row of a multi-select form with the cursor on it ("❯    Next") */
+  submitFocused?: RegExp
 }
 
 export interface DialogRead {
@@ -28,6 +32,8 @@ export interface DialogRead {
   questionStart: number
   /** rows between the top and the question: tool kind, command, file, preview */
   context: string[]
+  /** multi-select: the cursor is on the submit row, not on an option */
+  submitFocused?: boolean
 }
 
 // how far apart two consecutive options may be (descriptions, a rule between them)
@@ -131,10 +137,16 @@ function readNumbered(
       opt.label = label.slice(box[0].length)
       opt.checked = box[1] !== ' '
     }
+    if (vocab.freeText && anyMatch(vocab.freeText, opt.label)) opt.free_text = true
     return opt
   })
 
-  return withQuestion(lines, from, group[0].row, options, vocab)
+  const read = withQuestion(lines, from, group[0].row, options, vocab)
+  if (options.some((o) => o.checked !== undefined)) read.blocked.multi_select = true
+  if (vocab.submitFocused) {
+    for (let i = group[0].row; i <= lastRow; i++) if (vocab.submitFocused.test(lines[i])) read.submitFocused = true
+  }
+  return read
 }
 
 /** Cursor-only menus ("❯ No, exit" / "Yes, I trust this folder"): options index 0. */

@@ -38,6 +38,11 @@ export interface FakeReaction {
   set: Partial<FakePane>
   /** keep firing after the first match (default: once) */
   repeat?: boolean
+  /**
+   * only while the pane shows this screen_file: reactions then form the dialog's own
+   * state machine (each key moves from one captured screen to the next)
+   */
+  when?: string
 }
 
 export interface FakeState {
@@ -321,6 +326,7 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       const match = payload.join(' ')
       for (const r of state.reactions ?? []) {
         if (r.pane !== p.pane_id || r.match !== match) continue
+        if (r.when !== undefined && p.screen_file !== r.when) continue
         if (!(r.on === 'send-keys' ? cmd.endsWith('send-keys') : !cmd.endsWith('send-keys'))) continue
         const { agent, ...paneFields } = r.set
         Object.assign(p, paneFields)

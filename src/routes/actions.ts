@@ -1,9 +1,10 @@
-// The phone's actions: POST /send, POST /approve, POST /agent-mode/cycle.
+// The phone's actions: POST /send, POST /approve, POST /answer, POST /agent-mode/cycle.
+// The answering policy (guards, checks, keys) lives in src/answer/.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../app'
+import { createAnswering, type Answering } from '../answer/answering'
 import { grammarFor } from '../card/registry'
 import { cleanScreen } from '../card/clean'
-import type { Blocked } from '../card/card'
 import { HerdrError, herdrFor, type HerdrClient } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
 import { herdrFailure, plausibleTarget, requestSignal } from './errors'
@@ -13,36 +14,12 @@ export const SEND_MAX = 4096
 /** How long to watch the screen for a keypress to take effect. */
 const SETTLE = { tries: 10, everyMs: 60 }
 
-/**
- * The record of approvals already pressed: (agent, seq) → pressed. A double tap
- * never presses twice, even while herdr still reports blocked at the old seq.
- * Bounded, oldest forgotten first; a seq is only meaningful for a while anyway.
- */
-export class ApprovalRecord {
-  private seen = new Set<string>()
-  constructor(private readonly max = 10_000) {}
-  private key(agent: string, seq: number) {
-    return `${agent}\u0000${seq}`
-  }
-  has(agent: string, seq: number) {
-    return this.seen.has(this.key(agent, seq))
-  }
-  add(agent: string, seq: number) {
-    this.seen.add(this.key(agent, seq))
-    if (this.seen.size > this.max) this.seen.delete(this.seen.values().next().value!)
-  }
-  delete(agent: string, seq: number) {
-    this.seen.delete(this.key(agent, seq))
-  }
-}
-
-function sameDialog(a: Blocked | undefined, b: Blocked | undefined): boolean {
-  return JSON.stringify(a) === JSON.stringify(b)
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
+/** `text` of /answer: what /send allows, minus \n (the answer's Enter is the bridge's). */
+const ANSWER_TEXT_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/
+
+export function actionRoutes(ctx: Ctx, answering: Answering = createAnswering()) {
   async function screenOf(herdr: HerdrClient, agent: AgentInfo): Promise<string | undefined> {
     try {
       return cleanScreen(await herdr.agentRead(agent.pane_id, { source: 'visible' }))
@@ -87,7 +64,7 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
           // the contract's "3\n" would send a stray Enter into whatever comes next.
           const digit = /^([1-9])\n$/.exec(typed)?.[1]
           if (digit) {
-            const skipped = await digitAnswer(herdr, signal, pane, digit)
+            const skipped = await answering.digit(herdr, signal, pane, digit)
             if (skipped !== undefined) return skipped ? { sent: true, enter_suppressed: true } : { sent: true }
           }
           const parts = typed.split('\n')
@@ -125,28 +102,20 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
     .post(
       '/approve',
       async ({ body, status, request }) => {
-        const { agent: target, seq } = body
+        const { agent: target, seq, fingerprint } = body
         const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
         if (!plausibleTarget(target)) return status(404, 'no such agent')
-        if (approvals.has(target, seq)) return { sent: false, duplicate: true }
-        // Claim the (agent, seq) before the first await: two taps racing still press once.
-        approvals.add(target, seq)
-        try {
-          const agent = await herdr.agentGet(target)
-          if (agent.agent_status !== 'blocked') return approvals.delete(target, seq), status(409, 'not blocked')
-          if (agent.state_change_seq !== seq) return approvals.delete(target, seq), status(409, 'stale seq')
-          await herdr.agentSendKeys(target, ['enter'])
-          return { sent: true }
-        } catch (e) {
-          approvals.delete(target, seq)
-          const f = herdrFailure(e)
-          return status(f.code, f.body)
-        }
+        const r = await answering.approve(herdr, target, seq, fingerprint)
+        return 'ok' in r ? r.ok : status(r.status as 400 | 404 | 409 | 502, r.body)
       },
       {
         body: t.Object(
-          { agent: t.String({ minLength: 1 }), seq: t.Integer({ minimum: 0 }) },
-          { error: 'want {"agent": pane_id, "seq": state_change_seq}' },
+          {
+            agent: t.String({ minLength: 1 }),
+            seq: t.Integer({ minimum: 0 }),
+            fingerprint: t.Optional(t.String({ minLength: 1, maxLength: 128, description: 'the card\'s blocked.fingerprint: 409 `dialog changed` if another dialog is on screen' })),
+          },
+          { error: 'want {"agent": pane_id, "seq": state_change_seq, "fingerprint"?: string}' },
         ),
         response: {
           200: t.Object({ sent: t.Boolean(), duplicate: t.Optional(t.Boolean()) }),
@@ -158,7 +127,60 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
         },
         detail: {
           summary: 'Press Enter (accept the default) only if still blocked at that seq',
-          description: 'Idempotent: a repeated approve for the same agent and seq never presses twice.',
+          description:
+            'Idempotent: a repeated approve for the same pane and seq never presses twice, however the pane is named (pane id or agent name); a failed first attempt does not make the retry a duplicate. With `fingerprint`, 409 `dialog changed` when the dialog on screen is another one.',
+          tags: ['actions'],
+        },
+      },
+    )
+    .post(
+      '/answer',
+      async ({ body, status, request }) => {
+        const { pane, seq, fingerprint, choose, text } = body
+        const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
+        if (text !== undefined) {
+          if ([...text].length > SEND_MAX) return status(400, `text longer than ${SEND_MAX} characters`)
+          if (ANSWER_TEXT_FORBIDDEN.test(text)) return status(400, 'control characters are not allowed in text')
+        }
+        if (!plausibleTarget(pane)) return status(404, 'no such agent')
+        const r = await answering.answer(herdr, { pane, seq, fingerprint, choose, text })
+        return 'ok' in r ? r.ok : status(r.status, r.body)
+      },
+      {
+        body: t.Object(
+          {
+            pane: t.String({ minLength: 1, description: 'pane id or agent name' }),
+            seq: t.Integer({ minimum: 0, description: 'state_change_seq from the card' }),
+            fingerprint: t.String({ minLength: 1, maxLength: 128, description: "the card's blocked.fingerprint" }),
+            choose: t.Array(t.Integer({ minimum: 1, maximum: 99 }), {
+              minItems: 1,
+              maxItems: 99,
+              description: "1-based positions in the card's blocked.options (several only for multi_select)",
+            }),
+            text: t.Optional(t.String({ description: 'for a free_text option: typed, then Enter; at most 4096 characters, no control characters' })),
+          },
+          { error: 'want {"pane": pane_id, "seq": state_change_seq, "fingerprint": string, "choose": [position, …], "text"?: string}' },
+        ),
+        response: {
+          200: t.Object({
+            sent: t.Boolean(),
+            duplicate: t.Optional(t.Boolean()),
+            agent_status: t.Optional(t.String()),
+            next_fingerprint: t.Optional(
+              t.Union([t.String(), t.Null()], { description: 'the dialog now on screen (next tab, follow-up review), or null' }),
+            ),
+          }),
+          400: t.String(),
+          401: t.String(),
+          404: t.String(),
+          409: t.String(),
+          422: t.String(),
+          502: t.String(),
+        },
+        detail: {
+          summary: 'Answer the dialog on screen: pick options, tick boxes and submit, or type a free-text answer',
+          description:
+            "The bridge re-reads the screen and refuses (409 `not blocked` / `stale seq` / `dialog changed`, no key sent) unless the dialog is the one the phone saw. It then presses the keys the agent's own UI wants (digits, arrows, toggles then submit, text then Enter), re-reading the screen between keys; if the dialog changes mid-way it stops with 409 `dialog changed` saying how far it got. A repeat of a successful answer (same pane, seq, fingerprint) is `{sent:false, duplicate:true}`. 422 `cannot answer this dialog` for a kind without a grammar or a dialog its grammar cannot drive.",
           tags: ['actions'],
         },
       },
@@ -211,30 +233,4 @@ export function actionRoutes(ctx: Ctx, approvals = new ApprovalRecord()) {
         detail: { summary: 'Cycle the permission mode (Shift+Tab) and read it back', tags: ['actions'] },
       },
     )
-
-  /**
-   * Types a digit into a numbered dialog. Returns undefined when the pane shows no
-   * such dialog (the caller types normally), else whether the Enter was skipped.
-   */
-  async function digitAnswer(herdr: HerdrClient, signal: AbortSignal, pane: string, digit: string): Promise<boolean | undefined> {
-    let agent: AgentInfo
-    try {
-      agent = await herdr.agentGet(pane)
-    } catch (e) {
-      if (e instanceof HerdrError && e.kind === 'not_found') return undefined // a plain shell: just type
-      throw e
-    }
-    const grammar = grammarFor(agent.agent)
-    if (!grammar.dialog || !grammar.digitSelects) return undefined
-    const screen = await screenOf(herdr, agent)
-    const dialog = screen === undefined ? undefined : grammar.dialog(screen)
-    if (!dialog || !dialog.options.some((o) => o.index === Number(digit))) return undefined
-    await herdr.paneSendText(pane, digit)
-    const after = await watch(herdr, signal, agent, (s) => grammar.dialog!(s), (d) => !sameDialog(d, dialog))
-    if (!sameDialog(after, dialog)) return true
-    if (signal.aborted) return false // gone or out of time: no Enter into an unknown screen
-    // The digit only moved a cursor (or the screen did not change): Enter confirms it.
-    await herdr.paneSendKeys(pane, ['enter'])
-    return false
-  }
 }

@@ -192,7 +192,7 @@ describe('POST /approve', () => {
     expect(await r.text()).toBe('no such agent')
     const bad = await b.post('/approve', { agent: 'w1:p2', seq: 'x' })
     expect(bad.status).toBe(400)
-    expect(await bad.text()).toBe('want {"agent": pane_id, "seq": state_change_seq}')
+    expect(await bad.text()).toBe('want {"agent": pane_id, "seq": state_change_seq, "fingerprint"?: string}')
   })
 })
 

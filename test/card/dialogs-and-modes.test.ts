@@ -71,9 +71,10 @@ describe('dialogs', () => {
         { index: 1, label: 'Box drawing', selected: false, checked: true },
         { index: 2, label: 'Braille', selected: false, checked: false },
         { index: 3, label: 'Emoji', selected: true, checked: false },
-        { index: 4, label: 'Type something', selected: false, checked: false },
+        { index: 4, label: 'Type something', selected: false, checked: false, free_text: true },
         { index: 5, label: 'Chat about this', selected: false },
       ],
+      multi_select: true,
     })
     const card = buildCard({ agent: 'claude', agent_status: 'blocked', pane_id: 'p' } as AgentInfo, rows.join('\n'))
     expect(card.headline).toBe('Which glyphs should the demo use?')

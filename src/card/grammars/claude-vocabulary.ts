@@ -2,6 +2,7 @@
 // Claude Code 2.1.197). Claude Code rewords its TUI often: a wording change should be
 // an edit to this table, not to the parser in claude.ts.
 import type { DialogVocabulary } from '../dialog'
+import type { DialogDrive } from '../drive'
 
 export interface ModeLabel {
   /** matched against the footer row's label (the text between the glyph and "on") */
@@ -37,6 +38,14 @@ export interface ClaudeVocabulary {
   /** the welcome banner box rows */
   banner: RegExp
   dialog: DialogVocabulary
+  /** the tab row of a dialog with several questions: "←  ☐ Features  ☒ Database  ✔ Submit  →" */
+  tabRow: RegExp
+  /** one tab in it: group 1 the mark, group 2 the title */
+  tab: RegExp
+  /** the last tab that reviews the answers, not a question */
+  reviewTab: RegExp
+  /** how each kind of dialog is answered (DialogDrive, src/card/drive.ts), by the kind claude.ts reads */
+  drives: Record<'numbered' | 'multi-select' | 'menu', DialogDrive>
 }
 
 export const claudeVocabulary: ClaudeVocabulary = {
@@ -102,5 +111,29 @@ export const claudeVocabulary: ClaudeVocabulary = {
     optionHint: [/^\s*shift\+tab to\b/i, /^\s*\(esc\)$/],
     checkbox: /^\[([ x✔✓×])\]\s*/,
     chip: /^[☐☒✔←→\s]+/,
+    // 2.1.197 and 2.1.332: AskUserQuestion's own-answer row, the plan review's feedback row
+    freeText: [/^Type something\.?$/, /^Tell Claude what to change$/],
+    // 2.1.332 multi-select: "❯    Next" under the boxes (the last tab's is "Submit")
+    submitFocused: /^\s*[❯›]\s+(?:Next|Submit)$/,
+  },
+  tabRow: /^\s*←\s+(.*\S)\s+→\s*$/,
+  tab: /([☐☒✔])\s+(\S(?:.*?\S)?)(?=\s{2,}[☐☒✔]|\s*$)/g,
+  reviewTab: /^Submit$/,
+  // Observed on 2.1.332 (fixtures/screens-answer/cc332-*): a digit answers a numbered
+  // option at once, but on a free-text row ("Type something", "Tell Claude what to
+  // change") it only moves the cursor there: the typed text replaces the row's label
+  // and Enter sends it. In a multi-select form a digit ticks its box (the cursor stays)
+  // and the "Next" row one Down past the last box submits the tab.
+  drives: {
+    numbered: { pick: { by: 'digit', acts: true }, prev: 'up', next: 'down', confirm: 'enter', text: { into: 'highlighted-row' } },
+    'multi-select': {
+      pick: { by: 'digit', acts: true },
+      prev: 'up',
+      next: 'down',
+      confirm: 'enter',
+      multi: { toggle: { by: 'digit' }, submit: 'after-last-box' },
+    },
+    // cursor-only menus (the trust dialog): arrows, then Enter
+    menu: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter' },
   },
 }

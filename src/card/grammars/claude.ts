@@ -215,6 +215,35 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
 }
 
 
+/**
+ * The tabs of a dialog with several questions, from the tab row above the question:
+ * their titles, and which one is shown — the first unanswered (☐) tab, since the tab
+ * row marks the shown one only by colour. A multi-select tab turns ☒ once a box is
+ * ticked, so then the shown one is the last answered tab before the first ☐ … unless
+ * it is the first tab. Absent on the review tab and for a single question.
+ */
+function questionsOf(layout: ClaudeLayout, v: ClaudeVocabulary): DialogReading['questions'] {
+  const { lines, dialog } = layout
+  if (!dialog) return undefined
+  for (let i = dialog.questionStart - 1; i >= Math.max(0, dialog.questionStart - 4); i--) {
+    const row = v.tabRow.exec(lines[i])
+    if (!row) continue
+    const tabs = [...row[1].matchAll(v.tab)].map((m) => ({ answered: m[1] !== '☐', title: m[2].trim() }))
+    const asked = tabs.filter((t) => !v.reviewTab.test(t.title))
+    if (asked.length < 2) return undefined
+    const ticking = dialog.blocked.multi_select === true && dialog.blocked.options.some((o) => o.checked)
+    let current = asked.findIndex((t) => !t.answered) + 1
+    if (current === 0) {
+      if (!ticking) return undefined // every tab answered: the review is shown
+      current = asked.length + 1
+    }
+    // a multi-select tab being answered is already ☒: it is the one before the first ☐
+    if (ticking && current > 1) current--
+    return { titles: asked.map((t) => t.title), current }
+  }
+  return undefined
+}
+
 /** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
 export function readClaude(screen: string, agent: AgentInfo | undefined, v: ClaudeVocabulary = V): ScreenReading {
   const layout = layoutOf(screen, v)
@@ -240,13 +269,16 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   const withMode = (r: ScreenReading): ScreenReading => (mode !== undefined ? { ...r, permission_mode: mode } : r)
 
   if (layout.dialog) {
-    const { blocked, context } = layout.dialog
+    const { blocked, context, submitFocused } = layout.dialog
+    const numbered = blocked.options.some((o) => o.index > 0)
+    const questions = questionsOf(layout, v)
     return withMode({
       ...base,
       headline: blocked.question,
       detail: context.length ? context.join('\n') : blocked.question,
-      blocked,
-      rule: blocked.options.some((o) => o.index > 0) ? 'dialog:numbered' : 'dialog:cursor-menu',
+      blocked: questions ? { ...blocked, questions } : blocked,
+      drive: { kind: blocked.multi_select ? 'multi-select' : numbered ? 'numbered' : 'menu', submitFocused },
+      rule: numbered ? 'dialog:numbered' : 'dialog:cursor-menu',
     })
   }
 
@@ -281,6 +313,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
 export const claudeGrammar: ScreenGrammar = {
   kinds: ['claude', 'claude-code'],
   digitSelects: true,
+  drives: V.drives,
   read: (screen, agent) => readClaude(screen, agent),
   permissionMode: (screen) => modeOf(layoutOf(screen)),
   dialog: (screen): DialogReading | undefined => layoutOf(screen).dialog?.blocked,
