@@ -4,7 +4,7 @@
 // src/answer/driver.ts, which re-reads the screen between keys.
 import { createHash } from 'node:crypto'
 
-/** herdr key names (herdr-cli.md §6.1): 'enter', 'down', 'right', a digit … */
+/** herdr key names (docs/reference/herdr-cli.md §6.1): 'enter', 'down', 'right', a digit … */
 export type KeyName = string
 
 export interface DialogDrive {
