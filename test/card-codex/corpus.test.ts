@@ -6,7 +6,8 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentStatus } from '../../src/herdr/types'
-import type { Blocked } from '../../src/card/card'
+import type { DialogReading as Blocked } from '../../src/card/card'
+import { onCard } from '../support/blocked'
 import { buildCard, explainCard } from '../../src/card/build'
 import { grammarFor } from '../../src/card/registry'
 import { codexGrammar, readCodex } from '../../src/card/grammars/codex'
@@ -53,7 +54,7 @@ for (const scenario of CODEX_SCENARIOS) {
           expect(card.parsed).toBe(true)
           expect(card.headline).toBe(want.headline ?? TITLE)
           expect(card.permission_mode ?? null).toBe(want.permission_mode)
-          expect(card.blocked).toEqual(want.blocked)
+          expect(card.blocked).toEqual(onCard('codex', want.blocked))
           for (const text of [card.headline, card.detail, ...(card.transcript ?? [])]) {
             expect(text).not.toMatch(ESC)
             expect(text).not.toMatch(BOX)

@@ -11,7 +11,7 @@
 // separator "Worked for 3s • 16:00", a stopped one with "■ Conversation interrupted …",
 // a failed one with "■ <error>". The wording lives in codex-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
-import type { Blocked, ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading as Blocked, ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import { indentOf, isBoxArt, isRule, paneWidth } from '../lines'
