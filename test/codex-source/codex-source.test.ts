@@ -2,7 +2,7 @@
 // rollouts copied from the corpus (fixtures/codex), end to end — resolution by thread id
 // and by cwd (newest by last record), rotation, live tail, late results, paging.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import type { FakePane } from '../../src/demo/fake-herdr'
@@ -138,6 +138,17 @@ describe('finding the session', () => {
     }
     const b = await bridgeWith(codexPane(RESUME_CWD, A))
     expect(await upgradeStatus(b, PANE, '&subagent=x')).toEqual({ status: 404, body: 'no transcript file for pane' })
+  })
+
+  test('a rollout that is a symlink leaving CODEX_HOME: 500 read transcript failed, nothing of it sent', async () => {
+    freshCodexDir()
+    const outside = join(tempDir(), 'secret.jsonl')
+    writeFileSync(outside, readFileSync(inHome(B), 'utf8').replace(/6 × 7 = 42/g, 'SECRET'))
+    rmSync(inHome(B))
+    symlinkSync(outside, inHome(B))
+    const b = await bridgeWith(codexPane(RESUME_CWD, B))
+    expect(await upgradeStatus(b, PANE)).toEqual({ status: 500, body: 'read transcript failed' })
+    expect(b.logs.join('\n')).toContain('outside')
   })
 
   test('a rollout that is not JSONL at all is still served: one parsed:false entry per line', async () => {

@@ -186,7 +186,8 @@ export class CodexLocator {
 
 export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = {}): TranscriptSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
-  const locator = new CodexLocator(codexDirOf(homes))
+  const codexDir = codexDirOf(homes)
+  const locator = new CodexLocator(codexDir)
   return {
     kinds: ['codex'],
     async resolve(agent, o): Promise<Resolved | Unresolved> {
@@ -194,7 +195,8 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
       const at = await locator.locate(agent)
       if (!at) return NO_TRANSCRIPT
       try {
-        const timeline = await acquireJsonlTimeline(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log })
+        // read only through a real path inside CODEX_HOME (a rollout symlinked out of it is refused)
+        const timeline = await acquireJsonlTimeline(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log, within: codexDir })
         return { ok: true, sessionId: at.threadId, timeline }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
