@@ -5,9 +5,12 @@
 //   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line;
 //   cold  — createCodexSource().resolve() (herdr's thread id) + read the newest 150;
 //   warm  — release, resolve again (the index is cached) + the newest 150;
-//   deep  — an older page at the very start of the file (load_older to the top).
+//   deep  — an older page at the very start of the file (load_older to the top);
+//   tail  — a real assistant record appended → the timeline's onGrow (20 appends);
+//   RSS   — growth while the cold index is built (peak) and once it serves.
 // Targets, the same as Claude's (bench/transcript-engine.ts): cold ≤ 1.5× floor;
-// warm < 50 ms; deep older page < 20 ms. Prints one JSON line, then a summary.
+// warm < 50 ms; deep older page < 20 ms; append→onGrow p50 < 50 ms; RSS growth < 64 MB.
+// Prints one JSON line, then a summary.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
@@ -76,14 +79,27 @@ const bytes = statSync(PATH).size
 await floor(PATH)
 const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
 
+const rssMB = () => process.memoryUsage().rss / 1048576
+const settle = () => {
+  Bun.gc(true)
+  return rssMB()
+}
 const colds: number[] = []
 let total = 0
+let rssPeak = 0
+let rssServing = 0
 for (let i = 0; i < 3; i++) {
   dropJsonlCache()
+  const before = settle()
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMB())), 5)
   const c = await resolveAndPage(createCodexSource(homes, { pollMs: 250 }))
+  clearInterval(sampler)
   if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
   total = c.r.timeline.total()
   colds.push(c.ms)
+  rssPeak = Math.max(rssPeak, Math.max(peak, rssMB()) - before)
+  rssServing = Math.max(rssServing, settle() - before)
   c.r.timeline.release()
 }
 const source = createCodexSource(homes, { pollMs: 250 })
@@ -95,6 +111,21 @@ for (let i = 0; i < 5; i++) {
   deeps.push(ms(t0))
   if (page.length !== 150) throw new Error(`deep page had ${page.length} entries`)
 }
+// the live tail: a real assistant record (a fresh id each time) appended to the rollout
+const assistant = readFileSync(PATH, 'utf8').split('\n').find((l) => l.includes('"role":"assistant"'))!
+const tails: number[] = []
+for (let k = 0; k < 20; k++) {
+  const got = new Promise<number>((res) => {
+    const off = first.r.timeline.onGrow(() => {
+      off()
+      res(performance.now())
+    })
+  })
+  const t0 = performance.now()
+  appendFileSync(PATH, assistant.replace(/"id":"msg_[^"]*"/, `"id":"msg_tail${k}"`) + '\n')
+  tails.push((await got) - t0)
+  await Bun.sleep(5 + ((k * 37) % 40))
+}
 first.r.timeline.release()
 const warms: number[] = []
 for (let i = 0; i < 5; i++) {
@@ -105,6 +136,7 @@ for (let i = 0; i < 5; i++) {
 const coldMs = median(colds)
 const warmMs = median(warms)
 const deepMs = median(deeps)
+const tailMs = median(tails)
 const figures = {
   bench: 'codex-transcript',
   file_mb: +(bytes / 1048576).toFixed(1),
@@ -114,7 +146,10 @@ const figures = {
   cold_over_floor: +(coldMs / floorMs).toFixed(2),
   warm_ms: +warmMs.toFixed(2),
   deep_page_ms: +deepMs.toFixed(2),
-  targets_met: coldMs <= 1.5 * floorMs && warmMs < 50 && deepMs < 20,
+  tail_p50_ms: +tailMs.toFixed(2),
+  rss_growth_build_peak_mb: +rssPeak.toFixed(1),
+  rss_growth_serving_mb: +rssServing.toFixed(1),
+  targets_met: coldMs <= 1.5 * floorMs && warmMs < 50 && deepMs < 20 && tailMs < 50 && rssPeak < 64,
 }
 console.log(JSON.stringify(figures))
 console.log(`codex rollout ${figures.file_mb} MB, ${total} entries (${PATH})`)
@@ -122,4 +157,6 @@ console.log(`  floor (stream + JSON.parse every line): ${floorMs.toFixed(0)} ms`
 console.log(`  cold resolve + newest 150:               ${coldMs.toFixed(0)} ms  = ${(coldMs / floorMs).toFixed(2)}× floor (target ≤ 1.5×)`)
 console.log(`  warm re-resolve + newest 150:            ${warmMs.toFixed(2)} ms (target < 50 ms)`)
 console.log(`  older page at the start of the file:     ${deepMs.toFixed(2)} ms (target < 20 ms)`)
+console.log(`  append → onGrow p50:                     ${tailMs.toFixed(2)} ms (target < 50 ms)`)
+console.log(`  RSS growth: build peak / serving         ${rssPeak.toFixed(1)} / ${rssServing.toFixed(1)} MB (target < 64 MB)`)
 process.exit(figures.targets_met ? 0 : 1)

@@ -37,6 +37,7 @@ export const SHAPE_SEEDS: string[] = [
   item({ type: 'function_call', name: 'shell_command', arguments: '{"command":"git status"}', call_id: 'c_sc' }),
   item({ type: 'function_call_output', call_id: 'c_sc', output: 'Exit code: 1\nWall time: 0.2 seconds\nOutput:\nfatal: not a git repository\n' }),
   item({ type: 'function_call', name: 'write_stdin', arguments: '{"session_id":12630,"chars":"y\\n"}', call_id: 'c_ws' }),
+  item({ type: 'function_call', name: 'write_stdin', arguments: '{"session_id":12630,"chars":"","yield_time_ms":5000}', call_id: 'c_poll' }),
   item({ type: 'local_shell_call', call_id: 'c_ls', status: 'completed', action: { type: 'exec', command: ['echo', 'hi'] } }),
   item({ type: 'function_call', name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@ top\n x\n-y\n+z\n*** Delete File: old.txt\n*** End Patch\n' }), call_id: 'c_ap' }),
   item({ type: 'function_call', name: 'view_image', arguments: '{"path":"/p/shot.png"}', call_id: 'c_vi' }),

@@ -11,7 +11,10 @@
 // A command that outlives its turn (interrupted, or still running when the model moved
 // on) reports later under the same call id: the output "aborted by user" is one result,
 // the late CommandExecution another. A successful apply_patch's result is its FileChange
-// item (the applied diff); the plain-text output saying the same is dropped.
+// item (the applied diff); the plain-text output saying the same is dropped. A write_stdin
+// that only polls a running command is dropped with its output; one that types into the
+// command is a call whose output, when it only reports the command's end, is dropped too
+// (the command's item carries it), so such a call shows no result of its own.
 //
 // Decide/build split as in pi: planLine() decides the slots of a line, normalizeCodexLine
 // builds them, countCodexLine counts them (test/codex/count.test.ts). Pure; never throws.
@@ -126,6 +129,9 @@ function planItem(p: Obj): Slot[] | undefined {
       const callId = str(p.call_id)
       const name = str(p.name)
       if (!callId || !name) return undefined
+      // write_stdin with nothing to write only waits for a running command's output: the
+      // command's own result (its CommandExecution item) says what came of it
+      if (name === 'write_stdin' && !writesSomething(p.arguments)) return []
       return [{ as: 'call', k: 0, callId, name, args: t === 'custom_tool_call' ? p.input : p.arguments, by: 'assistant' }]
     }
     case 'local_shell_call': {
@@ -148,6 +154,11 @@ function planItem(p: Obj): Slot[] | undefined {
     default:
       return undefined
   }
+}
+
+function writesSomething(args: unknown): boolean {
+  const a = parseArgs(args)
+  return isObj(a) && typeof a.chars === 'string' && a.chars !== ''
 }
 
 function planMessage(p: Obj): Slot[] | undefined {
