@@ -13,6 +13,7 @@ import { SocketRegistry, tokenOf } from './routes/sockets'
 import { transcriptRoutes } from './routes/transcript'
 import { webRoutes } from './routes/web'
 import { PaneWatches } from './transcript/pane-watch'
+import { HerdrWatch } from './herdr/watch'
 import { createSources, type SourceRegistry } from './transcript/sources'
 import type { AuthStore, Principal } from './auth/types'
 import type { HerdrClient } from './herdr/client'
@@ -35,9 +36,19 @@ export interface Timing {
   stalledSocketMs: number
   /** the most time one HTTP request may take, whatever herdr does (its herdr calls are stopped then) */
   requestDeadlineMs: number
+  /** the herdr watcher's CLI poll when herdr's socket is unreachable (spec: 1 s) */
+  herdrPollMs: number
 }
 
-export const DEFAULT_TIMING: Timing = { tailPollMs: 250, sessionPollMs: 2000, rosterPollMs: 3000, attachPollMs: 100, stalledSocketMs: 60_000, requestDeadlineMs: 15_000 }
+export const DEFAULT_TIMING: Timing = {
+  tailPollMs: 250,
+  sessionPollMs: 2000,
+  rosterPollMs: 3000,
+  attachPollMs: 100,
+  stalledSocketMs: 60_000,
+  requestDeadlineMs: 15_000,
+  herdrPollMs: 1000,
+}
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -52,6 +63,8 @@ export interface AppDeps {
   log?: (msg: string) => void
   /** transcript sources by agent kind (default: every kind this bridge reads) */
   sources?: SourceRegistry
+  /** herdr's API socket (herdrSocketPath(env)); absent = the watcher polls the CLI */
+  herdrSocket?: string
 }
 
 /** What every route plugin receives: the deps with defaults filled in. */
@@ -66,6 +79,8 @@ export interface Ctx {
   logger: Logger
   /** open sockets by device, closed when the device is revoked */
   sockets: SocketRegistry
+  /** the one herdr watcher: /snapshot's cache, rotation checks, /events */
+  watch: HerdrWatch
 }
 
 export { tokenOf }
@@ -111,6 +126,28 @@ export function authGuard(ctx: Ctx) {
     })
 }
 
+/** The herdr client, telling `changed` after every call that types into a pane. */
+function invalidating(h: HerdrClient, changed: () => void): HerdrClient {
+  const typing = new Set<PropertyKey>(['agentSendKeys', 'paneSendKeys', 'paneSendText'])
+  // A proxy, so the client is read at call time (tests swap or stub it after createApp).
+  return new Proxy(h, {
+    get(target, p) {
+      const v = Reflect.get(target, p)
+      if (typeof v !== 'function') return v
+      // a request's deadline-bound client types into panes too
+      if (p === 'withSignal') return (signal: AbortSignal) => invalidating(v.call(target, signal), changed)
+      if (!typing.has(p)) return v.bind(target)
+      return async (...a: unknown[]) => {
+        try {
+          return await v.apply(target, a)
+        } finally {
+          changed()
+        }
+      }
+    },
+  })
+}
+
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger()
   const ctx: Ctx = {
@@ -123,7 +160,11 @@ export function createApp(deps: AppDeps) {
     log: deps.log ?? ((m) => logger.warn(m)),
     logger,
     sockets: new SocketRegistry(),
+    watch: undefined as unknown as HerdrWatch,
   }
+  ctx.watch = new HerdrWatch(deps.herdr, { socketPath: deps.herdrSocket, pollMs: ctx.timing.herdrPollMs, log: ctx.log })
+  // Keys the bridge sends change panes: the watcher's copy is not served as current until herdr is read again.
+  ctx.herdr = invalidating(deps.herdr, () => ctx.watch.invalidate())
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
     logger.info('device revoked', { device: id, sockets_closed: closed })
@@ -136,7 +177,7 @@ export function createApp(deps: AppDeps) {
       // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
       rosterFreshMs: Math.min(1000, ctx.timing.rosterPollMs / 2),
     })
-  const panes = new PaneWatches(ctx.herdr, ctx.timing.sessionPollMs, ctx.log)
+  const panes = new PaneWatches(ctx.watch, ctx.timing.sessionPollMs, ctx.log)
 
   // /healthz is polled; herdr's state is re-checked at most once a second
   // (and concurrent checks share one), so a burst of probes spawns nothing extra.
@@ -166,7 +207,7 @@ export function createApp(deps: AppDeps) {
       }
       if (version === null) return { found: false, version, server: 'not_running' }
       try {
-        await ctx.herdr.snapshot()
+        await ctx.watch.snapshot()
         return { found: true, version, server: 'running' }
       } catch (e) {
         return verdict(e, version)
@@ -184,6 +225,8 @@ export function createApp(deps: AppDeps) {
     // split the requests: the second must fail to bind instead.
     serve: { maxRequestBodySize: MAX_BODY_BYTES, reusePort: false },
   })
+    // the herdr watcher, for tests and benches that count its calls (app.decorator.watch)
+    .decorate('watch', ctx.watch)
     .onRequest(({ request }) => {
       started.set(request, performance.now())
     })
@@ -274,6 +317,7 @@ export function createApp(deps: AppDeps) {
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
     ctx.sockets.closeAll(1000, 'server shutting down')
+    ctx.watch.close()
     return stop(closeActiveConnections)
   }
   return app

@@ -112,7 +112,7 @@ const structErr = (id: string, code: string, message: string): Out => ({
 })
 const usage = (text: string): Out => ({ stdout: '', stderr: text + '\n', code: 2 })
 
-function agentInfo(p: FakePane): AgentInfo {
+export function agentInfo(p: FakePane): AgentInfo {
   const a = p.agent!
   return {
     ...a,
@@ -127,7 +127,7 @@ function agentInfo(p: FakePane): AgentInfo {
   } as AgentInfo
 }
 
-function paneInfo(p: FakePane): PaneInfo {
+export function paneInfo(p: FakePane): PaneInfo {
   const a = p.agent
   return {
     pane_id: p.pane_id,
@@ -337,21 +337,25 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       }
       return { out: isAgent ? ok(id, { type: 'ok' }) : { stdout: '', stderr: '', code: 0 }, changed }
     }
-    case 'api snapshot': {
-      const snapshot = {
-        agents: panes.filter((p) => p.agent).map(agentInfo),
-        focused_pane_id: panes.find((p) => p.focused)?.pane_id,
-        layouts: [],
-        panes: panes.map(paneInfo),
-        protocol: state.protocol ?? 20,
-        tabs: state.tabs ?? [],
-        version: state.version ?? '0.8.2',
-        workspaces: state.workspaces ?? [],
-      }
-      return { out: ok(id, { snapshot, type: 'session_snapshot' }), changed }
-    }
+    case 'api snapshot':
+      return { out: ok(id, { snapshot: snapshotOf(state), type: 'session_snapshot' }), changed }
   }
   return { out: usage('usage: herdr <command>'), changed }
+}
+
+/** `session.snapshot` / `herdr api snapshot`'s result for a state. */
+export function snapshotOf(state: FakeState) {
+  const panes = state.panes
+  return {
+    agents: panes.filter((p) => p.agent).map(agentInfo),
+    focused_pane_id: panes.find((p) => p.focused)?.pane_id,
+    layouts: [],
+    panes: panes.map(paneInfo),
+    protocol: state.protocol ?? 20,
+    tabs: state.tabs ?? [],
+    version: state.version ?? '0.8.2',
+    workspaces: state.workspaces ?? [],
+  }
 }
 
 /** The CLI entry: reads FAKE_HERDR_STATE, runs, writes output, logs the call. */
@@ -361,6 +365,12 @@ export async function fakeHerdrMain(argv: string[], env: Record<string, string |
   if (!statePath) {
     process.stderr.write('fake herdr: FAKE_HERDR_STATE is not set\n')
     return 1
+  }
+  // `herdr server`: serve the socket API in the foreground, where herdr would (HERDR_SOCKET_PATH, …).
+  if (argv[0] === 'server' && argv.length === 1) {
+    const [{ startFakeHerdrSocket }, { herdrSocketPath }] = await Promise.all([import('./fake-herdr-socket'), import('../herdr/socket')])
+    await startFakeHerdrSocket({ statePath, socketPath: herdrSocketPath(env), logPath: env.FAKE_HERDR_LOG })
+    await new Promise(() => setInterval(() => {}, 1 << 30))
   }
   let state: FakeState
   try {

@@ -1,7 +1,7 @@
 // GET /snapshot: every pane herdr knows, one row each, in herdr's order.
 import { Elysia, t, type Static } from 'elysia'
 import type { Ctx } from '../app'
-import type { AgentInfo } from '../herdr/types'
+import type { AgentInfo, Snapshot } from '../herdr/types'
 import { herdrFailure } from './errors'
 
 export const SnapshotRowSchema = t.Object({
@@ -30,50 +30,56 @@ export const SnapshotSchema = t.Object({
 /** Counts a session's subagents for its row; supplied by the transcript layer. */
 export type SubagentCounter = (agent: AgentInfo) => Promise<{ running: number; total: number } | undefined>
 
+/** /snapshot rows from herdr's snapshot, in herdr's order (also /events' rows). */
+export async function snapshotRows(snap: Snapshot, counter: SubagentCounter | undefined, log: (m: string) => void): Promise<SnapshotRow[]> {
+  const ws = new Map(snap.workspaces.map((w) => [w.workspace_id, w.label]))
+  const tabs = new Map(snap.tabs.map((x) => [x.tab_id, x.label]))
+  const agents = new Map(snap.agents.map((a) => [a.pane_id, a]))
+  return Promise.all(
+    snap.panes.map(async (p): Promise<SnapshotRow> => {
+      const a = agents.get(p.pane_id)
+      const row: SnapshotRow = {
+        pane_id: p.pane_id,
+        workspace_id: p.workspace_id,
+        tab_id: p.tab_id,
+        workspace_label: ws.get(p.workspace_id) ?? p.workspace_id,
+        tab_label: tabs.get(p.tab_id) ?? p.tab_id,
+        label: p.label,
+        cwd: p.cwd,
+        focused: p.focused,
+        agent_kind: a?.agent,
+        agent_name: a?.name,
+        agent_status: a?.agent_status ?? p.agent_status,
+        state_change_seq: a?.state_change_seq,
+        title: a?.title ?? a?.terminal_title_stripped ?? p.title ?? p.terminal_title_stripped,
+      }
+      if (a && counter) {
+        try {
+          row.subagents = await counter(a)
+        } catch (e) {
+          // Losing the roster must never cost the row.
+          log(`snapshot: subagent count for ${p.pane_id} failed: ${(e as Error).message}`)
+        }
+      }
+      for (const k of Object.keys(row) as (keyof SnapshotRow)[]) if (row[k] === undefined) delete row[k]
+      return row
+    }),
+  )
+}
+
 export function snapshotRoutes(ctx: Ctx, counter?: SubagentCounter) {
   return new Elysia({ name: 'snapshot' }).get(
     '/snapshot',
     async ({ status }) => {
       let snap
       try {
-        snap = await ctx.herdr.snapshot()
+        // The watcher's state while it runs; else one herdr read shared by concurrent requests.
+        snap = await ctx.watch.snapshot()
       } catch (e) {
         // A snapshot names no target, so every failure is herdr's: 502.
         return status(502, herdrFailure(e).body)
       }
-      const ws = new Map(snap.workspaces.map((w) => [w.workspace_id, w.label]))
-      const tabs = new Map(snap.tabs.map((x) => [x.tab_id, x.label]))
-      const agents = new Map(snap.agents.map((a) => [a.pane_id, a]))
-      const panes = await Promise.all(
-        snap.panes.map(async (p): Promise<SnapshotRow> => {
-          const a = agents.get(p.pane_id)
-          const row: SnapshotRow = {
-            pane_id: p.pane_id,
-            workspace_id: p.workspace_id,
-            tab_id: p.tab_id,
-            workspace_label: ws.get(p.workspace_id) ?? p.workspace_id,
-            tab_label: tabs.get(p.tab_id) ?? p.tab_id,
-            label: p.label,
-            cwd: p.cwd,
-            focused: p.focused,
-            agent_kind: a?.agent,
-            agent_name: a?.name,
-            agent_status: a?.agent_status ?? p.agent_status,
-            state_change_seq: a?.state_change_seq,
-            title: a?.title ?? a?.terminal_title_stripped ?? p.title ?? p.terminal_title_stripped,
-          }
-          if (a && counter) {
-            try {
-              row.subagents = await counter(a)
-            } catch (e) {
-              // Losing the roster must never cost the row.
-              ctx.log(`snapshot: subagent count for ${p.pane_id} failed: ${(e as Error).message}`)
-            }
-          }
-          for (const k of Object.keys(row) as (keyof SnapshotRow)[]) if (row[k] === undefined) delete row[k]
-          return row
-        }),
-      )
+      const panes = await snapshotRows(snap, counter, ctx.log)
       return { panes, herdr: { version: snap.version, protocol: snap.protocol } }
     },
     {

@@ -57,13 +57,15 @@ export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneW
       ),
       async resolve({ query, status }) {
         if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
-        let agent: AgentInfo
-        try {
-          agent = await ctx.herdr.agentGet(query.pane)
-        } catch (e) {
-          const f = herdrFailure(e)
-          return status(f.code, f.body)
-        }
+        // The watcher's copy when it runs: opening more sockets costs no herdr call.
+        let agent: AgentInfo | undefined = ctx.watch.agent(query.pane)
+        if (!agent)
+          try {
+            agent = await ctx.herdr.agentGet(query.pane)
+          } catch (e) {
+            const f = herdrFailure(e)
+            return status(f.code, f.body)
+          }
         const source = sources.forKind(agent.agent)
         if (!source) return status(404, NOT_SUPPORTED.body)
         let resolved

@@ -1,24 +1,23 @@
-// One session poller per pane, shared by every socket on it (contract: 2 s).
-// Each tick asks herdr for the pane's agent once and tells the subscribers;
-// each socket decides whether that means its session changed.
-import type { HerdrClient } from '../herdr/client'
+// Rotation checks for transcript sockets (contract: every 2 s per pane). The
+// agent comes from the bridge's one herdr watcher, so a check costs no herdr
+// call: herdr calls grow with panes, not with sockets. One timer per pane,
+// shared by every socket on it; each socket decides whether its session changed.
 import type { AgentInfo } from '../herdr/types'
+import type { HerdrWatch } from '../herdr/watch'
 
 type Listener = (agent: AgentInfo) => void
 
 interface Watch {
   timer: ReturnType<typeof setInterval>
   listeners: Set<Listener>
-  busy: boolean
+  release: () => void
 }
 
 export class PaneWatches {
   private watches = new Map<string, Watch>()
-  /** herdr calls made by the pollers (for tests: one per pane per tick, however many sockets) */
-  polls = 0
 
   constructor(
-    private readonly herdr: HerdrClient,
+    private readonly herdr: HerdrWatch,
     private readonly everyMs: number,
     private readonly log: (m: string) => void,
   ) {}
@@ -26,7 +25,12 @@ export class PaneWatches {
   subscribe(pane: string, listener: Listener): () => void {
     let w = this.watches.get(pane)
     if (!w) {
-      const watch: Watch = { listeners: new Set(), busy: false, timer: setInterval(() => void this.tick(pane, watch), this.everyMs) }
+      const watch: Watch = {
+        listeners: new Set(),
+        // keeps the herdr watcher running while a socket needs it
+        release: this.herdr.use(),
+        timer: setInterval(() => this.tick(pane, watch), this.everyMs),
+      }
       this.watches.set(pane, (w = watch))
     }
     w.listeners.add(listener)
@@ -35,34 +39,27 @@ export class PaneWatches {
       watch.listeners.delete(listener)
       if (watch.listeners.size === 0 && this.watches.get(pane) === watch) {
         clearInterval(watch.timer)
+        watch.release()
         this.watches.delete(pane)
       }
     }
   }
 
-  /** Pollers running now. */
+  /** Panes watched now. */
   active(): number {
     return this.watches.size
   }
 
-  private async tick(pane: string, w: Watch): Promise<void> {
-    if (w.busy) return // a slow herdr: skip the tick rather than pile up calls
-    w.busy = true
-    try {
-      this.polls++
-      const agent = await this.herdr.agentGet(pane)
-      for (const l of w.listeners) {
-        try {
-          l(agent)
-        } catch (e) {
-          this.log(`pane watch ${pane}: ${(e as Error).message}`)
-        }
+  private tick(pane: string, w: Watch): void {
+    // Not in herdr's last report (herdr down, agent gone): keep streaming what we have.
+    const agent = this.herdr.agent(pane)
+    if (!agent) return
+    for (const l of w.listeners) {
+      try {
+        l(agent)
+      } catch (e) {
+        this.log(`pane watch ${pane}: ${(e as Error).message}`)
       }
-    } catch (e) {
-      // A herdr hiccup or a vanished agent: keep streaming what we have.
-      this.log(`pane watch ${pane}: ${(e as Error).message}`)
-    } finally {
-      w.busy = false
     }
   }
 }

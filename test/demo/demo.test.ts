@@ -14,7 +14,7 @@ import { DEMO_PANES, prepareDemo, type Demo } from '../../src/demo/demo'
 import type { FakeState } from '../../src/demo/fake-herdr'
 import { SAMPLE_FILES } from '../../src/demo/samples/index'
 import { createHerdrClient } from '../../src/herdr/client'
-import { FrameQueue, ROOT, tempDir } from '../support/harness'
+import { FrameQueue, ROOT, tempDir, waitFor } from '../support/harness'
 
 const TOKEN = 'demo-test-admin'
 const FAST = { tailPollMs: 50, sessionPollMs: 200, rosterPollMs: 200 }
@@ -159,7 +159,12 @@ describe('the demo through the app', () => {
     const again = await state(DEMO_PANES.blocked)
     expect(again.agent_status).toBe('blocked')
     expect(again.blocked.question).toBe('Do you want to proceed?')
-    expect((await post('/approve', { agent: DEMO_PANES.blocked, seq: await seqOf(DEMO_PANES.blocked) })).status).toBe(200)
+    // /snapshot is the herdr watcher's copy: a change made behind the bridge's back shows within its poll
+    const seq = await waitFor(async () => {
+      const row = ((await (await get('/snapshot')).json()) as any).panes.find((p: any) => p.pane_id === DEMO_PANES.blocked)
+      return row.agent_status === 'blocked' && row.state_change_seq
+    }, 5000, '/snapshot to show the new prompt')
+    expect((await post('/approve', { agent: DEMO_PANES.blocked, seq })).status).toBe(200)
   })
 
   test('the live tail grows: the ticker appends re-stamped lines that arrive as live entries', async () => {

@@ -68,12 +68,12 @@ describe('a client that stops reading for good releases everything', () => {
     b = await startBridge({
       homes: { claudeDir: s.claudeDir },
       state: { panes: [s.pane] },
-      timing: { stalledSocketMs: 1500, sessionPollMs: 50 },
+      timing: { stalledSocketMs: 1500, sessionPollMs: 50, herdrPollMs: 100 },
     })
     const tailersBefore = jsonlCounters.activeTailers
     const sock = await rawSocket(b.base, `/agent-transcript?pane=w1:p2&token=${ADMIN}`, { pauseAfterUpgrade: true })
     for (let before = 1350; before > 1; before -= 500) sock.write(clientFrame(JSON.stringify({ type: 'load_older', before_seq: before, limit: 500 })))
-    // The socket is open: its herdr poller runs.
+    // The socket is open: the herdr watcher runs for its rotation checks.
     const polled = b.calls().length
     await waitFor(() => b!.calls().length > polled + 2, 5000, 'the session poller')
     expect(jsonlCounters.activeTailers).toBeGreaterThan(tailersBefore)

@@ -10,6 +10,7 @@ import type { FakePane, FakeState } from '../../src/demo/fake-herdr'
 import type { AgentHomes } from '../../src/transcript/source'
 import type { AgentInfo } from '../../src/herdr/types'
 import { createLogger } from '../../src/log'
+import { startFakeHerdrSocket, type FakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
@@ -23,6 +24,8 @@ export interface BridgeOptions {
   /** a herdr path other than the fake (e.g. a missing one) */
   herdrBin?: string
   deps?: Partial<AppDeps>
+  /** also serve herdr's socket API from the fake state (else the watcher polls the CLI) */
+  herdrSocket?: boolean
 }
 
 export interface Bridge {
@@ -44,6 +47,8 @@ export interface Bridge {
   json(path: string, token?: string | null): Promise<any>
   stop(): Promise<void>
   app: ReturnType<typeof createApp>
+  /** the fake's socket API, when started */
+  socket?: FakeHerdrSocket
 }
 
 export function tempDir(prefix = 'gothalo-test-'): string {
@@ -71,7 +76,10 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   const home = join(dir, 'home')
   mkdirSync(home, { recursive: true })
   const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
+  const socketPath = join(dir, 'herdr.sock')
+  const socket = o.herdrSocket ? await startFakeHerdrSocket({ statePath, socketPath, logPath }) : undefined
   const app = createApp({
+    herdrSocket: socket ? socketPath : undefined,
     herdr: createHerdrClient({
       bin: o.herdrBin ?? FAKE_HERDR,
       timeoutMs: o.herdrTimeoutMs ?? 5000,
@@ -97,6 +105,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     logs,
     logLines,
     app,
+    socket,
     calls() {
       if (!existsSync(logPath)) return []
       return readFileSync(logPath, 'utf8')
@@ -126,6 +135,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
       }),
     async stop() {
       await app.stop(true)
+      await socket?.close()
       auth.close()
     },
   }

@@ -1,0 +1,173 @@
+// herdr's socket API (docs/reference/herdr-cli.md §8) for the fake herdr, driven by the same
+// state file as the fake CLI: newline-delimited JSON on a unix socket, one request
+// per connection, replies in struct order (`id` first, `type` first in `result`).
+// `events.subscribe` keeps its connection and pushes events on a 100 ms tick, like
+// herdr's hub: `pane.agent_status_changed` per subscribed pane (dot name, no `type`
+// in data) and the generic snake_case events (`pane_created`, `pane_closed`,
+// `pane_agent_detected`). Every request is appended to the fake's call log as
+// `{"argv":["socket",<method>]}`, so tests count socket calls beside CLI calls.
+// Tests start it in-process; `herdr server` in the fake CLI runs it in the foreground.
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server, type Socket } from 'node:net'
+import { agentInfo, paneInfo, snapshotOf, type FakePane, type FakeState } from './fake-herdr'
+
+export interface FakeHerdrSocketOptions {
+  statePath: string
+  socketPath: string
+  logPath?: string
+  /** herdr's event hub tick (100 ms) */
+  tickMs?: number
+}
+
+export interface FakeHerdrSocket {
+  /** open event subscriptions */
+  subscribers(): number
+  close(): Promise<void>
+}
+
+function readState(path: string): FakeState | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** What `pane.agent_status_changed` watches of a pane: status and the presentation fields. */
+function statusKey(p: FakePane | undefined): string {
+  if (!p) return ''
+  const a = p.agent
+  return JSON.stringify([a?.agent_status ?? 'unknown', a?.title, a?.display_agent, a?.state_labels])
+}
+
+export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<FakeHerdrSocket> {
+  const tickMs = o.tickMs ?? 100
+  const subs = new Set<() => void>()
+  const log = (method: string) => {
+    if (o.logPath) appendFileSync(o.logPath, JSON.stringify({ argv: ['socket', method] }) + '\n')
+  }
+  const reply = (sock: Socket, id: string, result: Record<string, unknown>) => sock.end(JSON.stringify({ id, result }) + '\n')
+  const fail = (sock: Socket, id: string, code: string, message: string) => sock.end(JSON.stringify({ id, error: { code, message } }) + '\n')
+
+  function subscribe(sock: Socket, id: string, list: unknown) {
+    const state = readState(o.statePath)
+    if (!state || !Array.isArray(list)) return fail(sock, id, 'invalid_request', 'invalid request: subscriptions')
+    const statusPanes = new Set<string>()
+    const generic = new Set<string>()
+    for (const [i, s] of list.entries()) {
+      const sub = s as { type?: string; pane_id?: string }
+      if (sub.type === 'pane.agent_status_changed') {
+        if (!state.panes.some((p) => p.pane_id === sub.pane_id))
+          return fail(sock, `${id}:sub:${i}:probe`, 'pane_not_found', `pane ${sub.pane_id} not found`)
+        statusPanes.add(sub.pane_id!)
+      } else if (typeof sub.type === 'string') generic.add(sub.type)
+      else return fail(sock, id, 'invalid_request', 'invalid request: subscription type')
+    }
+    sock.write(JSON.stringify({ id, result: { type: 'subscription_started' } }) + '\n')
+    let last = new Map(state.panes.map((p) => [p.pane_id, p]))
+    const tick = () => {
+      const now = readState(o.statePath)
+      if (!now) return
+      const cur = new Map(now.panes.map((p) => [p.pane_id, p]))
+      const out: unknown[] = []
+      for (const [pid, p] of cur) {
+        const before = last.get(pid)
+        if (!before && generic.has('pane.created')) out.push({ event: 'pane_created', data: { type: 'pane_created', pane: paneInfo(p) } })
+        if (before && (before.agent?.agent ?? '') !== (p.agent?.agent ?? '') && generic.has('pane.agent_detected'))
+          out.push({
+            event: 'pane_agent_detected',
+            data: p.agent
+              ? { type: 'pane_agent_detected', pane_id: pid, workspace_id: p.workspace_id, agent: p.agent.agent }
+              : { type: 'pane_agent_detected', pane_id: pid, workspace_id: p.workspace_id, agent: before.agent!.agent, released: true, final_status: before.agent!.agent_status },
+          })
+        if (before && statusPanes.has(pid) && statusKey(before) !== statusKey(p)) {
+          const a = p.agent
+          out.push({
+            event: 'pane.agent_status_changed',
+            data: { pane_id: pid, workspace_id: p.workspace_id, agent_status: a?.agent_status ?? 'unknown', agent: a?.agent, title: a?.title },
+          })
+        }
+      }
+      for (const [pid, p] of last)
+        if (!cur.has(pid) && generic.has('pane.closed'))
+          out.push({ event: 'pane_closed', data: { type: 'pane_closed', pane_id: pid, workspace_id: p.workspace_id } })
+      last = cur
+      if (out.length && !sock.destroyed) sock.write(out.map((e) => JSON.stringify(e)).join('\n') + '\n')
+    }
+    const timer = setInterval(tick, tickMs)
+    const end = () => {
+      clearInterval(timer)
+      subs.delete(end)
+      sock.destroy()
+    }
+    subs.add(end)
+    sock.on('close', end)
+    sock.on('error', end)
+  }
+
+  function handle(sock: Socket, line: string) {
+    let req: { id?: unknown; method?: unknown; params?: Record<string, unknown> }
+    try {
+      req = JSON.parse(line)
+    } catch {
+      return fail(sock, '', 'invalid_request', 'invalid request: expected JSON')
+    }
+    const id = typeof req.id === 'string' ? req.id : ''
+    const method = typeof req.method === 'string' ? req.method : ''
+    log(method)
+    const state = readState(o.statePath)
+    if (!state) return fail(sock, id, 'internal', 'fake herdr: cannot read state')
+    if (state.hang?.some((h) => h === '*' || h === `socket ${method}`)) return // never answers
+    const params = req.params ?? {}
+    switch (method) {
+      case 'ping':
+        return reply(sock, id, {
+          type: 'pong',
+          version: state.version ?? '0.8.2',
+          protocol: state.protocol ?? 20,
+          capabilities: { live_handoff: true, detached_server_daemon: true },
+        })
+      case 'session.snapshot':
+        return reply(sock, id, { type: 'session_snapshot', snapshot: snapshotOf(state) })
+      case 'agent.list':
+        return reply(sock, id, { type: 'agent_list', agents: state.panes.filter((p) => p.agent).map(agentInfo) })
+      case 'agent.get': {
+        const t = params.target
+        const p = state.panes.find((x) => x.agent && (x.pane_id === t || x.agent.name === t))
+        if (!p) return fail(sock, id, 'agent_not_found', `agent target ${String(t)} not found`)
+        return reply(sock, id, { type: 'agent_info', agent: agentInfo(p) })
+      }
+      case 'events.subscribe':
+        return subscribe(sock, id, params.subscriptions)
+      default:
+        return fail(sock, '', 'invalid_request', `invalid request: unknown method ${method}`)
+    }
+  }
+
+  if (existsSync(o.socketPath)) rmSync(o.socketPath)
+  const server: Server = createServer((sock) => {
+    let buf = ''
+    let got = false
+    sock.on('error', () => {})
+    sock.on('data', (d) => {
+      if (got) return // one request per connection
+      buf += d.toString()
+      const i = buf.indexOf('\n')
+      if (i < 0) return
+      got = true
+      handle(sock, buf.slice(0, i))
+    })
+  })
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej)
+    server.listen(o.socketPath, () => res())
+  })
+  return {
+    subscribers: () => subs.size,
+    async close() {
+      for (const end of [...subs]) end()
+      await new Promise<void>((res) => server.close(() => res()))
+      if (existsSync(o.socketPath)) rmSync(o.socketPath)
+    },
+  }
+}

@@ -1,0 +1,415 @@
+// The ONE herdr watcher of the bridge. /events, Web Push, /snapshot's cache and
+// every transcript socket's rotation check read herdr's state from here, so herdr
+// calls grow with panes, never with sockets.
+//
+// Where herdr's socket is reachable it subscribes (`events.subscribe`): a status
+// change arrives within herdr's 100 ms tick, then one `agent.get` for that pane
+// fills in what the event does not carry (state_change_seq, session). Generic
+// events (pane created/closed/agent detected/moved, tab and workspace changes)
+// trigger one `session.snapshot`; a slow resync covers fields herdr pushes no
+// event for (a session id rotating without a status change). All of these are
+// socket requests: no process is spawned.
+// Otherwise it polls `herdr api snapshot` through the CLI once per second for all
+// panes, and tries the socket again now and then.
+// It runs only while someone uses it (an /events socket, a transcript socket, a
+// push subscription); /snapshot alone reads through a short shared cache.
+import type { HerdrClient } from './client'
+import { socketRequest, socketSubscribe, type HerdrEvent, type Subscription } from './socket'
+import type { AgentInfo, Snapshot } from './types'
+
+export interface HerdrWatchOptions {
+  /** herdr's API socket; undefined = CLI polling only */
+  socketPath?: string
+  /** CLI poll period (spec: one poll per second) */
+  pollMs?: number
+  /** socket mode: full snapshot this often, for fields no event carries */
+  resyncMs?: number
+  /** poll mode: try the socket again this often */
+  retrySocketMs?: number
+  /** time limit of one socket request */
+  socketTimeoutMs?: number
+  log?: (m: string) => void
+}
+
+export type WatchMode = 'stopped' | 'socket' | 'poll'
+
+/** herdr calls made by the watcher and the /snapshot cache (tests and benches count them). */
+export interface WatchCounters {
+  /** `herdr api snapshot` processes spawned */
+  cliSnapshots: number
+  /** one-shot socket requests (ping, session.snapshot, agent.get) */
+  socketRequests: number
+  /** `events.subscribe` connections opened */
+  subscriptions: number
+  /** events received from herdr */
+  events: number
+}
+
+type Listener = (snap: Snapshot) => void
+
+/** Monotonic: scheduling must not follow an injected or adjusted wall clock. */
+const now = () => performance.now()
+
+/** Key order independent, so a socket reply and a CLI reply of the same state compare equal. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]]))
+      : x,
+  )
+}
+
+const GENERIC_EVENTS = [
+  'pane.created',
+  'pane.closed',
+  'pane.agent_detected',
+  'pane.moved',
+  'pane.updated',
+  'tab.created',
+  'tab.closed',
+  'tab.renamed',
+  'tab.moved',
+  'workspace.created',
+  'workspace.closed',
+  'workspace.renamed',
+]
+
+export class HerdrWatch {
+  readonly counters: WatchCounters = { cliSnapshots: 0, socketRequests: 0, subscriptions: 0, events: 0 }
+  private _mode: WatchMode = 'stopped'
+  private snap: Snapshot | undefined
+  private snapKey = ''
+  /** when the cached snapshot was last confirmed by herdr (poll mode / one-shot reads) */
+  private snapAt = 0
+  private lastError: Error | undefined
+  /** bumped when the bridge itself changed a pane (sent keys): older reads no longer count as fresh */
+  private invalidations = 0
+  private stale = false
+  /** socket mode: read the whole state now */
+  private resyncNow: (() => Promise<void>) | undefined
+  private users = 0
+  private listeners = new Set<Listener>()
+  private gen = 0
+  private wake: (() => void) | undefined
+  private oneShot: Promise<Snapshot> | undefined
+  private readonly o: Required<Omit<HerdrWatchOptions, 'socketPath'>> & { socketPath?: string }
+
+  constructor(
+    private readonly herdr: HerdrClient,
+    opts: HerdrWatchOptions = {},
+  ) {
+    this.o = {
+      socketPath: opts.socketPath,
+      pollMs: opts.pollMs ?? 1000,
+      resyncMs: opts.resyncMs ?? 2000,
+      retrySocketMs: opts.retrySocketMs ?? 5000,
+      socketTimeoutMs: opts.socketTimeoutMs ?? 2000,
+      log: opts.log ?? (() => {}),
+    }
+  }
+
+  get mode(): WatchMode {
+    return this._mode
+  }
+
+  /** Keeps the watcher running until the returned function is called; `listener` hears every change. */
+  use(listener?: Listener): () => void {
+    if (listener) this.listeners.add(listener)
+    this.users++
+    if (this.users === 1) this.start()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      if (listener) this.listeners.delete(listener)
+      if (--this.users === 0) this.stop()
+    }
+  }
+
+  /** The last state herdr reported, if any (no herdr call). */
+  latest(): Snapshot | undefined {
+    return this.snap
+  }
+
+  /** The cached agent of a pane id or agent name while the watcher runs; undefined otherwise. */
+  agent(target: string): AgentInfo | undefined {
+    if (!this.live()) return undefined
+    return this.snap?.agents.find((a) => a.pane_id === target || a.name === target)
+  }
+
+  /** Whether the cache reflects herdr now (a running subscription, or a recent poll). */
+  live(): boolean {
+    if (!this.snap || this.lastError || this.stale) return false
+    if (this._mode === 'socket') return true
+    if (this._mode === 'poll') return now() - this.snapAt <= 3 * this.o.pollMs
+    return false
+  }
+
+  /**
+   * For /snapshot: the watcher's state while it runs; otherwise one CLI read
+   * shared by concurrent callers and reused for pollMs. Rejects with herdr's error.
+   */
+  async snapshot(): Promise<Snapshot> {
+    if (this.live()) return this.snap!
+    if (this.stale && this._mode === 'socket' && this.resyncNow) {
+      await this.resyncNow()
+      if (this.live()) return this.snap!
+    }
+    if (this.oneShot) return this.oneShot
+    if (this._mode === 'stopped' && this.snap && !this.lastError && !this.stale && now() - this.snapAt < this.o.pollMs) return this.snap
+    const p = (async () => {
+      try {
+        const inv = this.invalidations
+        const s = await this.cliSnapshot()
+        this.accept(s, inv)
+        return s
+      } catch (e) {
+        this.lastError = e as Error
+        throw e
+      } finally {
+        this.oneShot = undefined
+      }
+    })()
+    this.oneShot = p
+    return p
+  }
+
+  /**
+   * The bridge just changed a pane (keys sent): until herdr is read again, the
+   * cache is not served as current, and a running poll reads now.
+   */
+  invalidate(): void {
+    this.invalidations++
+    this.stale = true
+    if (this._mode === 'poll') this.wake?.()
+    else if (this._mode === 'socket') void this.resyncNow?.()
+  }
+
+  /** Stops everything (server shutdown). */
+  close(): void {
+    this.listeners.clear()
+    this.users = 0
+    this.stop()
+  }
+
+  // ---- running ----
+
+  private start(): void {
+    const gen = ++this.gen
+    void this.run(gen)
+  }
+
+  private stop(): void {
+    this.gen++
+    this._mode = 'stopped'
+    this.wake?.()
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((res) => {
+      const t = setTimeout(done, ms)
+      function done() {
+        clearTimeout(t)
+        res()
+      }
+      this.wake = done
+    })
+  }
+
+  private async run(gen: number): Promise<void> {
+    let loggedFallback = false
+    while (gen === this.gen) {
+      if (this.o.socketPath) {
+        const reason = await this.runSocket(gen)
+        if (gen !== this.gen) return
+        if (!loggedFallback) this.o.log(`herdr watch: socket API unavailable (${reason}); polling the CLI every ${this.o.pollMs} ms`)
+        loggedFallback = true
+      }
+      this._mode = 'poll'
+      const until = this.o.socketPath ? now() + this.o.retrySocketMs : Infinity
+      while (gen === this.gen && now() < until) {
+        try {
+          const inv = this.invalidations
+          this.accept(await this.cliSnapshot(), inv)
+        } catch (e) {
+          this.lastError = e as Error
+        }
+        if (gen !== this.gen) return
+        await this.sleep(this.o.pollMs)
+      }
+    }
+  }
+
+  private async cliSnapshot(): Promise<Snapshot> {
+    this.counters.cliSnapshots++
+    return this.herdr.snapshot()
+  }
+
+  private async request<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    this.counters.socketRequests++
+    return socketRequest<T>(this.o.socketPath!, method, params, this.o.socketTimeoutMs)
+  }
+
+  /** Socket mode until the subscription ends; returns why it ended. */
+  private async runSocket(gen: number): Promise<string> {
+    let sub: Subscription | undefined
+    let subscribed = ''
+    let resyncing: Promise<void> | undefined
+    let resyncAgain = false
+    const refreshing = new Map<string, boolean>() // pane → another refresh wanted
+    let ended: ((reason: string) => void) | undefined
+    const over = new Promise<string>((res) => (ended = res))
+    const alive = () => gen === this.gen
+
+    const paneSet = (s: Snapshot) => s.panes.map((p) => p.pane_id).sort().join(',')
+    const subscribe = async (s: Snapshot) => {
+      const subs: Record<string, unknown>[] = [
+        ...s.panes.map((p) => ({ type: 'pane.agent_status_changed', pane_id: p.pane_id })),
+        ...GENERIC_EVENTS.map((type) => ({ type })),
+      ]
+      this.counters.subscriptions++
+      const next = socketSubscribe(this.o.socketPath!, subs, onEvent, (why) => ended?.(why), this.o.socketTimeoutMs)
+      await next.started
+      const old = sub
+      sub = next
+      subscribed = paneSet(s)
+      old?.close()
+      // A change between our snapshot and the subscription starting pushes no event: read once more.
+      void resync()
+    }
+    const resync = async (): Promise<void> => {
+      if (resyncing) {
+        resyncAgain = true
+        return resyncing
+      }
+      resyncing = (async () => {
+        do {
+          resyncAgain = false
+          try {
+            const inv = this.invalidations
+            const s = await this.request<{ snapshot: Snapshot }>('session.snapshot', {})
+            if (!alive()) return
+            this.accept(s.snapshot, inv)
+            // A pane appeared or went: status subscriptions are per pane, so subscribe anew.
+            if (paneSet(s.snapshot) !== subscribed) await subscribe(s.snapshot)
+          } catch (e) {
+            ended?.((e as Error).message)
+            return
+          }
+        } while (resyncAgain && alive())
+      })().finally(() => (resyncing = undefined))
+      return resyncing
+    }
+    const refreshAgent = async (pane: string, fromEvent: Record<string, unknown>) => {
+      if (refreshing.has(pane)) return void refreshing.set(pane, true)
+      refreshing.set(pane, false)
+      try {
+        do {
+          refreshing.set(pane, false)
+          try {
+            const r = await this.request<{ agent: AgentInfo }>('agent.get', { target: pane })
+            if (!alive()) return
+            this.patchAgent(pane, r.agent)
+          } catch (e) {
+            if (!alive()) return
+            // The agent went away (or herdr hiccuped): take the status from the event, then ask for everything.
+            this.patchStatus(pane, fromEvent)
+            void resync()
+          }
+        } while (refreshing.get(pane) && alive())
+      } finally {
+        refreshing.delete(pane)
+      }
+    }
+    function onEvent(e: HerdrEvent) {
+      if (!alive()) return
+      watch.counters.events++
+      if (e.event === 'pane.agent_status_changed' && typeof e.data.pane_id === 'string') void refreshAgent(e.data.pane_id, e.data)
+      else void resync()
+    }
+    const watch = this
+
+    try {
+      const pong = await this.request<{ type?: string; version?: string; protocol?: number }>('ping', {})
+      if (pong.type !== 'pong') return 'no pong'
+      const inv = this.invalidations
+      const s = await this.request<{ snapshot: Snapshot }>('session.snapshot', {})
+      if (!alive()) return 'stopped'
+      this.accept(s.snapshot, inv)
+      await subscribe(s.snapshot)
+    } catch (e) {
+      sub?.close()
+      return (e as Error).message
+    }
+    if (!alive()) {
+      sub?.close()
+      return 'stopped'
+    }
+    this._mode = 'socket'
+    this.resyncNow = resync
+    this.o.log(`herdr watch: subscribed to herdr's socket API (${this.o.socketPath})`)
+    const resyncTimer = setInterval(() => void resync(), this.o.resyncMs)
+    const stopCheck = setInterval(() => {
+      if (!alive()) ended?.('stopped')
+    }, 200)
+    const reason = await over
+    this.resyncNow = undefined
+    clearInterval(resyncTimer)
+    clearInterval(stopCheck)
+    sub?.close()
+    if (alive()) this._mode = 'poll'
+    return reason
+  }
+
+  // ---- the cache ----
+
+  /** `readFrom`: the invalidation count when a full read started (undefined: a patch from an event). */
+  private accept(s: Snapshot, readFrom: number | undefined): void {
+    this.lastError = undefined
+    if (readFrom !== undefined) {
+      this.snapAt = now()
+      if (readFrom === this.invalidations) this.stale = false
+    }
+    const key = canonical(s)
+    if (key === this.snapKey) return
+    this.snap = s
+    this.snapKey = key
+    this.emit()
+  }
+
+  private patchAgent(pane: string, agent: AgentInfo): void {
+    if (!this.snap) return
+    const agents = this.snap.agents.filter((a) => a.pane_id !== pane)
+    const at = this.snap.agents.findIndex((a) => a.pane_id === pane)
+    agents.splice(at < 0 ? agents.length : at, 0, agent)
+    const panes = this.snap.panes.map((p) =>
+      p.pane_id === pane ? { ...p, agent_status: agent.agent_status, agent: agent.agent ?? p.agent } : p,
+    )
+    this.accept({ ...this.snap, agents, panes }, undefined)
+  }
+
+  private patchStatus(pane: string, data: Record<string, unknown>): void {
+    if (!this.snap || typeof data.agent_status !== 'string') return
+    const status = data.agent_status as AgentInfo['agent_status']
+    this.accept(
+      {
+        ...this.snap,
+        agents: this.snap.agents.map((a) => (a.pane_id === pane ? { ...a, agent_status: status } : a)),
+        panes: this.snap.panes.map((p) => (p.pane_id === pane ? { ...p, agent_status: status } : p)),
+      },
+      undefined,
+    )
+  }
+
+  private emit(): void {
+    const s = this.snap!
+    for (const l of [...this.listeners]) {
+      try {
+        l(s)
+      } catch (e) {
+        this.o.log(`herdr watch listener: ${(e as Error).message}`)
+      }
+    }
+  }
+}
+

@@ -1,0 +1,82 @@
+// herdr calls grow with panes, not with sockets: however many transcript (and
+// /events) sockets are open, the bridge's herdr traffic is the one watcher's.
+import { afterEach, describe, expect, test } from 'bun:test'
+import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ADMIN, FrameQueue, ROOT, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+
+function claudeHome(scenario: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'gothalo-cc-'))
+  cpSync(join(ROOT, 'fixtures/claude', scenario), dir, { recursive: true })
+  const proj = join(dir, 'projects', readdirSync(join(dir, 'projects'))[0])
+  const id = readdirSync(proj).find((f) => f.endsWith('.jsonl'))!.slice(0, -6)
+  let cwd = ''
+  for (const l of readFileSync(join(proj, `${id}.jsonl`), 'utf8').split('\n')) {
+    try {
+      const o = JSON.parse(l)
+      if (typeof o.cwd === 'string' && !cwd) cwd = o.cwd
+    } catch {}
+  }
+  return { dir, id, cwd }
+}
+
+let bridges: Bridge[] = []
+let queues: FrameQueue[] = []
+afterEach(async () => {
+  for (const q of queues.splice(0)) q.close()
+  for (const b of bridges.splice(0)) await b.stop()
+})
+
+/** Opens `n` transcript sockets, then counts herdr calls over `ticks` watcher polls. */
+async function measure(n: number, socketApi: boolean) {
+  const home = claudeHome('cc-working')
+  const panes = [1, 2, 3].map((i) =>
+    claudePane({ pane_id: `w1:p${i}`, cwd: home.cwd, agent: { agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: home.id } } }),
+  )
+  const b = await startBridge({
+    homes: { claudeDir: home.dir },
+    state: { panes },
+    herdrSocket: socketApi,
+    // rotation checks every 50 ms per pane: with a herdr call each, they would dwarf the watcher
+    timing: { sessionPollMs: 50, herdrPollMs: 200, tailPollMs: 200, rosterPollMs: 1000 },
+  })
+  bridges.push(b)
+  for (let i = 0; i < n; i++) {
+    const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=w1:p${(i % 3) + 1}&token=${ADMIN}`)
+    queues.push(q)
+    await q.opened
+    expect((await q.next()).type).toBe('hello')
+  }
+  await waitFor(() => b.app.decorator.watch.mode === (socketApi ? 'socket' : 'poll'), 5000, 'watcher running')
+  if (socketApi) await waitFor(() => b.calls().at(-1)?.[1] === 'session.snapshot', 5000, 'first resync')
+  const start = b.calls().length
+  const t0 = performance.now()
+  // a window of 5 watcher reads (CLI snapshots, or socket resyncs every 2 s → use elapsed time instead)
+  if (socketApi) await new Promise((r) => setTimeout(r, 1500))
+  else await waitFor(() => b.calls().slice(start).filter((c) => c.join(' ') === 'api snapshot').length >= 5, 10_000, '5 polls')
+  const window = b.calls().slice(start)
+  const secs = (performance.now() - t0) / 1000
+  for (const q of queues.splice(0)) q.close()
+  return { window, perSec: window.length / secs }
+}
+
+describe('herdr calls stay flat in the number of transcript sockets', () => {
+  test('CLI poll: only the watcher’s `api snapshot`, with 1 and with 12 sockets', async () => {
+    for (const n of [1, 12]) {
+      const { window, perSec } = await measure(n, false)
+      expect(new Set(window.map((c) => c.join(' ')))).toEqual(new Set(['api snapshot']))
+      console.log(`CLI poll, ${n} transcript sockets on 3 panes: ${perSec.toFixed(1)} herdr calls/s (poll 200 ms)`)
+    }
+  }, 30_000)
+
+  test('socket API: no CLI call at all while sockets are open, with 1 and with 12 sockets', async () => {
+    for (const n of [1, 12]) {
+      const { window } = await measure(n, true)
+      expect(window.filter((c) => c[0] !== 'socket')).toEqual([])
+      // at most the slow resync (every 2 s) happened in the window: no call per socket or per check
+      expect(window.filter((c) => c[1] !== 'session.snapshot')).toEqual([])
+      expect(window.length).toBeLessThanOrEqual(2)
+    }
+  }, 30_000)
+})

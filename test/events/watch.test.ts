@@ -1,0 +1,173 @@
+// The one herdr watcher: herdr's socket API where it is reachable (pushed, no
+// polling), else one CLI poll per second for all panes; and the calls it makes
+// stay flat however many sockets read from it.
+import { afterEach, describe, expect, test } from 'bun:test'
+import { writeFileSync, renameSync } from 'node:fs'
+import { join } from 'node:path'
+import { createHerdrClient } from '../../src/herdr/client'
+import { HerdrWatch } from '../../src/herdr/watch'
+import { startFakeHerdrSocket, type FakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
+import type { FakePane, FakeState } from '../../src/demo/fake-herdr'
+import type { Snapshot } from '../../src/herdr/types'
+import { FAKE_HERDR, claudePane, tempDir, waitFor } from '../support/harness'
+
+function setup(panes: FakePane[]) {
+  const dir = tempDir('gothalo-watch-')
+  const statePath = join(dir, 'state.json')
+  const logPath = join(dir, 'calls.jsonl')
+  const write = (s: FakeState) => {
+    writeFileSync(statePath + '.tmp', JSON.stringify(s))
+    renameSync(statePath + '.tmp', statePath)
+  }
+  let state: FakeState = { panes }
+  write(state)
+  const herdr = createHerdrClient({
+    bin: FAKE_HERDR,
+    env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath },
+  })
+  return {
+    dir,
+    statePath,
+    logPath,
+    herdr,
+    socketPath: join(dir, 'herdr.sock'),
+    setStatus(pane: string, status: NonNullable<FakePane['agent']>['agent_status'], seq: number) {
+      state = structuredClone(state)
+      const p = state.panes.find((x) => x.pane_id === pane)!
+      p.agent!.agent_status = status
+      p.agent!.state_change_seq = seq
+      write(state)
+    },
+    setPanes(next: FakePane[]) {
+      state = { ...state, panes: next }
+      write(state)
+    },
+  }
+}
+
+/** Resolves with the first snapshot the watcher reports that satisfies `ok`. */
+function nextSnapshot(w: HerdrWatch, ok: (s: Snapshot) => boolean, ms = 5000): { done: Promise<Snapshot>; release: () => void } {
+  let release = () => {}
+  const done = new Promise<Snapshot>((res, rej) => {
+    const t = setTimeout(() => rej(new Error('timed out waiting for a snapshot')), ms)
+    release = w.use((s) => {
+      if (ok(s)) {
+        clearTimeout(t)
+        res(s)
+      }
+    })
+  })
+  return { done, release: () => release() }
+}
+
+const statusOf = (s: Snapshot, pane: string) => s.agents.find((a) => a.pane_id === pane)?.agent_status
+
+let cleanup: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f()
+})
+
+describe('socket API', () => {
+  test('a status change is pushed: no CLI call, one agent.get, state_change_seq filled in', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p2', agent: { agent_status: 'working', state_change_seq: 3 } })])
+    const sock: FakeHerdrSocket = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath, logPath: s.logPath })
+    cleanup.push(() => sock.close())
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, pollMs: 1000 })
+    cleanup.push(() => w.close())
+    const first = nextSnapshot(w, (x) => statusOf(x, 'w1:p2') === 'working')
+    await first.done
+    await waitFor(() => w.mode === 'socket' && sock.subscribers() === 1, 3000, 'subscribed')
+    const before = { ...w.counters }
+    const blocked = nextSnapshot(w, (x) => statusOf(x, 'w1:p2') === 'blocked')
+    const t0 = performance.now()
+    s.setStatus('w1:p2', 'blocked', 4)
+    const snap = await blocked.done
+    const latency = performance.now() - t0
+    blocked.release()
+    first.release()
+    expect(snap.agents.find((a) => a.pane_id === 'w1:p2')!.state_change_seq).toBe(4)
+    expect(w.counters.cliSnapshots).toBe(0)
+    expect(w.counters.events).toBeGreaterThan(before.events)
+    // herdr's tick is 100 ms; the fake's too. Generous for a loaded machine, still far under a poll.
+    expect(latency).toBeLessThan(1000)
+    console.log(`socket API: status change reached the watcher in ${latency.toFixed(0)} ms`)
+  })
+
+  test('a pane appearing and one closing re-subscribe (status subscriptions are per pane)', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    cleanup.push(() => sock.close())
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath })
+    cleanup.push(() => w.close())
+    const hold = w.use()
+    cleanup.push(hold)
+    await waitFor(() => w.mode === 'socket', 3000, 'socket mode')
+    const subs = w.counters.subscriptions
+    const added = nextSnapshot(w, (x) => x.panes.some((p) => p.pane_id === 'w1:p3'))
+    s.setPanes([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p3' })])
+    await added.done
+    added.release()
+    await waitFor(() => w.counters.subscriptions > subs, 3000, 're-subscription')
+    // the new pane's status is pushed too
+    const blocked = nextSnapshot(w, (x) => statusOf(x, 'w1:p3') === 'blocked')
+    s.setPanes([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p3', agent: { agent_status: 'blocked', state_change_seq: 9 } })])
+    await blocked.done
+    blocked.release()
+    const gone = nextSnapshot(w, (x) => !x.panes.some((p) => p.pane_id === 'w1:p1'))
+    s.setPanes([claudePane({ pane_id: 'w1:p3', agent: { agent_status: 'blocked', state_change_seq: 9 } })])
+    await gone.done
+    gone.release()
+    expect(w.counters.cliSnapshots).toBe(0)
+  })
+
+  test('the socket going away falls back to the CLI poll, which still sees changes', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, pollMs: 100, retrySocketMs: 60_000 })
+    cleanup.push(() => w.close())
+    const hold = w.use()
+    cleanup.push(hold)
+    await waitFor(() => w.mode === 'socket', 3000, 'socket mode')
+    await sock.close()
+    await waitFor(() => w.mode === 'poll', 3000, 'poll mode')
+    const done = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'done')
+    s.setStatus('w1:p1', 'done', 8)
+    await done.done
+    done.release()
+    expect(w.counters.cliSnapshots).toBeGreaterThan(0)
+  })
+})
+
+describe('CLI poll fallback', () => {
+  test('no socket: one `api snapshot` per poll for all panes, and a change is seen', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p2' }), claudePane({ pane_id: 'w1:p3' })])
+    const w = new HerdrWatch(s.herdr, { socketPath: join(s.dir, 'nothing-here.sock'), pollMs: 100 })
+    cleanup.push(() => w.close())
+    const first = nextSnapshot(w, () => true)
+    await first.done
+    expect(w.mode).toBe('poll')
+    const t0 = performance.now()
+    const blocked = nextSnapshot(w, (x) => statusOf(x, 'w1:p2') === 'blocked')
+    s.setStatus('w1:p2', 'blocked', 12)
+    await blocked.done
+    console.log(`CLI poll (100 ms here): status change reached the watcher in ${(performance.now() - t0).toFixed(0)} ms`)
+    blocked.release()
+    first.release()
+    // no per-pane call: only snapshots
+    const calls = require('node:fs').readFileSync(s.logPath, 'utf8').trim().split('\n').map((l: string) => JSON.parse(l).argv.join(' '))
+    expect(new Set(calls)).toEqual(new Set(['api snapshot']))
+  })
+
+  test('stopped when nobody uses it; /snapshot-style reads share one call', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const w = new HerdrWatch(s.herdr, { pollMs: 1000 })
+    const [a, b, c] = await Promise.all([w.snapshot(), w.snapshot(), w.snapshot()])
+    expect(a).toBe(b)
+    expect(b).toBe(c)
+    expect(w.counters.cliSnapshots).toBe(1)
+    expect(w.mode).toBe('stopped')
+    // within pollMs the cached read is reused
+    await w.snapshot()
+    expect(w.counters.cliSnapshots).toBe(1)
+  })
+})
