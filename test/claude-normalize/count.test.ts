@@ -45,13 +45,22 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
     ['assistant blocks of every kind', JSON.stringify({ type: 'assistant', uuid: 'u', message: { content: [{ type: 'text', text: 'a' }, { type: 'thinking', thinking: '' }, { type: 'thinking', thinking: 'hm' }, { type: 'redacted_thinking' }, { type: 'tool_use', id: 't', name: 'Edit', input: { old_string: 1 } }, { type: 'server_tool_use', id: 's', name: 'web_search' }, { type: 'web_search_tool_result', tool_use_id: 's', content: [] }, { type: 'hologram' }, null, 3] } }), 6],
     ['user blocks of every kind', JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }, { type: 'text', text: 'hi' }, { type: 'tool_result', tool_use_id: 't' }, { type: 'image' }, { type: 'document' }, { type: 'hologram' }, 'x', null] } }), 5],
     ['attachment without attachment', '{"type":"attachment","uuid":"u"}', 1],
-    ['queued prompt', '{"type":"attachment","uuid":"u","attachment":{"type":"queued_command","prompt":"do it"}}', 1],
+    ['queued prompt, mid-turn delivery (shown at its enqueue)', '{"type":"attachment","uuid":"u","attachment":{"type":"queued_command","prompt":"do it"}}', 0],
+    ['queued prompt, enqueue', '{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":"do it"}', 1],
+    ['queued prompt, enqueue as blocks', '{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":[{"type":"text","text":"do it"}]}', 1],
+    ['queued slash command, enqueue', '{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":"/mcp"}', 0],
+    ['queued prompt, new-turn delivery', '{"type":"user","uuid":"u","promptSource":"queued","message":{"role":"user","content":"do it"}}', 0],
+    ['queue remove with content', '{"type":"queue-operation","operation":"remove","sessionId":"s","content":"do it"}', 0],
+    ['queue enqueue with junk content', '{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":{"x":1}}', 0],
+    ['api-request-blob (2.1.332)', '{"type":"api-request-blob","sessionId":"s","hash":"h","message":{"role":"system","content":[{"type":"text","text":"sys"}]}}', 0],
+    ['local command line', '{"type":"system","subtype":"local_command","content":"<command-name>/model</command-name>\\n<command-message>model</command-message>\\n<command-args></command-args>"}', 1],
+    ['TaskOutput result without toolUseResult', JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: '<retrieval_status>success</retrieval_status>\n\n<status>completed</status>\n\n<output>\nok\n</output>' }] } }), 1],
     ['local command, empty stdout', '{"type":"system","subtype":"local_command","content":"<local-command-stdout></local-command-stdout>"}', 0],
     ['unknown system subtype without content', '{"type":"system","subtype":"new_thing"}', 0],
     ['compact boundary with junk metadata', '{"type":"system","subtype":"compact_boundary","compactMetadata":"x"}', 1],
     ['pr-link without url', '{"type":"pr-link","prNumber":3}', 0],
     ['pr-link', '{"type":"pr-link","prNumber":3,"prUrl":"https://x/3"}', 1],
-    ['unknown type with content', '{"type":"hologram","uuid":"h","content":"beam me up"}', 1],
+    ['unknown type with content', '{"type":"hologram","uuid":"h","content":"beam me up"}', 0],
     ['unknown flat bookkeeping', '{"type":"shiny-new-sidecar","sessionId":"s"}', 0],
     ['sidecar', '{"type":"file-history-snapshot","messageId":"m","snapshot":{}}', 0],
     ['sidecar with a later duplicate type key (last one wins)', '{"type":"file-history-snapshot","type":"assistant","uuid":"u","message":{"content":"hi"}}', 1],
@@ -94,6 +103,11 @@ const POOL: unknown[] = [
   [{ type: 'text', text: ' ' }], [{ type: 'text', text: 'hi' }], { type: 'tool_use' }, { type: 'tool_use', id: 't', name: 'Edit' },
   { type: 'tool_result', tool_use_id: 't' }, { type: 'image' }, { type: 'text', text: 5 }, [{ oldStart: 'a', lines: 3 }],
   { structuredPatch: [null] }, { type: 'create', content: 7 }, { stdout: 1, stderr: null }, { interrupted: true },
+  // 2.1.3x/2.1.332 decisions: queue operations, queued deliveries, TaskOutput, bookkeeping types, escapes, reminders
+  'queue-operation', 'enqueue', 'dequeue', 'remove', 'queued', 'typed', 'api-request-blob', 'atis-latch', 'tools-used', 'progress',
+  '/mcp', '/review x', '/etc/x', '\u001b[31mred\u001b[0m', 'out\n<system-reminder>x</system-reminder>',
+  '<retrieval_status>success</retrieval_status>\n<status>completed</status>\n<exit_code>1</exit_code>\n<output>\nx\n</output>',
+  { retrieval_status: 'timeout', task: { status: 'running', output: 'x'.repeat(5000), exitCode: '3' } }, { task: null },
 ]
 
 
@@ -102,7 +116,7 @@ const CLAUDE: Steering = {
   bias: 0.7,
   recordish: '"type":"user",',
   // the decisions live near the top: aim at known keys
-  keys: /^(type|subtype|message|content|text|thinking|isMeta|isCompactSummary|attachment|prompt|uuid|id|name|input|tool_use_id|toolUseResult|prUrl|is_error)$/,
+  keys: /^(type|subtype|message|content|text|thinking|isMeta|isCompactSummary|attachment|prompt|uuid|id|name|input|tool_use_id|toolUseResult|prUrl|is_error|operation|promptSource|retrieval_status|task|output|status|exitCode)$/,
 }
 
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { EntrySchema, LIMITS, type Draft } from '../../src/transcript/entry'
-import { normalizeClaudeLine } from '../../src/transcript/kinds/claude/normalize'
+import { CONVERSATION_TYPES, normalizeClaudeLine } from '../../src/transcript/kinds/claude/normalize'
 import { corpusFiles, lineWithUuid, linesOf, normalizeFile, scenarioFile } from './helpers'
 
 const one = (scenario: string, uuid: string): Draft[] => {
@@ -12,13 +12,17 @@ const one = (scenario: string, uuid: string): Draft[] => {
 describe('every corpus session file', () => {
   const files = corpusFiles()
 
-  test('the corpus is all there (2.1.197: 10 sessions + 5 subagent files; cc-2139-real: 7 + 6)', () => {
-    const of = (prefix: string) => files.filter((f) => f.includes(`/fixtures/claude/${prefix}`))
-    expect(of('cc-2139-real/').length).toBe(13)
-    expect(of('cc-2139-real/').filter((f) => f.includes('/subagents/')).length).toBe(6)
-    const v197 = files.filter((f) => !/\/fixtures\/claude\/cc-(2139|332)/.test(f))
-    expect(v197.length).toBe(15)
-    expect(v197.filter((f) => f.includes('/subagents/')).length).toBe(5)
+  test('the corpus is all there (2.1.197: 10 sessions + 5 subagents; cc-2139-real: 7 + 6; 2.1.332: 2 + 2; 2.1.39 capture: 1 + 1)', () => {
+    const of = (re: RegExp) => files.filter((f) => re.test(f.split('/fixtures/claude/')[1]!))
+    const count = (re: RegExp) => {
+      const all = of(re)
+      return [all.length - all.filter((f) => f.includes('/subagents/')).length, all.filter((f) => f.includes('/subagents/')).length]
+    }
+    expect(count(/^cc-2139-real\//)).toEqual([7, 6])
+    expect(count(/^cc332-/)).toEqual([2, 2])
+    expect(count(/^cc239-/)).toEqual([1, 1])
+    expect(count(/^cc-(?!2139)/)).toEqual([10, 5])
+    expect(files.length).toBe(13 + 4 + 2 + 15)
   })
 
   for (const file of files) {
@@ -302,9 +306,33 @@ describe('messages and wrappers', () => {
     ])
   })
 
-  test('queued prompt attachment → user message', () => {
-    const line = JSON.stringify({ type: 'attachment', uuid: 'q', attachment: { type: 'queued_command', prompt: 'also fix the tests' } })
-    expect(normalizeClaudeLine(line, 0).map((d) => [d.role, d.kind, d.text])).toEqual([['user', 'message', 'also fix the tests']])
+  test('a prompt typed while busy: a user message at its enqueue, nothing from its later deliveries', () => {
+    const enqueue = JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-12-02T10:00:00.000Z', sessionId: 's', content: 'also fix the tests' })
+    expect(normalizeClaudeLine(enqueue, 40)).toEqual([
+      { id: 'queue-operation@40#0', ts: '2026-12-02T10:00:00.000Z', role: 'user', kind: 'message', text: 'also fix the tests', parsed: true },
+    ])
+    const midTurn = JSON.stringify({ type: 'attachment', uuid: 'q', attachment: { type: 'queued_command', prompt: 'also fix the tests' } })
+    const newTurn = JSON.stringify({ type: 'user', uuid: 'u', promptSource: 'queued', origin: { kind: 'human' }, message: { role: 'user', content: 'also fix the tests' } })
+    const newTurnBlocks = JSON.stringify({ type: 'user', uuid: 'u', promptSource: 'queued', message: { role: 'user', content: [{ type: 'text', text: 'also fix the tests' }] } })
+    for (const l of [midTurn, newTurn, newTurnBlocks]) expect(normalizeClaudeLine(l, 0)).toEqual([])
+    // the other queue operations, an enqueued slash command (its own record shows it when it runs)
+    // and an enqueued notification (its user record carries it) yield nothing
+    for (const l of [
+      { type: 'queue-operation', operation: 'dequeue', sessionId: 's' },
+      { type: 'queue-operation', operation: 'remove', sessionId: 's', content: 'also fix the tests' },
+      { type: 'queue-operation', operation: 'popAll', sessionId: 's' },
+      { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '/mcp' },
+      { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '/review  src/app.ts' },
+      { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>' },
+      { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '   ' },
+    ])
+      expect([l, normalizeClaudeLine(JSON.stringify(l), 0)]).toEqual([l, []])
+    // a prompt that merely starts with a path is a prompt, not a command
+    const path = JSON.stringify({ type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '/etc/hosts is wrong' })
+    expect(normalizeClaudeLine(path, 0).map((d) => d.text)).toEqual(['/etc/hosts is wrong'])
+    // a notification delivered mid-turn is still shown from its attachment
+    const notice = JSON.stringify({ type: 'attachment', uuid: 'n', attachment: { type: 'queued_command', prompt: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "x" completed (exit code 0)</summary>\n</task-notification>' } })
+    expect(normalizeClaudeLine(notice, 0).map((d) => [d.role, d.text])).toEqual([['system', 'Background command "x" completed (exit code 0)']])
   })
 
   test('message bodies are capped at 20000 runes', () => {
@@ -315,34 +343,26 @@ describe('messages and wrappers', () => {
 })
 
 describe('sidecars and bad input', () => {
-  test('every sidecar record type in the corpus produces nothing', () => {
-    const sidecars = new Map<string, string>()
+  test('every record of the corpus that is not conversation produces nothing (both versions)', () => {
+    const silent = new Map<string, string>()
     for (const f of corpusFiles())
       for (const { line } of linesOf(f)) {
         const r = JSON.parse(line)
         const key =
-          r.type === 'attachment' ? `attachment/${r.attachment.type}` : r.type === 'system' ? `system/${r.subtype}` : r.type
+          r.type === 'attachment' ? `attachment/${r.attachment.type}` : r.type === 'system' ? `system/${r.subtype}` : r.type === 'queue-operation' ? `queue-operation/${r.operation}` : r.type
         if (
-          ['mode', 'permission-mode', 'last-prompt', 'file-history-snapshot', 'queue-operation'].includes(r.type) ||
+          !CONVERSATION_TYPES.has(r.type) ||
           key === 'system/turn_duration' ||
-          r.type === 'attachment'
+          key === 'system/stop_hook_summary' ||
+          (r.type === 'attachment' && r.attachment.type !== 'queued_command') ||
+          (r.type === 'queue-operation' && r.operation !== 'enqueue')
         )
-          sidecars.set(key, line)
+          silent.set(key, line)
       }
-    expect([...sidecars.keys()].sort()).toEqual([
-      'attachment/agent_listing_delta',
-      'attachment/plan_mode',
-      'attachment/plan_mode_exit',
-      'attachment/skill_listing',
-      'attachment/task_reminder',
-      'file-history-snapshot',
-      'last-prompt',
-      'mode',
-      'permission-mode',
-      'queue-operation',
-      'system/turn_duration',
-    ])
-    for (const [key, line] of sidecars) expect([key, normalizeClaudeLine(line, 0)]).toEqual([key, []])
+    // the 2.1.332 bookkeeping records the issue names, among the others
+    for (const k of ['api-request-blob', 'api-request-shape', 'api-request', 'atis-latch', 'tools-used', 'progress', 'file-history-snapshot', 'queue-operation/remove', 'queue-operation/dequeue', 'attachment/prompt_snapshot'])
+      expect([...silent.keys()]).toContain(k)
+    for (const [key, line] of silent) expect([key, normalizeClaudeLine(line, 0)]).toEqual([key, []])
   })
 
   test('empty and whitespace-only lines → nothing', () => {
@@ -360,7 +380,6 @@ describe('sidecars and bad input', () => {
     ['user without message', '{"type":"user","uuid":"u"}'],
     ['assistant with non-array content', '{"type":"assistant","uuid":"u","message":{"content":7}}'],
     ['attachment without attachment', '{"type":"attachment","uuid":"u"}'],
-    ['unknown type with content', '{"type":"hologram","uuid":"h","content":"beam me up"}'],
     ['no type at all', '{"foo":"bar"}'],
   ]
   for (const [name, line] of bad) {
@@ -371,8 +390,15 @@ describe('sidecars and bad input', () => {
     })
   }
 
-  test('unknown flat bookkeeping record (no uuid/message/content) → nothing', () => {
+  test('a record type that is not conversation → nothing, whatever it carries (allow-list, no code change per new type)', () => {
     expect(normalizeClaudeLine('{"type":"shiny-new-sidecar","sessionId":"s","value":1}', 0)).toEqual([])
+    // a future bookkeeping type shaped like a message must not reach the chat either
+    for (const rec of [
+      { type: 'hologram', uuid: 'h', content: 'beam me up' },
+      { type: 'api-request-blob-v2', sessionId: 's', hash: 'h', message: { role: 'system', content: [{ type: 'text', text: 'You are Claude Code…' }] } },
+      { type: 'assistant-draft', uuid: 'd', parentUuid: 'p', message: { role: 'assistant', content: [{ type: 'text', text: 'half' }] } },
+    ])
+      expect([rec.type, normalizeClaudeLine(JSON.stringify(rec), 0)]).toEqual([rec.type, []])
   })
 
   test('unknown content block in a known record → that block passed through as parsed:false', () => {

@@ -7,13 +7,24 @@
 //
 //   record                        → entries
 //   ----------------------------------------------------------------------------
+//   Only the conversational record types below become entries: user,
+//   assistant, system, attachment, queue-operation (enqueue) and pr-link. Every
+//   other type — the flat bookkeeping Claude Code writes beside the chat
+//   (file-history-*, permission-mode, last-prompt, ai-title, progress, …, and
+//   2.1.332's api-request, api-request-blob, api-request-shape, atis-latch,
+//   tools-used) — yields nothing, including any type a later version adds: an
+//   allow-list, so a new kind of bookkeeping never floods the chat and needs no
+//   code change. (api-request-blob even carries a `message`: the raw system
+//   prompt; no field of an unknown record is taken as a sign of conversation.)
+//
 //   user (typed text)             → user message (origin human / plain text)
+//   user, promptSource "queued"   → none: the prompt was shown at its enqueue
 //   user tool_result blocks       → user tool_result, one per block
 //   user image / document blocks  → user attachment "[image]" / "[document]"
 //   user isMeta                   → none (caveats, skill bodies, reminders: injected, not typed)
 //   user isCompactSummary         → system message (the compaction summary)
 //   user <task-notification>      → system message "Agent "x" finished\n\n<result>"
-//   user <command-name>/x         → user message "/x args" (slash-command echo, e.g. "/clear")
+//   user <command-name>/x         → user message "/x args" (the user's slash command)
 //   user <local-command-stdout>   → system message with the output; none when empty
 //   user <local-command-caveat>, <system-reminder> → none
 //   user [Request interrupted…]   → system message (the marker text)
@@ -21,7 +32,9 @@
 //   assistant thinking            → assistant thinking, only when it carries text
 //   assistant redacted_thinking   → none
 //   assistant tool_use (+server_tool_use, mcp_tool_use) → assistant tool_call
-//   system local_command          → system message with stdout; none when empty (cc-clear)
+//   system local_command          → the slash command as a user message "/x args"
+//                                   (as its user-record form), its stdout as a
+//                                   system message; none when empty (cc-clear)
 //   system informational          → system message (content)
 //   system away_summary           → system message (the recap)
 //   system compact_boundary       → system message "Conversation compacted"
@@ -29,45 +42,50 @@
 //   system turn_duration, stop_hook_summary, api_error (retries; the final error
 //     lands as an assistant message), bridge_status → none (bookkeeping)
 //   system, unknown subtype       → parsed:false with its content; none without content
-//   attachment queued_command     → what its prompt is (a prompt typed while busy → user message)
+//   queue-operation enqueue of a typed prompt → user message, when it was typed.
+//     A prompt typed while the agent is busy may never get a user record
+//     (2.1.3x consumes it mid-turn and writes only enqueue + remove), so the
+//     enqueue is the one record every version writes; the later copies (2.1.2xx+:
+//     an attachment queued_command, or a user record with promptSource "queued")
+//     yield nothing. An enqueued slash command yields nothing (it writes its own
+//     command record when it runs), nor does an enqueued task-notification (its
+//     user record carries it), nor dequeue/remove/popAll.
+//   attachment queued_command     → none for a typed prompt (shown at its enqueue);
+//                                   a task-notification → system message
 //   attachment, any other type    → none (model-facing context: listings, reminders, plan_mode, …)
-//   file-history-snapshot, file-history-delta, queue-operation (the user record
-//     carries the same notification), permission-mode, mode, last-prompt, summary,
-//     ai-title, custom-title, agent-name, agent-setting, bridge-session, cost-state,
-//     atis-latch, frame-link, progress (2.1.3x mirrors of subagent/bash output) → none
 //   pr-link                       → system message "Pull request #N: url"
-//   unknown type with uuid/message/content → parsed:false (passed through)
-//   unknown flat type without any of those  → none (new sidecar bookkeeping)
-//   not JSON / not an object / malformed known record → parsed:false
+//   not JSON / not an object / a conversational record without its body → parsed:false
 //   empty or whitespace-only line → none
+//
+// Text hygiene, on every entry: ANSI escapes are removed from every string
+// field, and the <system-reminder> blocks the CLI appends to tool results
+// (Read's malware notice, …) are cut off the output.
+//
+// Tool results with a shape of their own: TaskOutput (2.1.3x) reads
+// "<description>: <status>, exit code N" then the END of the output, where a
+// build or test run puts its verdict, not the first 4000 characters of log.
 //
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, capRunes, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
 import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, cappedDiff, oneLine, previewDiff, renderHunks } from '../../tool-summary'
-import { classifyUserText } from './normalize-wrappers'
+import stripAnsi from 'strip-ansi'
+import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
 
 type Rec = Record<string, unknown>
 
-/** Flat records that never become entries (see the table above). */
-export const SIDECAR_TYPES: ReadonlySet<string> = new Set([
-  'file-history-snapshot',
-  'file-history-delta',
+/**
+ * The record types that can hold conversation (see the table above). Any other
+ * type is bookkeeping and yields nothing, whatever fields it carries.
+ */
+export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
+  'user',
+  'assistant',
+  'system',
+  'attachment',
   'queue-operation',
-  'permission-mode',
-  'mode',
-  'last-prompt',
-  'summary',
-  'ai-title',
-  'custom-title',
-  'agent-name',
-  'agent-setting',
-  'bridge-session',
-  'cost-state',
-  'atis-latch',
-  'frame-link',
-  'progress',
+  'pr-link',
 ])
 
 /** system subtypes that are bookkeeping only. */
@@ -195,6 +213,8 @@ export function countClaudeLineTapped(line: string, onRecord: (rec: Record<strin
 /** undefined ⇒ the record could not be placed (the line becomes parsed:false). */
 function planRecord(rec: Rec): Slot[] | undefined {
   const type = str(rec.type)
+  if (type === undefined) return undefined // not a Claude Code record at all
+  if (!CONVERSATION_TYPES.has(type)) return [] // bookkeeping, known or not
   switch (type) {
     case 'user':
       return userRecord(rec)
@@ -204,6 +224,8 @@ function planRecord(rec: Rec): Slot[] | undefined {
       return systemRecord(rec)
     case 'attachment':
       return attachmentRecord(rec)
+    case 'queue-operation':
+      return queueOperation(rec)
     case 'pr-link': {
       const url = str(rec.prUrl)
       if (!url) return []
@@ -211,35 +233,58 @@ function planRecord(rec: Rec): Slot[] | undefined {
       return [{ as: 'fixed', k: 0, role: 'system', kind: 'message', text: `Pull request${n}: ${url}` }]
     }
   }
-  if (type !== undefined && SIDECAR_TYPES.has(type)) return []
-  // Unknown: pass through when it looks like content, stay quiet for flat bookkeeping.
-  if ('uuid' in rec || 'message' in rec || 'content' in rec || type === undefined) return undefined
   return []
 }
 
 /** Builds one slot; a slot whose build fails is still one entry (its block, parsed:false). */
 function buildSlot(slot: Slot, env: Envelope): Draft {
   try {
-    switch (slot.as) {
-      case 'text': {
-        const extra: Partial<Draft> = { text: body(slot.text) }
-        if (slot.parsed === false) extra.parsed = false
-        return env.draft(slot.k, slot.role, slot.kind, extra)
-      }
-      case 'fixed':
-        return env.draft(slot.k, slot.role, slot.kind, { text: slot.text })
-      case 'tool_result':
-        return toolResult(slot.block, slot.tur, slot.k, env)
-      case 'tool_call':
-        return env.draft(slot.k, 'assistant', 'tool_call', { tool: toolCall(slot.id, slot.name, slot.input) })
-      case 'pass':
-        return passThrough(slot.block, slot.k, slot.role, env)
-    }
+    return withoutAnsi(buildSlotRaw(slot, env))
   } catch {
     // fall through
   }
   const role = slot.as === 'tool_call' ? 'assistant' : slot.as === 'tool_result' ? 'user' : slot.role
   return env.draft(slot.k, role, 'message', { text: '[unreadable block]', parsed: false })
+}
+
+// Any ESC (0x1b) or CSI (0x9b) means a sequence may be there; most strings have neither.
+const ESCAPE_RE = /[\u001b\u009b]/
+const clean = (v: string): string => (ESCAPE_RE.test(v) ? stripAnsi(v) : v)
+
+/** ANSI escapes never reach a text field: terminal colour in a tool's output or a CLI notice is noise on a phone. */
+function withoutAnsi(d: Draft): Draft {
+  if (d.text !== undefined) d.text = clean(d.text)
+  if (d.tool) {
+    const t = d.tool
+    for (const k of ['title', 'subtitle', 'command', 'file', 'diff', 'input_summary'] as const) {
+      const v = t[k]
+      if (v !== undefined) t[k] = clean(v)
+    }
+  }
+  if (d.result) {
+    const r = d.result
+    if (r.output_summary !== undefined) r.output_summary = clean(r.output_summary)
+    if (r.diff !== undefined) r.diff = clean(r.diff)
+  }
+  return d
+}
+
+function buildSlotRaw(slot: Slot, env: Envelope): Draft {
+  switch (slot.as) {
+    case 'text': {
+      const extra: Partial<Draft> = { text: body(slot.text) }
+      if (slot.parsed === false) extra.parsed = false
+      return env.draft(slot.k, slot.role, slot.kind, extra)
+    }
+    case 'fixed':
+      return env.draft(slot.k, slot.role, slot.kind, { text: slot.text })
+    case 'tool_result':
+      return toolResult(slot.block, slot.tur, slot.k, env)
+    case 'tool_call':
+      return env.draft(slot.k, 'assistant', 'tool_call', { tool: toolCall(slot.id, slot.name, slot.input) })
+    case 'pass':
+      return passThrough(slot.block, slot.k, slot.role, env)
+  }
 }
 
 interface Envelope {
@@ -277,7 +322,9 @@ function userRecord(rec: Rec): Slot[] | undefined {
     const text = flattenText(content)
     return text ? [{ as: 'text', k: 0, role: 'system', kind: 'message', text }] : []
   }
-  if (typeof content === 'string') return userText(content, 0)
+  // A prompt typed while busy was shown at its enqueue; this is its delivery.
+  const queued = rec.promptSource === 'queued'
+  if (typeof content === 'string') return queued && isTypedPrompt(content) ? [] : userText(content, 0)
   if (!Array.isArray(content)) return undefined
   const out: Slot[] = []
   // toolUseResult belongs to the record; with several results in one record
@@ -290,7 +337,7 @@ function userRecord(rec: Rec): Slot[] | undefined {
     if (!isRec(block)) continue
     switch (block.type) {
       case 'text':
-        if (typeof block.text === 'string') out.push(...userText(block.text, k))
+        if (typeof block.text === 'string' && !(queued && isTypedPrompt(block.text))) out.push(...userText(block.text, k))
         break
       case 'tool_result':
         out.push({ as: 'tool_result', k, block, tur })
@@ -355,7 +402,15 @@ const REJECTION_RESULTS = ['User rejected tool use']
 
 function toolResult(block: Rec, tur: unknown, k: number, env: Envelope): Draft {
   const forId = str(block.tool_use_id) ?? ''
-  const contentText = flattenText(block.content)
+  const contentText = withoutAppendedReminders(flattenText(block.content))
+  const task = taskOutputOf(tur, contentText)
+  if (task) {
+    const result: ToolResult = { for_id: forId, ok: block.is_error !== true && task.ok }
+    const out = taskOutputSummary(task)
+    result.output_summary = out.text
+    if (out.cut) result.truncated = true
+    return env.draft(k, 'user', 'tool_result', { result })
+  }
   const rejected =
     (typeof tur === 'string' && REJECTION_RESULTS.some((r) => tur.startsWith(r))) ||
     REJECTION_PREFIXES.some((p) => contentText.startsWith(p))
@@ -395,6 +450,104 @@ function toolResult(block: Rec, tur: unknown, k: number, env: Envelope): Draft {
   }
   if (truncated) result.truncated = true
   return env.draft(k, 'user', 'tool_result', { result })
+}
+
+/**
+ * Cuts the <system-reminder> blocks the CLI appends to a tool's output (Read's
+ * malware notice, …): only blocks at the very end, each starting a line, so a
+ * file that merely mentions the tag keeps it.
+ */
+function withoutAppendedReminders(text: string): string {
+  const OPEN = '<system-reminder>'
+  let s = text
+  for (;;) {
+    const t = s.trimEnd()
+    if (!t.endsWith('</system-reminder>')) return s
+    const i = t.lastIndexOf(OPEN)
+    if (i < 0 || (i > 0 && t[i - 1] !== '\n')) return s
+    s = t.slice(0, i).trimEnd()
+  }
+}
+
+/** A TaskOutput result (2.1.3x): what the background task is, how it ended, its output. */
+interface TaskOutput {
+  label: string
+  status?: string
+  exitCode?: number
+  /** the retrieval gave up waiting (the task still runs) */
+  timedOut: boolean
+  output: string
+  ok: boolean
+}
+
+const TERMINAL_FAILURES = new Set(['failed', 'killed', 'error'])
+
+function taskOutputOf(tur: unknown, content: string): TaskOutput | undefined {
+  let label: string | undefined
+  let status: string | undefined
+  let exit: unknown
+  let retrieval: string | undefined
+  let output: string | undefined
+  if (isRec(tur) && isRec(tur.task) && typeof tur.retrieval_status === 'string') {
+    const t = tur.task
+    retrieval = tur.retrieval_status
+    label = str(t.description) || str(t.task_id)
+    status = str(t.status)
+    exit = t.exitCode ?? t.exit_code
+    output = str(t.output)
+  } else if (content.startsWith('<retrieval_status>')) {
+    // No toolUseResult (or an unexpected one): the same facts are in the content's tags.
+    const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(content)?.[1]?.trim()
+    retrieval = tag('retrieval_status')
+    label = tag('task_id')
+    status = tag('status')
+    exit = tag('exit_code')
+    const at = content.indexOf('<output>')
+    if (at >= 0) output = content.slice(at + '<output>'.length).replace(/<\/output>\s*$/, '')
+  } else return undefined
+  const exitCode = typeof exit === 'number' ? exit : typeof exit === 'string' && /^-?\d+$/.test(exit) ? Number(exit) : undefined
+  const failed = (status !== undefined && TERMINAL_FAILURES.has(status)) || (exitCode !== undefined && exitCode !== 0)
+  return {
+    label: label || 'Background task',
+    status,
+    exitCode,
+    timedOut: retrieval === 'timeout',
+    output: (output ?? '').replace(/^\n+/, '').trimEnd(),
+    ok: !failed,
+  }
+}
+
+/**
+ * "<label>: <status>, exit code N", then the end of the output: a build or test
+ * log puts its verdict last, so when it does not fit the start is what goes.
+ */
+function taskOutputSummary(t: TaskOutput): { text: string; cut: boolean } {
+  let state = t.status ?? 'unknown'
+  if (t.timedOut && (t.status === undefined || t.status === 'running')) state = 'still running (stopped waiting)'
+  if (t.exitCode !== undefined) state += `, exit code ${t.exitCode}`
+  const head = `${t.label}: ${state}`
+  if (!t.output) return { text: head, cut: false }
+  const room = LIMITS.outputRunes - [...head].length - 4 // "\n\n" + "…\n"
+  const tail = lastRunes(t.output, room)
+  if (!tail.cut) return { text: `${head}\n\n${t.output}`, cut: false }
+  // Start the kept part at a line boundary when one is near, so the first line shown is whole.
+  const nl = tail.text.indexOf('\n')
+  const kept = nl >= 0 && nl < 1000 ? '…\n' + tail.text.slice(nl + 1).replace(/^\n+/, '') : '…' + tail.text
+  return { text: `${head}\n\n${kept}`, cut: true }
+}
+
+/** The last `max` code points of a string; says whether it cut. */
+function lastRunes(s: string, max: number): { text: string; cut: boolean } {
+  if (max <= 0) return { text: '', cut: s.length > 0 }
+  if (s.length <= max) return { text: s, cut: false }
+  let i = s.length
+  let runes = 0
+  while (i > 0 && runes < max) {
+    const c = s.charCodeAt(i - 1)
+    i -= c >= 0xdc00 && c <= 0xdfff && i >= 2 ? 2 : 1
+    runes++
+  }
+  return { text: s.slice(i), cut: i > 0 }
 }
 
 function stripToolUseError(s: string): string {
@@ -541,8 +694,10 @@ function systemRecord(rec: Rec): Slot[] | undefined {
   if (subtype === 'local_command') {
     if (!content) return []
     const c = classifyUserText(content)
-    if (c.kind === 'noise') return []
-    return [{ as: 'text', k: 0, role: 'system', kind: 'message', text: c.text }]
+    if (c.kind === 'noise' || !c.text.trim()) return []
+    // The command line is the user's, however the CLI filed it: shown as its user-record form is.
+    const role: Role = c.kind === 'slash' ? 'user' : 'system'
+    return [{ as: 'text', k: 0, role, kind: 'message', text: c.text }]
   }
   if (subtype === 'compact_boundary') {
     const meta = isRec(rec.compactMetadata) ? rec.compactMetadata : {}
@@ -562,9 +717,26 @@ function attachmentRecord(rec: Rec): Slot[] | undefined {
   const att = rec.attachment
   if (!isRec(att)) return undefined
   if (att.type === 'queued_command') {
-    // A prompt typed while Claude was busy; task notifications also queue this way.
+    // The mid-turn delivery of a queued prompt (shown at its enqueue); task
+    // notifications also queue this way and are shown here.
     const prompt = flattenText(att.prompt)
-    return prompt ? userText(prompt, 0) : []
+    return prompt && !isTypedPrompt(prompt) ? userText(prompt, 0) : []
   }
   return []
+}
+
+/** A slash command as typed into the prompt box: "/name" or "/name args". */
+const SLASH_COMMAND_RE = /^\/[A-Za-z][\w:.-]*(?:\s|$)/
+
+/** Text the user typed as a prompt (not a notification, a wrapper or a slash command). */
+function isTypedPrompt(text: string): boolean {
+  if (isTaskNotificationText(text) || SLASH_COMMAND_RE.test(text.trimStart())) return false
+  return classifyUserText(text).kind === 'human'
+}
+
+function queueOperation(rec: Rec): Slot[] {
+  if (rec.operation !== 'enqueue') return []
+  const text = flattenText(rec.content)
+  // A typed prompt: shown when typed. Commands and notifications are shown by their own records.
+  return text.trim() && isTypedPrompt(text) ? [{ as: 'text', k: 0, role: 'user', kind: 'message', text }] : []
 }
