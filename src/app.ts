@@ -3,7 +3,7 @@
 // settings and serves what this returns.
 import { Elysia, t } from 'elysia'
 import { swagger } from '@elysiajs/swagger'
-import scalarJs from '../assets/scalar-standalone.js' with { type: 'file' }
+import { apiDocRoutes, GENERATED_SPEC, GENERATED_UI, INTERNAL_HEADER } from './api-docs/routes'
 import { publicPairingRoutes, pairingRoutes } from './routes/pairing'
 import { snapshotRoutes } from './routes/snapshot'
 import { actionRoutes } from './routes/actions'
@@ -219,6 +219,7 @@ export function createApp(deps: AppDeps) {
   // One access-log line per request: method, path (never the query: it can hold
   // ?token=), status, time, and who (device id or admin), never a token or a body.
   const started = new WeakMap<Request, number>()
+  const internalKey = crypto.randomUUID()
   const app = new Elysia({
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
     // reusePort (Elysia's default) would let a second bridge share the port and
@@ -228,10 +229,15 @@ export function createApp(deps: AppDeps) {
     // the herdr watcher, for tests and benches that count its calls (app.decorator.watch)
     .decorate('watch', ctx.watch)
     .onRequest(({ request }) => {
+      // The generator's raw document and its page are the bridge's own business.
+      const path = new URL(request.url).pathname
+      if ((path === GENERATED_SPEC || path === GENERATED_UI) && request.headers.get(INTERNAL_HEADER) !== internalKey)
+        return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain;charset=utf-8' } })
       started.set(request, performance.now())
     })
     .onAfterResponse({ as: 'global' }, (c) => {
       const t0 = started.get(c.request)
+      if (t0 === undefined) return // the bridge's own request (the generated OpenAPI document)
       const r = (c as { responseValue?: unknown }).responseValue
       let status = r instanceof Response ? r.status : typeof c.set.status === 'number' ? c.set.status : 200
       if (status === 200 && c.request.headers.get('upgrade')?.toLowerCase() === 'websocket') status = 101
@@ -259,28 +265,36 @@ export function createApp(deps: AppDeps) {
       set.status = 500
       return 'internal error'
     })
-    // Swagger UI must render with no internet: Scalar is embedded in the binary.
-    .get(
-      '/swagger/scalar.js',
-      () => new Response(Bun.file(scalarJs as unknown as string), { headers: { 'content-type': 'text/javascript; charset=utf-8' } }),
-      { detail: { hide: true } },
+    // The API documents: Swagger UI (Scalar, embedded: no request leaves for
+    // another host), OpenAPI 3.1 at /swagger/json, AsyncAPI at /asyncapi.json.
+    .use(
+      apiDocRoutes({
+        version: deps.version,
+        generated: async (): Promise<unknown> => {
+          const handle = (app as { handle(r: Request): Promise<Response> }).handle.bind(app)
+          return (await handle(new Request(`http://bridge${GENERATED_SPEC}`, { headers: { [INTERNAL_HEADER]: internalKey } }))).json()
+        },
+      }),
     )
     .use(
       swagger({
-        path: '/swagger',
+        path: GENERATED_UI,
+        specPath: GENERATED_SPEC,
         scalarCDN: '/swagger/scalar.js',
         documentation: {
           info: {
             title: 'gothalo bridge',
             version: deps.version,
-            description:
-              'Supervise coding agents in herdr panes from a phone. Auth: `Authorization: Bearer <token>` or `?token=`. ' +
-              'WebSockets (not listed): WS /agent-transcript (see docs/agent-pane-api.md) and WS /attach.',
+            description: [
+              'Supervise coding agents in herdr panes from a phone.',
+              'Auth: `Authorization: Bearer <token>` or `?token=<token>` (a device token from POST /pair, or the admin token). Errors are plain text (`text/plain`) with the statuses listed per route.',
+              'The WebSocket protocols (WS /agent-transcript, WS /attach) are described in the AsyncAPI document at [/asyncapi.json](/asyncapi.json). The contracts in prose: docs/agent-pane-api.md and docs/bridge.md in the repository.',
+            ].join('\n\n'),
           },
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
           security: [{ bearer: [] }],
         },
-        exclude: ['/swagger/scalar.js'],
+        exclude: [GENERATED_SPEC, GENERATED_UI],
       }),
     )
     .get('/healthz', async () => {

@@ -80,6 +80,10 @@ describe('serving', () => {
     expect(js.status).toBe(200)
     expect(js.headers.get('content-type')).toContain('javascript')
     expect((await js.text()).length).toBeGreaterThan(100_000)
+    // the API documents and the favicon are embedded and served by the binary too
+    expect(((await (await fetch(`${base}/swagger/json`)).json()) as any).openapi).toBe('3.1.0')
+    expect(((await (await fetch(`${base}/asyncapi.json`)).json()) as any).asyncapi).toBe('3.0.0')
+    expect(await (await fetch(`${base}/favicon.svg`)).text()).toStartWith('<svg')
     // The phone client is inside the binary too, byte for byte as built.
     const page = await fetch(`${base}/`)
     expect(page.status).toBe(200)

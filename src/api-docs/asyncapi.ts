@@ -1,0 +1,166 @@
+// The AsyncAPI 3.0 document for the bridge's WebSocket protocols, served at
+// /asyncapi.json. Each protocol is one WsChannel entry, its frames the same
+// TypeBox schemas the code sends and checks (src/transcript/frames.ts): adding
+// a protocol (e.g. /events) is adding an entry to WS_CHANNELS.
+import { t, type TSchema } from 'elysia'
+import {
+  BacklogCompleteFrame,
+  EntryFrame,
+  HelloFrame,
+  LoadOlderFrame,
+  PageCompleteFrame,
+  SessionChangedFrame,
+  SubagentsFrame,
+} from '../transcript/frames'
+import { cleanSchema } from './openapi'
+
+export interface WsMessage {
+  /** a short title (the frame's `type`, or what the bytes are) */
+  title: string
+  summary: string
+  payload: TSchema | Record<string, unknown>
+  /** default application/json */
+  contentType?: string
+}
+
+export interface WsChannel {
+  /** the channel's key in the document (camelCase) */
+  id: string
+  address: string
+  title: string
+  description: string
+  /** the query parameters of the upgrade request */
+  query: TSchema
+  /** bridge → client frames */
+  send: Record<string, WsMessage>
+  /** client → bridge frames */
+  receive: Record<string, WsMessage>
+}
+
+const token = t.String({ description: 'a device token (from POST /pair) or the admin token; an `Authorization: Bearer` header works too' })
+const pane = t.String({ minLength: 1, description: 'the herdr pane id, e.g. w1:p2 (from /snapshot)' })
+
+const PRE_UPGRADE =
+  'Failures before the upgrade are plain-text HTTP statuses (the socket never opens): 400 `want ?pane=<pane_id>`, 401 `unauthorized`, 404, 502 `herdr …: <stderr>`.'
+
+export const WS_CHANNELS: WsChannel[] = [
+  {
+    id: 'agentTranscript',
+    address: '/agent-transcript',
+    title: 'WS /agent-transcript — the streamed conversation',
+    description: [
+      "The agent's whole conversation, normalized into one entry schema for every agent kind, read from its own session files and streamed live (docs/agent-pane-api.md).",
+      'On connect: `hello` → `entry`×N (`live:false`, the newest page, oldest first) → `backlog_complete` → `entry` (`live:true`) as the agent works. `load_older` pages up: its `entry` frames (`live:false`) then one `page_complete`. When the pane moves to a new session: `session_changed`, then a fresh `hello` and backlog. `subagents` re-sends the whole roster when it changes.',
+      PRE_UPGRADE + ' 404 also `no transcript file for pane` / `transcript not supported for this agent kind`; 500 `read transcript failed`.',
+      'Closes with 1000: the client left, the server shuts down (`server shutting down`), the device was revoked (`device revoked`), or an inbound frame was not a well-formed `load_older` (`unrecognized control frame`).',
+    ].join('\n\n'),
+    query: t.Object({ pane, token: t.Optional(token), subagent: t.Optional(t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })) }),
+    send: {
+      hello: { title: 'hello', summary: 'identity and paging state; first, and again after every session_changed', payload: HelloFrame },
+      entry: { title: 'entry', summary: 'one normalized entry; live:false for backlog and older pages, true for the tail', payload: EntryFrame },
+      backlogComplete: { title: 'backlog_complete', summary: 'the newest page is complete; live entries follow', payload: BacklogCompleteFrame },
+      pageComplete: { title: 'page_complete', summary: 'the end of a load_older reply, with the next cursor', payload: PageCompleteFrame },
+      sessionChanged: { title: 'session_changed', summary: 'the pane moved to a new session: drop everything held; a fresh hello follows', payload: SessionChangedFrame },
+      subagents: { title: 'subagents', summary: 'the whole subagent roster, re-sent when it changes', payload: SubagentsFrame },
+    },
+    receive: {
+      loadOlder: { title: 'load_older', summary: 'page up: entries with seq < before_seq (limit: default 150, at most 500)', payload: LoadOlderFrame },
+    },
+  },
+  {
+    id: 'attach',
+    address: '/attach',
+    title: 'WS /attach — the raw terminal',
+    description: [
+      "A pane's terminal: the screen (with its colours) is sent as one binary frame that homes the cursor and repaints, whenever it changes. Input frames are typed into the pane.",
+      PRE_UPGRADE + ' 404 is `no such pane`.',
+      'Closes with 1000 when the server shuts down or the device is revoked.',
+    ].join('\n\n'),
+    query: t.Object({ pane, token: t.Optional(token) }),
+    send: {
+      screen: {
+        title: 'screen',
+        summary: 'the whole screen: ESC[H ESC[2J, then the rows with SGR codes, \\r\\n between rows',
+        payload: { type: 'string', format: 'binary' },
+        contentType: 'application/octet-stream',
+      },
+    },
+    receive: {
+      input: {
+        title: 'input',
+        summary: 'text or binary frame: typed into the pane as is (NUL dropped)',
+        payload: { type: 'string' },
+        contentType: 'text/plain',
+      },
+      resize: {
+        title: 'resize',
+        summary: 'the terminal size of the client (accepted; herdr has no resize command, so it changes nothing yet)',
+        payload: t.Object({ type: t.Literal('resize'), cols: t.Integer({ minimum: 1 }), rows: t.Integer({ minimum: 1 }) }),
+      },
+    },
+  },
+]
+
+type Obj = Record<string, unknown>
+
+const schemaOf = (s: TSchema | Record<string, unknown>) => cleanSchema(JSON.parse(JSON.stringify(s))) as Obj
+
+/** The AsyncAPI 3.0 document. `host` is where the client reached this bridge (the Host header). */
+export function asyncApiDocument(opts: { version: string; host: string; channels?: WsChannel[] }): Obj {
+  const channels: Obj = {}
+  const operations: Obj = {}
+  const messages: Obj = {}
+  for (const c of opts.channels ?? WS_CHANNELS) {
+    const own: Obj = {}
+    for (const [name, m] of [...Object.entries(c.send), ...Object.entries(c.receive)]) {
+      const key = `${c.id}${name[0].toUpperCase()}${name.slice(1)}`
+      messages[key] = {
+        name: m.title,
+        title: m.title,
+        summary: m.summary,
+        contentType: m.contentType ?? 'application/json',
+        payload: schemaOf(m.payload),
+      }
+      own[name] = { $ref: `#/components/messages/${key}` }
+    }
+    channels[c.id] = {
+      address: c.address,
+      title: c.title,
+      description: c.description,
+      messages: own,
+      bindings: { ws: { method: 'GET', query: schemaOf(c.query), bindingVersion: '0.1.0' } },
+    }
+    const refs = (ms: Record<string, WsMessage>) => Object.keys(ms).map((n) => ({ $ref: `#/channels/${c.id}/messages/${n}` }))
+    if (Object.keys(c.send).length)
+      operations[`${c.id}Send`] = { action: 'send', channel: { $ref: `#/channels/${c.id}` }, title: `the bridge sends on ${c.address}`, messages: refs(c.send) }
+    if (Object.keys(c.receive).length)
+      operations[`${c.id}Receive`] = { action: 'receive', channel: { $ref: `#/channels/${c.id}` }, title: `the bridge reads on ${c.address}`, messages: refs(c.receive) }
+  }
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'gothalo bridge — WebSocket protocols',
+      version: opts.version,
+      description:
+        'The WebSockets of the gothalo bridge. The HTTP routes are in the OpenAPI document at /swagger/json (UI at /swagger). Every frame is a text JSON object unless its content type says otherwise.',
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      bridge: {
+        host: opts.host,
+        protocol: 'ws',
+        description: 'this bridge; wss:// behind an HTTPS proxy such as tailscale serve',
+        security: [{ $ref: '#/components/securitySchemes/queryToken' }, { $ref: '#/components/securitySchemes/bearer' }],
+      },
+    },
+    channels,
+    operations,
+    components: {
+      messages,
+      securitySchemes: {
+        queryToken: { type: 'httpApiKey', name: 'token', in: 'query', description: 'a device or admin token in ?token=' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <token>, for clients that can set headers' },
+      },
+    },
+  }
+}

@@ -1,0 +1,15 @@
+// Headless Chromium for tests that look at a page as a person would. The
+// browser is Debian's (`apt-get install -y chromium`); CHROMIUM names another.
+import { existsSync } from 'node:fs'
+import { chromium, type Browser } from 'playwright-core'
+
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]
+  const found = candidates.find((p) => existsSync(p))
+  if (!found) throw new Error('these tests need Chromium: apt-get install -y chromium (or set CHROMIUM=/path/to/chrome)')
+  return found
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+}
