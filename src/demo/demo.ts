@@ -4,24 +4,29 @@
 // into a fresh temp dir laid out the way the agents lay them out, plus the
 // fake herdr's state file (fake-herdr.ts) describing one workspace "demo":
 //   w1:p1  Claude Code, working, a session with subagents — its transcript grows
-//   w1:p2  Claude Code, blocked on a Bash permission prompt (POST /approve works)
-//   w1:p3  Claude Code, done
-//   w1:p4  pi, idle
-//   w1:p5  a plain shell
+//   w1:p2  Claude Code, blocked on a Bash permission prompt: Enter or 1/2 accept
+//          (the tool runs, the session grows), 3 answers "No" (the turn stops, idle)
+//   w1:p3  Claude Code, done: typed text shows in its composer, Enter submits it
+//          (it works, answers, both go into its session); Shift+Tab cycles its
+//          footer's permission mode, so POST /agent-mode/cycle is confirmed
+//   w1:p4  pi, idle, taking a short turn now and then (its session grows)
+//   w1:p5  a plain shell that echoes what is typed
 // The live part (tick) runs in the bridge process: it appends re-stamped copies
-// of real sample lines to p1's session and moves the panes' screens/status on.
+// of real sample lines to the sessions and moves the panes' screens/status on.
+// What a key does to a screen is the stand-in's (fake-typing.ts, reactions).
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { AgentStatus } from '../herdr/types'
 import type { FakePane, FakeReaction, FakeState } from './fake-herdr'
 import { SAMPLE_FILES } from './samples/index'
+import { CLAUDE_FOOTERS } from './fake-typing'
 
 export const DEMO_PANES = { working: 'w1:p1', blocked: 'w1:p2', done: 'w1:p3', pi: 'w1:p4', shell: 'w1:p5' } as const
 
 const SUBAGENTS = { sid: '31768c85-8856-4ba3-9323-9014ac9e2d13', cwd: '/home/me/cc-subagents/proj', dir: '-home-me-cc-subagents-proj' }
 const TOOLS_MIX = { sid: '7444533a-645f-44b8-9f33-73e27f0ddc04', cwd: '/home/me/cc-tools-mix/proj', dir: '-home-me-cc-tools-mix-proj' }
-const WORKING = { sid: 'ae22f811-9570-4ffe-b8a7-5db178f36de1', cwd: '/home/me/cc-working/proj' }
+const WORKING = { sid: 'ae22f811-9570-4ffe-b8a7-5db178f36de1', cwd: '/home/me/cc-working/proj', dir: '-home-me-cc-working-proj' }
 const PI = { cwd: '/home/me/pi-basic/proj', file: 'sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl' }
 
 /** The working pane's screens, cycled while it works (spinner and subagent rows change). */
@@ -35,12 +40,18 @@ const FETCH_PROMPT = 'screens/cc-tools-mix/03-webfetch-prompt'
 const TOOLS_DONE = 'screens/cc-tools-mix/04-after-webfetch'
 const BASH_RUNNING = 'screens/derived/cc-tools-mix-bash-running'
 const FETCH_RUNNING = 'screens/derived/cc-tools-mix-fetch-running'
+const BASH_REJECTED = 'screens/derived/cc-tools-mix-bash-rejected'
+const FETCH_REJECTED = 'screens/derived/cc-tools-mix-fetch-rejected'
 
 /** The working pane goes done for one tick in every DONE_EVERY (a turn ends, the next begins). */
 const DONE_EVERY = 12
 /** Ticks the blocked pane stays working after an approve, and done before its next prompt. */
 const BLOCKED_WORKS_FOR = 3
 const BLOCKED_RESTS_FOR = 5
+/** Ticks the done pane works on a prompt typed into it before it answers. */
+const DONE_PANE_WORKS_FOR = 2
+/** pi takes a turn every PI_EVERY ticks. */
+const PI_EVERY = 7
 
 const SHELL_SCREEN = `me@demo:~/proj$ git status --short
  M src/app.ts
@@ -109,6 +120,10 @@ export function demoState(piSessionPath: string): FakeState {
       pane(DEMO_PANES.done, 'w1:t1', {
         cwd: WORKING.cwd,
         ...screenFiles('screens/cc-working/07-done'),
+        // typing shows in its composer; Shift+Tab cycles the footer (it starts in bypass permissions)
+        echo: 'composer',
+        mode_cycle: [CLAUDE_FOOTERS.default, CLAUDE_FOOTERS.acceptEdits, CLAUDE_FOOTERS.plan, CLAUDE_FOOTERS.bypassPermissions],
+        mode: 3,
         agent: {
           agent: 'claude',
           agent_status: 'done',
@@ -133,25 +148,31 @@ export function demoState(piSessionPath: string): FakeState {
           terminal_title_stripped: 'π - pi-basic - proj',
         },
       }),
-      pane(DEMO_PANES.shell, 'w1:t2', { cwd: '/home/me/demo/proj', label: 'shell', screen: SHELL_SCREEN }),
+      pane(DEMO_PANES.shell, 'w1:t2', { cwd: '/home/me/demo/proj', label: 'shell', screen: SHELL_SCREEN, echo: 'shell' }),
     ],
-    reactions: approveReactions(DEMO_PANES.blocked, blockedSeq, BASH_RUNNING),
+    reactions: approveReactions(DEMO_PANES.blocked, blockedSeq, BASH_RUNNING, BASH_REJECTED),
   }
 }
 
 /**
- * What answering the blocked pane's prompt does: Enter (POST /approve) or typing
- * 1/2 (POST /send) accepts; the prompt goes away and the agent works on.
+ * What answering the blocked pane's prompt does, as in Claude Code: Enter
+ * (POST /approve) or the digit 1 or 2 accepts at once, and the agent works on;
+ * the digit 3 ("No") stops the turn: the tool row says so and the agent waits
+ * for the user (idle).
  */
-export function approveReactions(pane: string, seq: number, running: string): FakeReaction[] {
+export function approveReactions(pane: string, seq: number, running: string, rejected?: string): FakeReaction[] {
   const set: FakeReaction['set'] = {
     ...screenFiles(running),
     agent: { agent: 'claude', agent_status: 'working', state_change_seq: seq + 1 },
   }
+  const no: FakeReaction[] = rejected
+    ? [{ pane, on: 'send-text', match: '3', set: { ...screenFiles(rejected), agent: { agent: 'claude', agent_status: 'idle', state_change_seq: seq + 1 } } }]
+    : []
   return [
     { pane, on: 'send-keys', match: 'enter', set },
     { pane, on: 'send-text', match: '1', set },
     { pane, on: 'send-text', match: '2', set },
+    ...no,
   ]
 }
 
@@ -170,6 +191,20 @@ export function runningScreen(promptScreen: string): string {
   while (kept.length && kept[kept.length - 1].trim() === '') kept.pop()
   if (!kept.some((r) => r.includes('⎿  Running…'))) kept.push('  ⎿  Running…')
   return [...kept, '', '✻ Mustering… (2s · ↓ 31 tokens)', '', rule, '❯ ', rule, '  esc to interrupt · ← for agents', ''].join('\n')
+}
+
+/**
+ * The screen after a permission prompt is answered "No", derived from the
+ * prompt's screen the way Claude Code draws it: the dialog is gone, the tool row
+ * reads "Interrupted · What should Claude do instead?", the composer is empty.
+ */
+export function rejectedScreen(promptScreen: string): string {
+  const rows = promptScreen.split('\n')
+  const top = rows.findIndex(isRule)
+  const rule = top >= 0 ? rows[top].trimEnd() : '─'.repeat(80)
+  const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace(/⎿[\s\u00a0]+Waiting…/, '⎿  Interrupted · What should Claude do instead?'))
+  while (kept.length && kept[kept.length - 1].trim() === '') kept.pop()
+  return [...kept, '', rule, '❯ ', rule, CLAUDE_FOOTERS.default, ''].join('\n')
 }
 
 // ---- the live tail: re-stamped copies of real Claude Code lines ----
@@ -266,6 +301,91 @@ export function lastUuid(sessionText: string): string | null {
   return null
 }
 
+/** A user line and an assistant text line of a real session: the shapes `say` re-uses. */
+export function sayTemplates(sample: string): { user?: string; assistant?: string } {
+  const recs = parseLines(sample)
+  const user = recs.find(({ rec }) => rec.type === 'user' && typeof rec.message?.content === 'string')?.line
+  const assistant = [...recs].reverse().find(({ rec }) => {
+    const b = blocksOf(rec)
+    return rec.type === 'assistant' && b.length === 1 && b[0].type === 'text'
+  })?.line
+  return { user, assistant }
+}
+
+/** Appends to one Claude Code session: re-stamped Bash rounds, or a said line with new text. */
+export function claudeGrower(file: string, session: { sid: string; cwd: string }, rounds: string[][], saying: { user?: string; assistant?: string }) {
+  let parent = lastUuid(readFileSync(file, 'utf8'))
+  let appended = 0
+  let toolUseUuid: string | undefined
+  const stamp = (uuid: string, n: number): Stamp => ({
+    uuid,
+    parentUuid: parent,
+    timestamp: new Date().toISOString(),
+    sessionId: session.sid,
+    cwd: session.cwd,
+    messageId: `msg_demo${n}`,
+    toolId: `toolu_demo${Math.floor(n / 3)}`,
+    toolUseUuid,
+  })
+  const write = (uuid: string, line: string) => {
+    parent = uuid
+    appendFileSync(file, line + '\n')
+  }
+  return {
+    /** the next line of a Bash round (lead-in text, the call, its result) */
+    round() {
+      if (!rounds.length) return
+      const round = rounds[Math.floor(appended / 3) % rounds.length]
+      const step = appended % 3
+      const n = appended++
+      const uuid = crypto.randomUUID()
+      const line = restamp(round[step], stamp(uuid, n))
+      if (step === 1) toolUseUuid = uuid
+      write(uuid, line)
+    },
+    /** a user prompt or an assistant reply with this text */
+    say(role: 'user' | 'assistant', text: string) {
+      const template = saying[role]
+      if (!template) return
+      const uuid = crypto.randomUUID()
+      const rec = JSON.parse(restamp(template, stamp(uuid, appended++)))
+      rec.message.content = role === 'user' ? text : [{ type: 'text', text }]
+      write(uuid, JSON.stringify(rec))
+    },
+  }
+}
+
+/** Appends a short exchange to the pi session, re-stamping its own first prompt and last reply. */
+export function piGrower(file: string) {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim())
+  const recs = lines.map((l) => {
+    try {
+      return JSON.parse(l)
+    } catch {
+      return undefined
+    }
+  })
+  const user = recs.find((r) => r?.type === 'message' && r.message?.role === 'user')
+  const assistant = [...recs].reverse().find((r) => r?.type === 'message' && r.message?.role === 'assistant' && r.message.content?.every?.((b: { type?: string }) => b.type === 'text'))
+  let parent: string | null = [...recs].reverse().find((r) => typeof r?.id === 'string' && r.type !== 'session')?.id ?? null
+  let n = 0
+  return {
+    say(role: 'user' | 'assistant') {
+      const template = role === 'user' ? user : assistant
+      if (!template) return
+      const rec = structuredClone(template)
+      rec.id = crypto.randomUUID().replace(/-/g, '').slice(0, 8)
+      rec.parentId = parent
+      rec.timestamp = new Date().toISOString()
+      rec.message.timestamp = Date.now()
+      n++
+      rec.message.content = [{ type: 'text', text: role === 'user' ? `(demo) Anything new? #${n}` : `(demo) All quiet: nothing changed since the last look. #${n}` }]
+      parent = rec.id
+      appendFileSync(file, JSON.stringify(rec) + '\n')
+    },
+  }
+}
+
 // ---- prepareDemo ----
 
 export interface Demo {
@@ -302,17 +422,26 @@ export async function prepareDemo(): Promise<Demo> {
   mkdirSync(join(dir, 'screens/derived'), { recursive: true })
   writeFileSync(join(dir, `${BASH_RUNNING}.txt`), runningScreen(readFileSync(join(dir, `${BASH_PROMPT}.txt`), 'utf8')))
   writeFileSync(join(dir, `${FETCH_RUNNING}.txt`), runningScreen(readFileSync(join(dir, `${FETCH_PROMPT}.txt`), 'utf8')))
+  writeFileSync(join(dir, `${BASH_REJECTED}.txt`), rejectedScreen(readFileSync(join(dir, `${BASH_PROMPT}.txt`), 'utf8')))
+  writeFileSync(join(dir, `${FETCH_REJECTED}.txt`), rejectedScreen(readFileSync(join(dir, `${FETCH_PROMPT}.txt`), 'utf8')))
   const home = join(dir, 'home')
   mkdirSync(home, { recursive: true })
   const statePath = join(dir, 'herdr-state.json')
   writeAtomic(statePath, JSON.stringify(demoState(join(piDir, PI.file)), null, 1))
 
   const liveSession = join(claudeDir, 'projects', SUBAGENTS.dir, `${SUBAGENTS.sid}.jsonl`)
-  const templates = liveTemplates(readFileSync(join(claudeDir, 'projects', TOOLS_MIX.dir, `${TOOLS_MIX.sid}.jsonl`), 'utf8'))
-  let parent = lastUuid(readFileSync(liveSession, 'utf8'))
+  const toolsMixSession = join(claudeDir, 'projects', TOOLS_MIX.dir, `${TOOLS_MIX.sid}.jsonl`)
+  const workingSession = join(claudeDir, 'projects', WORKING.dir, `${WORKING.sid}.jsonl`)
+  const piSession = join(piDir, PI.file)
+  const templates = liveTemplates(readFileSync(toolsMixSession, 'utf8'))
+  const saying = sayTemplates(readFileSync(workingSession, 'utf8'))
+  const grow = {
+    working: claudeGrower(liveSession, SUBAGENTS, templates, saying),
+    blocked: claudeGrower(toolsMixSession, TOOLS_MIX, templates, saying),
+    done: claudeGrower(workingSession, WORKING, templates, saying),
+    pi: piGrower(piSession),
+  }
   let ticks = 0
-  let appended = 0
-  let toolUseUuid: string | undefined
   /** per pane: the (status, seq) last seen and for how many ticks */
   const seen = new Map<string, { key: string; ticks: number }>()
   const age = (p: FakePane) => {
@@ -328,27 +457,6 @@ export async function prepareDemo(): Promise<Demo> {
     p.agent!.agent_status = status
   }
 
-  function appendLine() {
-    if (!templates.length) return
-    const round = templates[Math.floor(appended / 3) % templates.length]
-    const step = appended % 3
-    const n = appended++
-    const uuid = crypto.randomUUID()
-    const line = restamp(round[step], {
-      uuid,
-      parentUuid: parent,
-      timestamp: new Date().toISOString(),
-      sessionId: SUBAGENTS.sid,
-      cwd: SUBAGENTS.cwd,
-      messageId: `msg_demo${n}`,
-      toolId: `toolu_demo${Math.floor(n / 3)}`,
-      toolUseUuid,
-    })
-    if (step === 1) toolUseUuid = uuid
-    parent = uuid
-    appendFileSync(liveSession, line + '\n')
-  }
-
   function tick() {
     ticks++
     let state: FakeState
@@ -362,7 +470,7 @@ export async function prepareDemo(): Promise<Demo> {
       if (ticks % DONE_EVERY === 0) setStatus(working, 'done', SUBAGENTS_DONE)
       else {
         setStatus(working, 'working', WORKING_SCREENS[ticks % WORKING_SCREENS.length])
-        appendLine()
+        grow.working.round()
       }
     }
     const blocked = state.panes.find((p) => p.pane_id === DEMO_PANES.blocked)
@@ -373,12 +481,42 @@ export async function prepareDemo(): Promise<Demo> {
       if (status !== 'blocked') state.reactions = others
       const prompt = (screen: string, running: string) => {
         setStatus(blocked, 'blocked', screen)
-        state.reactions = [...others, ...approveReactions(blocked.pane_id, blocked.agent!.state_change_seq ?? 0, running)]
+        const rejected = running === FETCH_RUNNING ? FETCH_REJECTED : BASH_REJECTED
+        state.reactions = [...others, ...approveReactions(blocked.pane_id, blocked.agent!.state_change_seq ?? 0, running, rejected)]
       }
+      // an approved tool runs: its session grows while it works
+      if (status === 'working') grow.blocked.round()
       if (status === 'working' && held >= BLOCKED_WORKS_FOR) {
         if (blocked.screen_file === `${BASH_RUNNING}.txt`) prompt(FETCH_PROMPT, FETCH_RUNNING)
         else setStatus(blocked, 'done', TOOLS_DONE)
       } else if ((status === 'done' || status === 'idle') && held >= BLOCKED_RESTS_FOR) prompt(BASH_PROMPT, BASH_RUNNING)
+    }
+    // A prompt typed into the done pane (POST /send "…\n"): it shows on screen at
+    // once (the stand-in echoes it), goes into the session, and is answered.
+    const done = state.panes.find((p) => p.pane_id === DEMO_PANES.done)
+    if (done?.agent) {
+      const held = age(done)
+      const asked = [...(done.submitted ?? [])].reverse().find((r) => r.startsWith('❯ '))?.slice(2)
+      if (done.agent.agent_status === 'working' && asked !== undefined) {
+        if (held === 0) grow.done.say('user', asked)
+        if (held >= DONE_PANE_WORKS_FOR) {
+          const reply = `(demo) Noted: “${asked}”. This is the gothalo demo, so nothing ran.`
+          done.submitted = [...(done.submitted ?? []), '', `● ${reply}`]
+          grow.done.say('assistant', reply)
+          setStatus(done, 'done', 'screens/cc-working/07-done')
+        }
+      }
+    }
+    // pi takes a short turn now and then, so its session grows too
+    const pi = state.panes.find((p) => p.pane_id === DEMO_PANES.pi)
+    if (pi?.agent) {
+      if (pi.agent.agent_status === 'working') {
+        grow.pi.say('assistant')
+        setStatus(pi, 'idle', 'screens/pi-basic/04-done')
+      } else if (ticks % PI_EVERY === 0) {
+        grow.pi.say('user')
+        setStatus(pi, 'working', 'screens/pi-basic/04-done')
+      }
     }
     if (existsSync(statePath)) writeAtomic(statePath, JSON.stringify(state, null, 1))
   }

@@ -8,8 +8,10 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import type { AgentInfo, AgentStatus, PaneInfo, TabInfo, WorkspaceInfo } from '../herdr/types'
+import { typeInto, withTyping, type Typing } from './fake-typing'
 
-export interface FakePane {
+/** A pane may echo typing and cycle Claude Code's footer mode (fake-typing.ts). */
+export interface FakePane extends Typing {
   pane_id: string
   workspace_id: string
   tab_id: string
@@ -304,6 +306,7 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       if (format === 'ansi' && source !== 'detection') text = readFileRel(base, p.ansi_file) ?? visible
       else if (recentish) text = readFileRel(base, p.recent_file) ?? visible
       else text = visible
+      text = withTyping(text, p)
       let rows = asScreenText(text).split('\n')
       if (rows[rows.length - 1] === '') rows.pop()
       const n = linesOpt !== undefined ? Math.min(Number(linesOpt), 1000) : recentish ? 80 : undefined
@@ -334,6 +337,19 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
         if (!r.repeat) state.reactions = state.reactions!.filter((x) => x !== r)
         changed = true
         break
+      }
+      // No reaction: the terminal shows what was typed (panes that echo), Shift+Tab cycles the mode.
+      if (!changed && cmd !== 'pane run') {
+        const typed = typeInto(p, cmd.endsWith('send-keys') ? { keys: payload } : { text: payload.join(' ') }, p.screen ?? readFileRel(base, p.screen_file) ?? '')
+        if (typed) {
+          Object.assign(p, typed.typing)
+          // a prompt submitted to an agent starts a turn
+          if (typed.submittedPrompt !== undefined && p.agent && p.agent.agent_status !== 'working') {
+            p.agent.agent_status = 'working'
+            p.agent.state_change_seq = (p.agent.state_change_seq ?? 0) + 1
+          }
+          changed = true
+        }
       }
       return { out: isAgent ? ok(id, { type: 'ok' }) : { stdout: '', stderr: '', code: 0 }, changed }
     }

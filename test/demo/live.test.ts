@@ -113,11 +113,14 @@ describe('demoState', () => {
     expect(s.panes.map((p) => p.pane_id)).toEqual(Object.values(DEMO_PANES))
     expect(new Set(s.panes.map((p) => p.workspace_id))).toEqual(new Set(['w1']))
     const blocked = s.panes.find((p) => p.pane_id === DEMO_PANES.blocked)!
-    expect(s.reactions).toEqual(approveReactions(DEMO_PANES.blocked, blocked.agent!.state_change_seq!, 'screens/derived/cc-tools-mix-bash-running'))
-    expect(s.reactions!.map((r) => [r.on, r.match])).toEqual([
-      ['send-keys', 'enter'],
-      ['send-text', '1'],
-      ['send-text', '2'],
+    expect(s.reactions).toEqual(
+      approveReactions(DEMO_PANES.blocked, blocked.agent!.state_change_seq!, 'screens/derived/cc-tools-mix-bash-running', 'screens/derived/cc-tools-mix-bash-rejected'),
+    )
+    expect(s.reactions!.map((r) => [r.on, r.match, r.set.agent?.agent_status])).toEqual([
+      ['send-keys', 'enter', 'working'],
+      ['send-text', '1', 'working'],
+      ['send-text', '2', 'working'],
+      ['send-text', '3', 'idle'], // "No": the turn stops
     ])
     expect(s.reactions![0].set.agent).toEqual({ agent: 'claude', agent_status: 'working', state_change_seq: blocked.agent!.state_change_seq! + 1 })
     expect(s.panes.find((p) => p.pane_id === DEMO_PANES.pi)!.agent!.agent_session!.value).toBe('/x/pi/sessions/a/b.jsonl')
