@@ -179,31 +179,36 @@ export function approveReactions(pane: string, seq: number, running: string, rej
 const isRule = (row: string) => /^─{20,}\s*$/.test(row)
 
 /**
- * The screen right after a permission prompt is accepted, derived from the
- * prompt's screen: the dialog (from its top rule down) is replaced by the
- * spinner row and an empty input box; the tool row's "Waiting…" becomes "Running…".
+ * A prompt's screen with its dialog (from its top rule down) gone and the tool
+ * row's "Waiting…" saying `toolRow`; returns those rows and the rule to reuse.
  */
-export function runningScreen(promptScreen: string): string {
+function answered(promptScreen: string, toolRow: string): { kept: string[]; rule: string } {
   const rows = promptScreen.split('\n')
   const top = rows.findIndex(isRule)
   const rule = top >= 0 ? rows[top].trimEnd() : '─'.repeat(80)
-  const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace(/⎿[\s\u00a0]+Waiting…/, '⎿  Running…'))
+  const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace(/⎿[\s\u00a0]+Waiting…/, `⎿  ${toolRow}`))
   while (kept.length && kept[kept.length - 1].trim() === '') kept.pop()
-  if (!kept.some((r) => r.includes('⎿  Running…'))) kept.push('  ⎿  Running…')
+  if (!kept.some((r) => r.includes(`⎿  ${toolRow}`))) kept.push(`  ⎿  ${toolRow}`)
+  return { kept, rule }
+}
+
+/**
+ * The screen right after a permission prompt is accepted, derived from the
+ * prompt's screen: the dialog is replaced by the spinner row and an empty input
+ * box; the tool row's "Waiting…" becomes "Running…".
+ */
+export function runningScreen(promptScreen: string): string {
+  const { kept, rule } = answered(promptScreen, 'Running…')
   return [...kept, '', '✻ Mustering… (2s · ↓ 31 tokens)', '', rule, '❯ ', rule, '  esc to interrupt · ← for agents', ''].join('\n')
 }
 
 /**
- * The screen after a permission prompt is answered "No", derived from the
- * prompt's screen the way Claude Code draws it: the dialog is gone, the tool row
- * reads "Interrupted · What should Claude do instead?", the composer is empty.
+ * The screen after a permission prompt is answered "No", the way Claude Code
+ * draws it: the dialog is gone, the tool row reads "Interrupted · What should
+ * Claude do instead?", the composer is empty (docs/reference/claude-code.md §5).
  */
 export function rejectedScreen(promptScreen: string): string {
-  const rows = promptScreen.split('\n')
-  const top = rows.findIndex(isRule)
-  const rule = top >= 0 ? rows[top].trimEnd() : '─'.repeat(80)
-  const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace(/⎿[\s\u00a0]+Waiting…/, '⎿  Interrupted · What should Claude do instead?'))
-  while (kept.length && kept[kept.length - 1].trim() === '') kept.pop()
+  const { kept, rule } = answered(promptScreen, 'Interrupted · What should Claude do instead?')
   return [...kept, '', rule, '❯ ', rule, CLAUDE_FOOTERS.default, ''].join('\n')
 }
 
