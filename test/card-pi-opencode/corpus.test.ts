@@ -46,6 +46,7 @@ function wantBlocked(want: DialogReading | undefined, variant: string): DialogRe
       index: permission ? 0 : o.index,
       label: o.label,
       selected: plain ? k === 0 : o.selected,
+      ...(o.free_text ? { free_text: o.free_text } : {}),
     })),
   }
 }

@@ -1,6 +1,7 @@
 // opencode's screen vocabulary as DATA (docs/reference/herdr-cli.md §9.3, fixtures/screens/opencode,
 // opencode 1.18.33). A wording or glyph change is an edit here, not in opencode.ts.
 import type { DialogVocabulary } from '../dialog'
+import type { DialogDrive } from '../drive'
 
 export interface OpencodeVocabulary {
   /** a row inside a ┃-framed block (user prompts, tool boxes, the prompt box, dialogs) */
@@ -31,6 +32,8 @@ export interface OpencodeVocabulary {
   question: DialogVocabulary
   /** columns opencode keeps free right of wrapped prose (soft-wrap detection) */
   wrapSlack: number
+  /** how each kind of dialog is answered (DialogDrive, src/card/drive.ts) */
+  drives: Record<'permission' | 'question', DialogDrive>
 }
 
 const NEVER = /(?!)/
@@ -60,6 +63,14 @@ export const opencodeVocabulary: OpencodeVocabulary = {
     optionHint: [],
     checkbox: /^\[([ x✔✓•])\]\s*/,
     chip: NEVER,
+    freeText: [/^Type your own answer$/],
   },
   wrapSlack: 3,
+  // opencode 1.18.33 (corpus opencode 09→10, 11→12): the permission buttons are one row,
+  // "⇆ select" = ←/→ moves the highlight, Enter confirms. The question picker: ↑/↓ and
+  // Enter ("↑↓ select  enter submit"). Its "Type your own answer" row is not driven yet.
+  drives: {
+    permission: { pick: { by: 'arrows' }, prev: 'left', next: 'right', confirm: 'enter' },
+    question: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter' },
+  },
 }

@@ -405,6 +405,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
       headline: blocked.question,
       detail: context.length ? context.join('\n') : blocked.question,
       blocked,
+      drive: { kind },
       rule: `opencode:dialog:${kind}`,
     }
   }
@@ -429,6 +430,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
 export const opencodeGrammar: ScreenGrammar = {
   kinds: ['opencode'],
   wantsAnsi: true,
+  drives: V.drives,
   read: (screen, agent) => readOpencode(screen, agent),
   dialog: (screen): DialogReading | undefined => opencodeLayoutOf(screen).dialog?.blocked,
 }

@@ -2,6 +2,7 @@
 // pi-new-session, pi 0.73.1). pi draws no bullets, no frames and no done marker: every
 // conversation row is indented one column, and the only structure plain text keeps is
 // the blank-row spacing between components. A wording change is an edit here, not in pi.ts.
+import type { DialogDrive } from '../drive'
 
 export interface PiVocabulary {
   /** first row of a startup/banner group: never conversation */
@@ -18,6 +19,21 @@ export interface PiVocabulary {
   footer: RegExp[]
   /** the text width pi leaves unused on a row (one column of padding on each side) */
   padding: number
+  /** extension dialogs (ctx.ui.confirm / select / input) drawn in the editor's place */
+  dialog: {
+    /** the hint row under a confirm or select list */
+    selectHint: RegExp
+    /** the hint row under an input field */
+    inputHint: RegExp
+    /** an option row: group 1 the → cursor (absent on other rows), group 2 the label */
+    option: RegExp
+    /** the input field row: group 1 what is typed so far */
+    input: RegExp
+    /** the one option an input dialog shows on the card (the field itself has no label) */
+    inputLabel: string
+  }
+  /** how each kind of dialog is answered (DialogDrive, src/card/drive.ts) */
+  drives: Record<'select' | 'input', DialogDrive>
 }
 
 export const piVocabulary: PiVocabulary = {
@@ -40,4 +56,18 @@ export const piVocabulary: PiVocabulary = {
   spinner: /^[\u2800-\u28ff]\s+(?:Working|Retrying|Compacting|Thinking)\b.*(?:\.\.\.|…)/,
   footer: [/\d+(?:\.\d+)?%\/\d+k\b/, /^[↑↓]\d/, /^→ \S/],
   padding: 2,
+  // pi 0.73.1, captured (fixtures/screens-answer/pi-dlg): title, message rows, then
+  // " → Yes" / "   No" rows, then the hint; an input shows "> typed" instead of options
+  dialog: {
+    selectHint: /^\s*↑↓ navigate\b.*\benter select\b/,
+    inputHint: /^\s*enter submit\b.*\bcancel\b/,
+    option: /^ (?:(→) | {2})(\S.*)$/,
+    input: /^>(?: (.*))?$/,
+    inputLabel: 'Type an answer',
+  },
+  // the cursor moves with ↑/↓ and Enter picks; an input takes the text, then Enter
+  drives: {
+    select: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter' },
+    input: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter', text: { into: 'highlighted-row' } },
+  },
 }

@@ -10,7 +10,7 @@
 // told apart by the order a turn follows: user, then assistant text and tool boxes
 // alternating, ending on text — so a run of plain groups alternates user/assistant.
 import type { AgentInfo } from '../../herdr/types'
-import type { ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading, DriveState, ScreenGrammar, ScreenReading } from '../card'
 import { screenLines } from '../clean'
 import { columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { fallbackRead } from './fallback'
@@ -176,6 +176,59 @@ function transcriptOf(layout: PiLayout): string[] {
 }
 
 
+export interface PiDialog {
+  blocked: DialogReading
+  /** the message rows under the title */
+  context: string[]
+  drive: DriveState
+}
+
+/**
+ * An extension dialog (ctx.ui.confirm / select / input) drawn between the editor's
+ * rules: a title row, message rows, then option rows with the → cursor (or the input
+ * field), then its hint row.
+ */
+export function piDialogOf(layout: PiLayout, v: PiVocabulary = V): PiDialog | undefined {
+  const { lines, editorTop, editorBottom } = layout
+  if (editorTop < 0 || editorBottom - editorTop < 3) return undefined
+  const rows = lines.slice(editorTop + 1, editorBottom)
+  let hint = -1
+  let input = false
+  for (let k = rows.length - 1; k >= 0; k--) {
+    if (v.dialog.selectHint.test(rows[k])) hint = k
+    else if (v.dialog.inputHint.test(rows[k])) ((hint = k), (input = true))
+    if (hint >= 0) break
+  }
+  if (hint < 0) return undefined
+  const texts: string[] = []
+  const options: DialogReading['options'] = []
+  let typed: string | undefined
+  for (let k = 0; k < hint; k++) {
+    const r = rows[k]
+    if (!r.trim()) continue
+    const field = input ? v.dialog.input.exec(r) : null
+    if (field) {
+      typed = field[1] ?? ''
+      continue
+    }
+    const o = input ? null : v.dialog.option.exec(r)
+    if (o && texts.length) {
+      options.push({ index: 0, label: o[2].trim(), selected: !!o[1] })
+      continue
+    }
+    if (options.length) return undefined // text after the options: not a dialog we know
+    texts.push(r.trim())
+  }
+  if (!texts.length) return undefined
+  if (input) {
+    if (typed === undefined) return undefined
+    options.push({ index: 0, label: v.dialog.inputLabel, selected: true, free_text: true })
+    return { blocked: { question: texts[0], options }, context: texts.slice(1), drive: { kind: 'input', typed } }
+  }
+  if (!options.length) return undefined
+  return { blocked: { question: texts[0], options }, context: texts.slice(1), drive: { kind: 'select' } }
+}
+
 /** Read a pi screen. A screen with neither pi's editor nor its banner degrades to the fallback. */
 export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabulary = V): ScreenReading {
   const layout = piLayoutOf(screen, v)
@@ -184,6 +237,19 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
 
   const transcript = transcriptOf(layout)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
+
+  const dialog = piDialogOf(layout, v)
+  if (dialog) {
+    const { blocked, context, drive } = dialog
+    return {
+      ...base,
+      headline: blocked.question,
+      detail: context.length ? context.join('\n') : blocked.question,
+      blocked,
+      drive,
+      rule: `pi:dialog:${drive.kind}`,
+    }
+  }
 
   // the current turn only: after the last prompt or notice (a stale answer is not this turn's)
   const turn = readTurn(
@@ -204,5 +270,6 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
 
 export const piGrammar: ScreenGrammar = {
   kinds: ['pi'],
+  drives: V.drives,
   read: (screen, agent) => readPi(screen, agent),
 }
