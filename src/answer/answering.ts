@@ -48,7 +48,7 @@ export function createAnswering(o: { guard?: PaneGuard; settle?: Settle } = {}) 
     const raw = await herdr.agentRead(agent.pane_id, grammar.wantsAnsi ? { source: 'visible', ansi: true } : { source: 'visible' })
     const reading = grammar.read(raw, agent)
     if (!reading.blocked) return undefined
-    return { blocked: blockedOf(agent.agent ?? 'unknown', reading.blocked), drive: reading.drive }
+    return { blocked: blockedOf(agent.agent ?? 'unknown', reading.blocked, reading.identity), drive: reading.drive, identity: reading.identity }
   }
 
   function portFor(herdr: HerdrClient, agent: AgentInfo, grammar: ScreenGrammar): DialogPort {

@@ -8,6 +8,8 @@ import { fingerprintOf, type DialogDrive } from '../card/drive'
 export interface LiveDialog {
   blocked: Blocked
   drive?: DriveState
+  /** the grammar's identity rows, hashed into the fingerprint (DialogReading.identity) */
+  identity?: string[]
 }
 
 export interface Step {
@@ -132,7 +134,7 @@ export function planAnswer(kind: string, d: LiveDialog, drive: DialogDrive | und
         const asBefore = x.blocked.options.map((y, k) => (k === p - 1 ? labels[k] : y.label))
         return (
           x.blocked.options.length === n &&
-          fingerprintOf(kind, x.blocked.question, asBefore) === fingerprint &&
+          fingerprintOf(kind, x.blocked.question, asBefore, x.identity) === fingerprint &&
           norm(shown).startsWith(start)
         )
       },

@@ -30,7 +30,7 @@ function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): S
 }
 
 /** The wire form of a dialog: its fingerprint and multi_select added. */
-export function blockedOf(kind: string, d: DialogReading): Blocked {
+export function blockedOf(kind: string, d: DialogReading, identity?: readonly string[]): Blocked {
   const out: Blocked = {
     question: d.question,
     options: d.options,
@@ -38,6 +38,7 @@ export function blockedOf(kind: string, d: DialogReading): Blocked {
       kind,
       d.question,
       d.options.map((o) => o.label),
+      identity,
     ),
     multi_select: d.multi_select === true,
   }
@@ -79,7 +80,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): { car
     // (options then empty); the fallback never does. The card then says
     // parsed:true, since apps are told not to rely on blocked when parsed is false.
     if (status === 'blocked' && hasGrammar(a.agent)) {
-      card.blocked = blockedOf(kind, reading.blocked ?? { question: headline, options: [] })
+      card.blocked = blockedOf(kind, reading.blocked ?? { question: headline, options: [] }, reading.blocked ? reading.identity : undefined)
       card.parsed = true
     }
     if (reading.transcript && reading.transcript.length) card.transcript = reading.transcript

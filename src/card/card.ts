@@ -56,6 +56,12 @@ export interface ScreenReading {
   blocked?: DialogReading
   /** which of the grammar's drive tables answers that dialog, and what /answer must know beyond the card */
   drive?: DriveState
+  /**
+   * Rows that tell the dialog from another with the same question and buttons (the
+   * command or file a permission asks about), hashed into its fingerprint; never on
+   * the wire. Only rows that stay put while the user moves and ticks.
+   */
+  identity?: string[]
   permission_mode?: string
   transcript?: string[]
   parsed: boolean

@@ -34,11 +34,13 @@ export interface DialogDrive {
 }
 
 /**
- * The dialog's identity: kind, question and option labels in order. Not the cursor
- * nor the ticks, so moving around a dialog keeps it; 16 hex digits of SHA-256.
+ * The dialog's identity: kind, question and option labels in order, plus the rows the
+ * grammar names as telling it apart (DialogReading.identity). Not the cursor nor the
+ * ticks, so moving around a dialog keeps it; 16 hex digits of SHA-256.
  */
-export function fingerprintOf(kind: string, question: string, labels: readonly string[]): string {
+export function fingerprintOf(kind: string, question: string, labels: readonly string[], identity: readonly string[] = []): string {
   const h = createHash('sha256')
-  h.update(JSON.stringify([kind.trim().toLowerCase(), question, ...labels]))
+  // two permission prompts share question and buttons: what they ask about tells them apart
+  h.update(JSON.stringify([kind.trim().toLowerCase(), question, labels, identity]))
   return h.digest('hex').slice(0, 16)
 }

@@ -277,6 +277,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
       headline: blocked.question,
       detail: context.length ? context.join('\n') : blocked.question,
       blocked: questions ? { ...blocked, questions } : blocked,
+      identity: context.filter((r) => !/[☐☒]/.test(r)),
       drive: { kind: blocked.multi_select ? 'multi-select' : numbered ? 'numbered' : 'menu', submitFocused },
       rule: numbered ? 'dialog:numbered' : 'dialog:cursor-menu',
     })

@@ -405,6 +405,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
       headline: blocked.question,
       detail: context.length ? context.join('\n') : blocked.question,
       blocked,
+      identity: context,
       drive: { kind },
       rule: `opencode:dialog:${kind}`,
     }

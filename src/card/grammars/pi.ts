@@ -247,6 +247,7 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
       detail: context.length ? context.join('\n') : blocked.question,
       blocked,
       drive,
+      identity: context,
       rule: `pi:dialog:${drive.kind}`,
     }
   }
