@@ -315,11 +315,12 @@ describe('400, 404 and 422', () => {
       { ...ok, seq: 'x', choose: [1] },
       { ...ok, fingerprint: '', choose: [1] },
       { ...ok, choose: [1], text: 5 },
-      'not json',
     ]) {
       const r = await b.post('/answer', bad)
       expect([JSON.stringify(bad), r.status, await r.text()]).toEqual([JSON.stringify(bad), 400, want])
     }
+    const notJson = await b.post('/answer', 'not json')
+    expect([notJson.status, await notJson.text()]).toEqual([400, 'bad request body'])
     const cases: [object, string][] = [
       [{ ...ok, choose: [4] }, 'no option at position 4: the dialog has 3'],
       [{ ...ok, choose: [1, 2] }, 'several positions for a single-choice dialog'],
