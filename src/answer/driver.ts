@@ -34,6 +34,8 @@ function howFar(steps: readonly Step[], k: number): string {
  * went away (or what is there when the settle time ran out).
  */
 export async function play(port: DialogPort, steps: readonly Step[], fingerprint: string, settle: Settle = SETTLE): Promise<Played> {
+  // the dialog as the last step left it: a typed free-text row has its own fingerprint
+  let before = fingerprint
   for (let k = 0; k < steps.length; k++) {
     const step = steps[k]
     if ('key' in step.send) await port.key(step.send.key)
@@ -42,7 +44,8 @@ export async function play(port: DialogPort, steps: readonly Step[], fingerprint
       // the last key: wait until the answered dialog has gone (or another replaced it)
       const deadline = Date.now() + settle.ms
       let now = await port.read()
-      while (now && now.blocked.fingerprint === fingerprint && Date.now() < deadline) {
+      const still = (f: string) => f === fingerprint || f === before
+      while (now && still(now.blocked.fingerprint) && Date.now() < deadline) {
         await sleep(settle.everyMs)
         now = await port.read()
       }
@@ -52,7 +55,10 @@ export async function play(port: DialogPort, steps: readonly Step[], fingerprint
     let goneReads = 0
     for (;;) {
       const now = await port.read()
-      if (now && step.expect(now)) break
+      if (now && step.expect(now)) {
+        before = now.blocked.fingerprint
+        break
+      }
       const gone = !now || now.blocked.fingerprint !== fingerprint
       goneReads = gone ? goneReads + 1 : 0
       // twice in a row: a frame caught mid-redraw is not a new dialog. A typed
