@@ -14,6 +14,10 @@ import { transcriptRoutes } from './routes/transcript'
 import { webRoutes } from './routes/web'
 import { PaneWatches } from './transcript/pane-watch'
 import { HerdrWatch } from './herdr/watch'
+import { EventHub } from './events/hub'
+import { eventsRoutes } from './routes/events'
+import { explainCard } from './card/build'
+import { grammarFor } from './card/registry'
 import { createSources, type SourceRegistry } from './transcript/sources'
 import type { AuthStore, Principal } from './auth/types'
 import type { HerdrClient } from './herdr/client'
@@ -38,6 +42,8 @@ export interface Timing {
   requestDeadlineMs: number
   /** the herdr watcher's CLI poll when herdr's socket is unreachable (spec: 1 s) */
   herdrPollMs: number
+  /** WS /events ping (spec: 30 s) */
+  eventsPingMs: number
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -48,6 +54,7 @@ export const DEFAULT_TIMING: Timing = {
   stalledSocketMs: 60_000,
   requestDeadlineMs: 15_000,
   herdrPollMs: 1000,
+  eventsPingMs: 30_000,
 }
 
 export interface AppDeps {
@@ -178,6 +185,22 @@ export function createApp(deps: AppDeps) {
       rosterFreshMs: Math.min(1000, ctx.timing.rosterPollMs / 2),
     })
   const panes = new PaneWatches(ctx.watch, ctx.timing.sessionPollMs, ctx.log)
+  const hub = new EventHub(ctx.watch, {
+    counter: (agent) => sources.subagentCounts(agent),
+    // the card of a pane that became blocked: one screen read, as GET /agent-state does
+    cardFor: async (agent) => {
+      let screen: string | undefined
+      try {
+        const ansi = grammarFor(agent.agent).wantsAnsi === true
+        screen = await ctx.herdr.agentRead(agent.pane_id, ansi ? { source: 'visible', ansi } : { source: 'visible' })
+      } catch (e) {
+        ctx.log(`events: read ${agent.pane_id} failed: ${(e as Error).message}`)
+      }
+      return explainCard(agent, screen).card
+    },
+    rosterMs: ctx.timing.rosterPollMs,
+    log: ctx.log,
+  })
 
   // /healthz is polled; herdr's state is re-checked at most once a second
   // (and concurrent checks share one), so a burst of probes spawns nothing extra.
@@ -228,6 +251,7 @@ export function createApp(deps: AppDeps) {
   })
     // the herdr watcher, for tests and benches that count its calls (app.decorator.watch)
     .decorate('watch', ctx.watch)
+    .decorate('events', hub)
     .onRequest(({ request }) => {
       // The generator's raw document and its page are the bridge's own business.
       const path = new URL(request.url).pathname
@@ -326,11 +350,13 @@ export function createApp(deps: AppDeps) {
     .use(agentStateRoutes(ctx))
     .use(attachRoutes(ctx, ctx.sockets))
     .use(transcriptRoutes(ctx, sources, panes))
+    .use(eventsRoutes(ctx, hub))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
     ctx.sockets.closeAll(1000, 'server shutting down')
+    hub.close()
     ctx.watch.close()
     return stop(closeActiveConnections)
   }

@@ -145,7 +145,10 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
   }
 
   if (existsSync(o.socketPath)) rmSync(o.socketPath)
+  const open = new Set<Socket>()
   const server: Server = createServer((sock) => {
+    open.add(sock)
+    sock.on('close', () => open.delete(sock))
     let buf = ''
     let got = false
     sock.on('error', () => {})
@@ -166,7 +169,10 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     subscribers: () => subs.size,
     async close() {
       for (const end of [...subs]) end()
-      await new Promise<void>((res) => server.close(() => res()))
+      // server.close waits for every connection: end them all (a request may be mid-reply)
+      const closed = new Promise<void>((res) => server.close(() => res()))
+      for (const sock of open) sock.destroy()
+      await closed
       if (existsSync(o.socketPath)) rmSync(o.socketPath)
     },
   }

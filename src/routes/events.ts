@@ -1,0 +1,111 @@
+// WS /events (docs/bridge.md "WS /events"): every pane's state, pushed. The
+// first frame is a hello (the full list, or resume ok and the events missed);
+// then `pane` / `pane_removed` events with the hub's gap-free seq. Auth as the
+// other sockets: the token is checked at the upgrade and again at open, where
+// the socket is registered in the same synchronous step (revocation closes it).
+import { Elysia, t } from 'elysia'
+import type { Ctx } from '../app'
+import type { EventHub, PaneEvent } from '../events/hub'
+import { whoOf } from '../log'
+
+/** A client whose unsent frames pass this is dropped (spec: 1 MiB). */
+export const EVENTS_QUEUE_LIMIT = 1 << 20
+
+export const EVENTS_PROTOCOL = 1
+
+interface EventsConn {
+  since?: { epoch: string; seq: number }
+  closed: boolean
+  cleanup: (() => void)[]
+}
+
+/** `<epoch>:<seq>`: the epoch may itself hold no colon; seq is a non-negative integer. */
+export function parseSince(s: string): { epoch: string; seq: number } | undefined {
+  const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,15})$/.exec(s)
+  return m ? { epoch: m[1], seq: Number(m[2]) } : undefined
+}
+
+export function eventsRoutes(ctx: Ctx, hub: EventHub) {
+  return new Elysia({ name: 'events' })
+    .macro('eventsConn', {
+      query: t.Object({ since: t.Optional(t.String()) }),
+      resolve({ query, status }) {
+        let since: EventsConn['since']
+        if (query.since !== undefined) {
+          since = parseSince(query.since)
+          if (!since) return status(400, 'want ?since=<epoch>:<seq>')
+        }
+        return { ev: { since, closed: false, cleanup: [] } as EventsConn }
+      },
+    })
+    .ws('/events', {
+      eventsConn: true,
+      open(ws) {
+        const c = ws.data.ev
+        const raw = ws.raw
+        const flow = raw as unknown as { getBufferedAmount(): number }
+        // First, before any await: a device revoked during the upgrade gets no socket.
+        const unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
+        if (!unregister) {
+          c.closed = true
+          raw.close(1000, 'device revoked')
+          return
+        }
+        c.cleanup.push(unregister)
+        ctx.logger?.info('socket open', { socket: 'events', device: whoOf(ws.data) })
+        /** Sends a frame; false (and the socket closed) once the client has fallen 1 MiB behind. */
+        const send = (frame: unknown): boolean => {
+          if (c.closed) return false
+          const r = raw.send(JSON.stringify(frame))
+          if (r === 0 || flow.getBufferedAmount() > EVENTS_QUEUE_LIMIT) {
+            ctx.log('events: a client stopped reading (queue over 1 MiB); dropping it')
+            c.closed = true
+            raw.close(1008, 'client too slow')
+            return false
+          }
+          return true
+        }
+        // Listening keeps the hub (and the herdr watcher) running while the hello waits for its first list.
+        let queued: PaneEvent[] | undefined = []
+        c.cleanup.push(
+          hub.use((e) => {
+            if (queued) queued.push(e)
+            else send(e)
+          }),
+        )
+        const ping = setInterval(() => {
+          try {
+            raw.ping()
+          } catch {}
+        }, ctx.timing.eventsPingMs)
+        c.cleanup.push(() => clearInterval(ping))
+        void hub.whenReady().then(() => {
+          if (c.closed) return
+          // One synchronous step: the hello's seq, the replay and the queue agree.
+          const r = hub.resumeFrom(c.since)
+          const early = queued!
+          queued = undefined
+          const hello: Record<string, unknown> = { type: 'hello', protocol: EVENTS_PROTOCOL, epoch: hub.epoch, seq: hub.seq, resume: r.resume }
+          if (r.resume !== 'ok') {
+            // the full list as of the hello: the events heard while waiting are already in it
+            hello.panes = hub.current()
+            send(hello)
+            return
+          }
+          // the events after `since`, from the ring (it holds the ones heard while waiting too)
+          if (!send(hello)) return
+          void early
+          for (const e of r.events) if (!send(e)) return
+        })
+      },
+      message(ws) {
+        // The stream is one-way; anything the client says is ignored.
+        void ws
+      },
+      close(ws) {
+        const c = ws.data.ev
+        c.closed = true
+        for (const f of c.cleanup.splice(0)) f()
+      },
+    })
+}
