@@ -128,8 +128,8 @@ describe('WS /events', () => {
 
   test('revoking the device closes its /events socket', async () => {
     const b = await bridge([claudePane({ pane_id: 'w1:p1' })])
-    const code = (await (await b.post('/pair/code', {})).json()).code
-    const dev = await (await b.post('/pair', { code, device_name: 'phone' }, null)).json()
+    const code = ((await (await b.post('/pair/code', {})).json()) as any).code
+    const dev = (await (await b.post('/pair', { code, device_name: 'phone' }, null)).json()) as any
     const q = await events(b, '', dev.token)
     expect((await q.next()).type).toBe('hello')
     const del = await fetch(`${b.base}/devices/${dev.device_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } })
