@@ -16,6 +16,11 @@ import { PaneWatches } from './transcript/pane-watch'
 import { HerdrWatch } from './herdr/watch'
 import { EventHub } from './events/hub'
 import { eventsRoutes } from './routes/events'
+import { pushRoutes } from './routes/push'
+import { PushSender, type PushSenderOptions } from './push/sender'
+import { PushNotifier } from './push/notifier'
+import type { PushStore } from './push/store'
+import type { VapidKeys } from './push/vapid'
 import { explainCard } from './card/build'
 import { grammarFor } from './card/registry'
 import { createSources, type SourceRegistry } from './transcript/sources'
@@ -72,6 +77,8 @@ export interface AppDeps {
   sources?: SourceRegistry
   /** herdr's API socket (herdrSocketPath(env)); absent = the watcher polls the CLI */
   herdrSocket?: string
+  /** Web Push: subscriptions, the VAPID keys, and the sender's settings; absent = /push/* answer 503 */
+  push?: { store: PushStore; vapid: VapidKeys; subject: string; sender?: Partial<Omit<PushSenderOptions, 'store' | 'vapid' | 'subject'>> }
 }
 
 /** What every route plugin receives: the deps with defaults filled in. */
@@ -201,6 +208,14 @@ export function createApp(deps: AppDeps) {
     rosterMs: ctx.timing.rosterPollMs,
     log: ctx.log,
   })
+  const push = deps.push
+  const sender = push ? new PushSender({ ...push.sender, store: push.store, vapid: push.vapid, subject: push.subject, log: ctx.log }) : undefined
+  const notifier = push && sender ? new PushNotifier(hub, push.store, sender) : undefined
+  if (push)
+    ctx.auth.onRevoke((id) => {
+      // a revoked device hears nothing more
+      if (push.store.removeDevice(id) > 0) notifier?.sync()
+    })
 
   // /healthz is polled; herdr's state is re-checked at most once a second
   // (and concurrent checks share one), so a burst of probes spawns nothing extra.
@@ -252,6 +267,7 @@ export function createApp(deps: AppDeps) {
     // the herdr watcher, for tests and benches that count its calls (app.decorator.watch)
     .decorate('watch', ctx.watch)
     .decorate('events', hub)
+    .decorate('push', { sender, notifier })
     .onRequest(({ request }) => {
       // The generator's raw document and its page are the bridge's own business.
       const path = new URL(request.url).pathname
@@ -351,11 +367,14 @@ export function createApp(deps: AppDeps) {
     .use(attachRoutes(ctx, ctx.sockets))
     .use(transcriptRoutes(ctx, sources, panes))
     .use(eventsRoutes(ctx, hub))
+    .use(pushRoutes(ctx, push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
     ctx.sockets.closeAll(1000, 'server shutting down')
+    notifier?.close()
+    sender?.close()
     hub.close()
     ctx.watch.close()
     return stop(closeActiveConnections)

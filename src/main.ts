@@ -5,6 +5,8 @@
 import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
 import { fakeHerdrMain } from './demo/fake-herdr'
 import type { Demo } from './demo/demo'
+import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
+import type { PushStore } from './push/store'
 import { createLogger, isLoopback, type Logger } from './log'
 import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
 import { VERSION } from './version'
@@ -41,10 +43,33 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     console.log(`demo: herdr stand-in state in ${demo.dir}; sample sessions grow every few seconds`)
   }
   let auth: ReturnType<typeof createAuthStore> | undefined
+  let pushStore: PushStore | undefined
+  let fakeSocket: FakeHerdrSocket | undefined
+  const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }] = await Promise.all([
+    import('./herdr/socket'),
+    import('./demo/fake-herdr-socket'),
+    import('./push/vapid'),
+    import('./push/store'),
+  ])
   try {
     const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
     auth = createAuthStore({ dbPath: join(dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
+    // herdr's socket API for the one watcher: herdr's own path, or the demo stand-in's (served in this process)
+    let herdrSocket = herdrSocketPath(env)
+    if (demo) {
+      herdrSocket = join(demo.dir, 'herdr.sock')
+      fakeSocket = await startFakeHerdrSocket({ statePath: demo.env.FAKE_HERDR_STATE!, socketPath: herdrSocket })
+    }
+    const vapid = loadOrCreateVapidKeys(dataDir)
+    pushStore = createPushStore(join(dataDir, 'gothalo.db'))
     const app = createApp({
+      herdrSocket,
+      push: {
+        store: pushStore,
+        vapid: vapid.keys,
+        // VAPID `sub`: how a push service reaches whoever runs this bridge
+        subject: s.publicUrl?.startsWith('https://') ? s.publicUrl : 'mailto:gothalo-bridge@example.com',
+      },
       herdr: createHerdrClient({
         ...herdrOpts,
         timeoutMs: s.herdrTimeoutMs,
@@ -79,6 +104,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       log.info('stopping', { signal })
       removeRuntimeInfo(dataDir)
       void app.stop(true)
+      void fakeSocket?.close()
+      pushStore?.close()
       store.close()
       demo?.cleanup()
       process.exit(0)
@@ -86,6 +113,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     process.on('SIGINT', () => stop('SIGINT'))
     process.on('SIGTERM', () => stop('SIGTERM'))
   } catch (e) {
+    pushStore?.close()
+    void fakeSocket?.close()
     auth?.close()
     demo?.cleanup()
     throw e

@@ -11,6 +11,8 @@ import type { AgentHomes } from '../../src/transcript/source'
 import type { AgentInfo } from '../../src/herdr/types'
 import { createLogger } from '../../src/log'
 import { startFakeHerdrSocket, type FakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
+import { createPushStore } from '../../src/push/store'
+import { loadOrCreateVapidKeys } from '../../src/push/vapid'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
@@ -26,6 +28,8 @@ export interface BridgeOptions {
   deps?: Partial<AppDeps>
   /** also serve herdr's socket API from the fake state (else the watcher polls the CLI) */
   herdrSocket?: boolean
+  /** Web Push on (VAPID keys in the test dir, subscriptions in its database), with these sender settings */
+  push?: NonNullable<AppDeps['push']>['sender'] | true
 }
 
 export interface Bridge {
@@ -78,7 +82,11 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
   const socketPath = join(dir, 'herdr.sock')
   const socket = o.herdrSocket ? await startFakeHerdrSocket({ statePath, socketPath, logPath }) : undefined
+  const pushStore = o.push ? createPushStore(join(dir, 'gothalo.db')) : undefined
   const app = createApp({
+    push: pushStore
+      ? { store: pushStore, vapid: loadOrCreateVapidKeys(dir).keys, subject: 'mailto:test@example.com', sender: o.push === true ? undefined : o.push }
+      : undefined,
     herdrSocket: socket ? socketPath : undefined,
     herdr: createHerdrClient({
       bin: o.herdrBin ?? FAKE_HERDR,
@@ -136,6 +144,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     async stop() {
       await app.stop(true)
       await socket?.close()
+      pushStore?.close()
       auth.close()
     },
   }
