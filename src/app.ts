@@ -176,7 +176,7 @@ export function createApp(deps: AppDeps) {
     sockets: new SocketRegistry(),
     watch: undefined as unknown as HerdrWatch,
   }
-  ctx.watch = new HerdrWatch(deps.herdr, { socketPath: deps.herdrSocket, pollMs: ctx.timing.herdrPollMs, log: ctx.log })
+  ctx.watch = new HerdrWatch(deps.herdr, { socketPath: deps.herdrSocket, pollMs: ctx.timing.herdrPollMs, log: ctx.log, info: (m) => logger.info(m) })
   // Keys the bridge sends change panes: the watcher's copy is not served as current until herdr is read again.
   ctx.herdr = invalidating(deps.herdr, () => ctx.watch.invalidate())
   ctx.auth.onRevoke((id) => {

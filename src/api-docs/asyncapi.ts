@@ -13,6 +13,7 @@ import {
   SubagentsFrame,
 } from '../transcript/frames'
 import { cleanSchema } from './openapi'
+import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../events/frames'
 
 export interface WsMessage {
   /** a short title (the frame's `type`, or what the bytes are) */
@@ -66,6 +67,27 @@ export const WS_CHANNELS: WsChannel[] = [
     receive: {
       loadOlder: { title: 'load_older', summary: 'page up: entries with seq < before_seq (limit: default 150, at most 500)', payload: LoadOlderFrame },
     },
+  },
+  {
+    id: 'events',
+    address: '/events',
+    title: "WS /events — every pane's state, pushed",
+    description: [
+      "For the phone's list screen and its notifications; replaces polling /snapshot. One herdr watcher serves every socket (herdr's socket API where reachable, else one CLI poll per second).",
+      'On connect: `hello` with the full list (`resume` `new`, or `gap` when `since` is older than the last 256 events), or `resume: ok` without `panes`, followed by the events after `since`. Then `pane` when anything in a row changes (a pane that became blocked carries its parsed `card`) and `pane_removed`. `seq` is per `epoch`, +1 per event, gap-free.',
+      PRE_UPGRADE.replace('400 `want ?pane=<pane_id>`', '400 `want ?since=<epoch>:<seq>`').replace(', 404, 502 `herdr …: <stderr>`', ''),
+      'Pinged every 30 s. Closes with 1000 when the server shuts down or the device is revoked (`device revoked`); with 1008 `client too slow` once more than 1 MiB waits unread.',
+    ].join('\n\n'),
+    query: t.Object({
+      token: t.Optional(token),
+      since: t.Optional(t.String({ description: '`<epoch>:<seq>` of the last event the client holds, to resume' })),
+    }),
+    send: {
+      hello: { title: 'hello', summary: 'first frame: the list, or resume ok', payload: EventsHelloFrame },
+      pane: { title: 'pane', summary: 'a row changed or appeared', payload: PaneEventFrame },
+      paneRemoved: { title: 'pane_removed', summary: 'a pane closed', payload: PaneRemovedFrame },
+    },
+    receive: {},
   },
   {
     id: 'attach',

@@ -29,6 +29,8 @@ export interface HerdrWatchOptions {
   /** time limit of one socket request */
   socketTimeoutMs?: number
   log?: (m: string) => void
+  /** news that is not a problem (subscribed) */
+  info?: (m: string) => void
 }
 
 export type WatchMode = 'stopped' | 'socket' | 'poll'
@@ -105,6 +107,7 @@ export class HerdrWatch {
       retrySocketMs: opts.retrySocketMs ?? 5000,
       socketTimeoutMs: opts.socketTimeoutMs ?? 2000,
       log: opts.log ?? (() => {}),
+      info: opts.info ?? opts.log ?? (() => {}),
     }
   }
 
@@ -347,7 +350,7 @@ export class HerdrWatch {
     }
     this._mode = 'socket'
     this.resyncNow = resync
-    this.o.log(`herdr watch: subscribed to herdr's socket API (${this.o.socketPath})`)
+    this.o.info(`herdr watch: subscribed to herdr's socket API (${this.o.socketPath})`)
     const resyncTimer = setInterval(() => void resync(), this.o.resyncMs)
     const stopCheck = setInterval(() => {
       if (!alive()) ended?.('stopped')

@@ -87,8 +87,9 @@ describe('AsyncAPI (/asyncapi.json)', () => {
     expect(document).toBeDefined()
   })
 
-  test('describes /agent-transcript and /attach with every frame, and the host the client used', () => {
-    expect(Object.values<any>(aapi.channels).map((c) => c.address).sort()).toEqual(['/agent-transcript', '/attach'])
+  test('describes /agent-transcript, /attach and /events with every frame, and the host the client used', () => {
+    expect(Object.values<any>(aapi.channels).map((c) => c.address).sort()).toEqual(['/agent-transcript', '/attach', '/events'])
+    expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'pane', 'paneRemoved'])
     const names = (id: string) => Object.keys(aapi.channels[id].messages).sort()
     expect(names('agentTranscript')).toEqual(['backlogComplete', 'entry', 'hello', 'loadOlder', 'pageComplete', 'sessionChanged', 'subagents'])
     expect(names('attach')).toEqual(['input', 'resize', 'screen'])

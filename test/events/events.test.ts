@@ -3,6 +3,8 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import type { FakePane } from '../../src/demo/fake-herdr'
+import { Value } from '@sinclair/typebox/value'
+import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../../src/events/frames'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)
 
@@ -57,12 +59,16 @@ describe('WS /events', () => {
       p.agent!.agent_status = 'working'
       p.agent!.state_change_seq = 5
     })
+    expect(Value.Check(EventsHelloFrame, hello)).toBe(true)
+    expect(Value.Check(PaneEventFrame, ev)).toBe(true)
     const working = await q.next()
     expect(working).toMatchObject({ type: 'pane', seq: hello.seq + 2, pane: { pane_id: 'w1:p2', agent_status: 'working' } })
     expect(working.pane.card).toBeUndefined()
 
     b.setState({ ...b.state(), panes: b.state().panes.filter((p) => p.pane_id !== 'w1:p1') })
-    expect(await q.next()).toEqual({ type: 'pane_removed', seq: hello.seq + 3, pane_id: 'w1:p1' })
+    const removed = await q.next()
+    expect(removed).toEqual({ type: 'pane_removed', seq: hello.seq + 3, pane_id: 'w1:p1' })
+    expect(Value.Check(PaneRemovedFrame, removed)).toBe(true)
     b.setState({ ...b.state(), panes: [...b.state().panes, claudePane({ pane_id: 'w1:p7' })] })
     expect(await q.next()).toMatchObject({ type: 'pane', seq: hello.seq + 4, pane: { pane_id: 'w1:p7', agent_kind: 'claude' } })
   })

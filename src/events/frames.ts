@@ -1,0 +1,23 @@
+// The frames of WS /events (docs/bridge.md "WS /events"), one schema each: the
+// AsyncAPI document and the tests use these.
+import { t } from 'elysia'
+import { CardSchema } from '../card/card'
+import { SnapshotRowSchema } from '../routes/snapshot'
+
+export const EventRowSchema = t.Composite([
+  SnapshotRowSchema,
+  t.Object({ card: t.Optional(CardSchema) }, { description: 'on a row that became blocked: the parsed card, with blocked and its fingerprint' }),
+])
+
+export const EventsHelloFrame = t.Object({
+  type: t.Literal('hello'),
+  protocol: t.Literal(1),
+  epoch: t.String({ description: 'changes when the bridge restarts' }),
+  seq: t.Integer({ minimum: 0, description: 'the seq of the latest event' }),
+  resume: t.Union([t.Literal('ok'), t.Literal('gap'), t.Literal('new')]),
+  panes: t.Optional(t.Array(EventRowSchema, { description: 'the full current list (absent with resume ok)' })),
+})
+
+export const PaneEventFrame = t.Object({ type: t.Literal('pane'), seq: t.Integer({ minimum: 1 }), pane: EventRowSchema })
+
+export const PaneRemovedFrame = t.Object({ type: t.Literal('pane_removed'), seq: t.Integer({ minimum: 1 }), pane_id: t.String() })
