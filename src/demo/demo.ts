@@ -573,6 +573,7 @@ export async function prepareDemo(): Promise<Demo> {
         `  curl -s -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"agent":"${p.blocked}","seq":SEQ}' ${base}/approve` +
           '   (SEQ: the pane state_change_seq from /snapshot)',
         `  websocat '${ws}/agent-transcript?pane=${p.working}&token=${token}'`,
+        `  websocat '${ws}/events?token=${token}'   (every pane's state, live: approve the blocked pane and watch it move on)`,
         `  ${base}/swagger for every endpoint`,
         ...pairLines,
       ].join('\n')

@@ -167,6 +167,19 @@ describe('the demo through the app', () => {
     expect((await post('/approve', { agent: DEMO_PANES.blocked, seq })).status).toBe(200)
   })
 
+  test('/events shows the demo live: the ticker moves the blocked pane on and the frames follow', async () => {
+    const q = new FrameQueue(`${base.replace('http', 'ws')}/events?token=${TOKEN}`)
+    await q.opened
+    const hello = await q.next()
+    expect(hello).toMatchObject({ type: 'hello', resume: 'new' })
+    expect(hello.panes.map((r: any) => r.pane_id)).toEqual(Object.values(DEMO_PANES))
+    const before = hello.panes.find((r: any) => r.pane_id === DEMO_PANES.blocked).agent_status
+    for (let i = 0; i < 4; i++) demo.tick()
+    const moved = await q.until((f) => f.type === 'pane' && f.pane.pane_id === DEMO_PANES.blocked && f.pane.agent_status !== before, 8000)
+    expect(moved.at(-1).seq).toBeGreaterThan(hello.seq)
+    q.close()
+  })
+
   test('the live tail grows: the ticker appends re-stamped lines that arrive as live entries', async () => {
     const { q } = await openTranscript(DEMO_PANES.working)
     const sizeBefore = statSync(demo.liveSession).size
