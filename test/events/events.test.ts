@@ -5,6 +5,7 @@ import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, waitFor
 import type { FakePane } from '../../src/demo/fake-herdr'
 import { Value } from '@sinclair/typebox/value'
 import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../../src/events/frames'
+import { rawSocket } from '../harden/helpers'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)
 
@@ -159,6 +160,31 @@ describe('WS /events', () => {
     expect(await q.next()).toMatchObject({ type: 'pane', seq: hello.seq + 1, pane: { agent_status: 'done', state_change_seq: 8 } })
     console.log(`CLI poll (1 s): status change → /events frame in ${(performance.now() - t0).toFixed(0)} ms`)
   })
+})
+
+describe('a client that does not read', () => {
+  test('is dropped once more than 1 MiB waits for it; a reading client is not', async () => {
+    const title = 'x'.repeat(4000)
+    const panes = Array.from({ length: 100 }, (_, i) => claudePane({ pane_id: `w1:p${i + 1}`, agent: { title } }))
+    // the CLI poll: one snapshot a flip (the socket API would make one agent.get per pane)
+    const b = await bridge(panes, { herdrSocket: false, timing: { herdrPollMs: 100 } })
+    const reader = await events(b)
+    const hello = await reader.next()
+    const stuck = await rawSocket(b.base, `/events?token=${ADMIN}`, { pauseAfterUpgrade: true })
+    let seq = hello.seq
+    const dropped = () => b.logs.some((l) => l.includes('queue over 1 MiB'))
+    for (let flip = 0; flip < 40 && !dropped(); flip++) {
+      const status = flip % 2 ? 'idle' : 'working'
+      b.setState({ panes: panes.map((p) => ({ ...p, agent: { ...p.agent!, agent_status: status as 'idle', state_change_seq: flip + 10 } })) })
+      seq += 100
+      await reader.until((f) => f.seq === seq, 10_000) // ~400 KB a flip
+    }
+    expect(dropped()).toBe(true)
+    // the reader heard everything, gap-free
+    b.setState({ panes: panes.map((p) => ({ ...p, agent: { ...p.agent!, agent_status: 'done' as const, state_change_seq: 99 } })) })
+    expect((await reader.until((f) => f.seq === seq + 100, 10_000)).length).toBe(100)
+    stuck.destroy()
+  }, 60_000)
 })
 
 describe('herdr calls stay flat in the number of /events sockets', () => {
