@@ -1,7 +1,7 @@
 // Actions on a codex pane. POST /agent-mode/cycle: Shift+Tab switches codex's collaboration mode
 // (Default ⇄ Plan); the footer confirms it ("Plan mode (shift+tab to cycle)" or no label
 // = default). Real screens: codex-plan 03-done (Default) and 04-plan-mode-idle (Plan).
-import { afterEach, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { ROOT, startBridge, type Bridge } from '../support/harness'
 import type { FakePane } from '../../src/demo/fake-herdr'
@@ -70,4 +70,58 @@ test('codex: /send "1\\n" into an edit dialog — the digit answers at once, no 
   const r = await b.post('/send', { pane: 'w1:p5', text: '1\n' })
   expect(await r.json()).toEqual({ sent: true, enter_suppressed: true })
   expect(b.calls().filter((c) => c[1] === 'send-text' || c[1] === 'send-keys')).toEqual([['pane', 'send-text', 'w1:p5', '1']])
+})
+
+describe('POST /answer on codex dialogs (real screens: codex-digits, codex-live)', () => {
+  const D = (run: string, f: string) => join(ROOT, 'fixtures/screens', run, `${f}.txt`)
+  const inputs = (b: Bridge) => b.calls().filter((c) => c[1] === 'send-keys' || c[1] === 'send-text')
+
+  test('a request_user_input question: the digit answers at once, then "Implement this plan?" the same way', async () => {
+    b = await startBridge({
+      state: {
+        panes: [codexPane(D('codex-digits', '01-question'), 'blocked')],
+        reactions: [
+          { pane: 'w1:p5', on: 'send-keys', match: '2', when: D('codex-digits', '01-question'), set: { screen_file: D('codex-digits', '02-after-digit-2') } },
+          {
+            pane: 'w1:p5',
+            on: 'send-keys',
+            match: '3',
+            when: D('codex-digits', '02-after-digit-2'),
+            set: { screen_file: D('codex-digits', '04-after-digit-3'), agent: { agent_status: 'idle', state_change_seq: 4 } as any },
+          },
+        ],
+      },
+    })
+    const c: any = await b.json('/agent-state?pane=w1:p5')
+    expect(c.blocked.question).toBe('What should the function be called?')
+    const r1 = await b.post('/answer', { pane: 'w1:p5', seq: 3, fingerprint: c.blocked.fingerprint, choose: [2] })
+    expect(r1.status).toBe(200)
+    const a1: any = await r1.json()
+    const next: any = await b.json('/agent-state?pane=w1:p5')
+    expect(next.blocked.question).toBe('Implement this plan?')
+    expect(a1).toEqual({ sent: true, agent_status: 'blocked', next_fingerprint: next.blocked.fingerprint })
+    const r2 = await b.post('/answer', { pane: 'w1:p5', seq: 3, fingerprint: a1.next_fingerprint, choose: [3] })
+    expect(r2.status).toBe(200)
+    // one digit per answer, never an Enter after it
+    expect(inputs(b).map((x) => x[3])).toEqual(['2', '3'])
+    expect((await b.json('/agent-state?pane=w1:p5')).permission_mode).toBe('plan')
+  })
+
+  test('an edit approval answered with option 1: "1" alone; a stale fingerprint is refused before any key', async () => {
+    b = await startBridge({
+      state: {
+        panes: [codexPane(D('codex-live', '01-patch'), 'blocked')],
+        reactions: [{ pane: 'w1:p5', on: 'send-keys', match: '1', when: D('codex-live', '01-patch'), set: { screen_file: D('codex-live', '02-after-digit') } }],
+      },
+    })
+    const c: any = await b.json('/agent-state?pane=w1:p5')
+    const stale = await b.post('/answer', { pane: 'w1:p5', seq: 3, fingerprint: '0000000000000000', choose: [1] })
+    expect(stale.status).toBe(409)
+    expect(inputs(b)).toEqual([])
+    const r = await b.post('/answer', { pane: 'w1:p5', seq: 3, fingerprint: c.blocked.fingerprint, choose: [1] })
+    expect(r.status).toBe(200)
+    expect(inputs(b).map((x) => x[3])).toEqual(['1'])
+    const next: any = await b.json('/agent-state?pane=w1:p5')
+    expect(next.blocked.question).toBe('Would you like to run the following command?')
+  })
 })

@@ -18,7 +18,7 @@ const ESC = /\u001b/
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█\u2800-\u28ff]/
 const TITLE = 'Task title from herdr'
 const VARIANTS = ['.txt', '.ansi', '.recent.txt']
-export const CODEX_SCENARIOS = ['approval', 'error', 'interrupt', 'patch', 'plan', 'resume', 'working', 'trust', 'live'].map((s) => `codex-${s}`)
+export const CODEX_SCENARIOS = ['approval', 'error', 'interrupt', 'patch', 'plan', 'resume', 'working', 'trust', 'live', 'digits'].map((s) => `codex-${s}`)
 
 interface Expected {
   agent: string

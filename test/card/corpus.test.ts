@@ -42,8 +42,8 @@ const laterFrame: Record<string, { headline?: string }> = {
 const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.json')))
 const scenarios = all.filter((d) => d.startsWith('cc-'))
 
-test('fixtures are present (all 21 scenarios, 9 of Claude Code; 9 codex ones are checked in test/card-codex)', () => {
-  expect(all.length).toBe(21)
+test('fixtures are present (all 22 scenarios, 9 of Claude Code; 10 codex ones are checked in test/card-codex)', () => {
+  expect(all.length).toBe(22)
   expect(scenarios.length).toBe(9)
 })
 

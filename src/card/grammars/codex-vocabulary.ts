@@ -2,6 +2,7 @@
 // its TUI often: a wording change is an edit to this table, not to codex.ts. Each entry
 // that decides a card carries the rule id the card reports (X-Gothalo-Rule, explain).
 import type { DialogVocabulary } from '../dialog'
+import type { DialogDrive } from '../drive'
 
 /** A dialog codex draws in place of its footer: its title row and the rule id it reports. */
 export interface CodexDialogKind {
@@ -32,7 +33,10 @@ export interface CodexVocabulary {
   interrupted: RegExp
   /** "■ <error>": the turn ended with an error (any other ■ row) */
   turnError: RegExp
-  /** cells that are tool steps (after the bullet); a sentence with no "└" row under it is prose */
+  /**
+   * cells that are tool steps (after the bullet); a sentence with no "└" row under it is
+   * prose, and so is "Proposed Plan" (the plan's markdown is the model's own words)
+   */
   toolCell: RegExp[]
   /** the plan checklist's cell ("Updated Plan · 1/3 complete") */
   planCell: RegExp
@@ -60,6 +64,8 @@ export interface CodexVocabulary {
   dialog: DialogVocabulary
   /** columns between an option's label and its description ("say_hello  Matches …") */
   descriptionGap: RegExp
+  /** how POST /answer answers a codex dialog (src/card/drive.ts) */
+  drives: Record<'numbered', DialogDrive>
 }
 
 export const codexVocabulary: CodexVocabulary = {
@@ -84,7 +90,6 @@ export const codexVocabulary: CodexVocabulary = {
     /^Exited \(status -?\d+\)/,
     /^Updated Plan\b/,
     /^Questions? \d+\/\d+ answered\b/,
-    /^Proposed Plan$/,
     /^(?:Web search|Searched the web)\b/i,
   ],
   planCell: /^Updated Plan\b/,
@@ -132,4 +137,11 @@ export const codexVocabulary: CodexVocabulary = {
     chip: /(?!)/,
   },
   descriptionGap: /\s{2,}\S.*$/,
+  drives: {
+    // every codex dialog is a numbered list where a digit picks AND confirms at once (real
+    // 0.171.0: "1" applied an edit, "2" answered a request_user_input question, "3" left
+    // "Implement this plan?" in Plan mode). "None of the above" takes notes only after Tab,
+    // which is not driven: no option is free_text.
+    numbered: { pick: { by: 'digit', acts: true }, prev: 'up', next: 'down', confirm: 'enter' },
+  },
 }

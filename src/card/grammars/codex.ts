@@ -320,6 +320,7 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
       headline: blocked.question,
       detail: lines.length ? lines.join('\n') : blocked.question,
       blocked,
+      drive: { kind: 'numbered' },
       rule,
     })
   }
@@ -384,6 +385,7 @@ export const codexGrammar: ScreenGrammar = {
   kinds: ['codex'],
   // a digit picks and confirms the option at once (real 0.171.0: "1" applied an edit)
   digitSelects: true,
+  drives: V.drives,
   read: (screen, agent) => readCodex(screen, agent),
   permissionMode: (screen) => codexMode(screen),
   dialog: (screen): Blocked | undefined => codexLayoutOf(screen).dialog?.blocked,
