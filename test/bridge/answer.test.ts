@@ -266,6 +266,14 @@ describe('one key sequence per dialog', () => {
     expect(inputs(b).map((x) => x[3])).toEqual(['down', 'down', 'enter'])
   }, 120_000)
 
+  test('approve with the fingerprint of the dialog on screen presses Enter once', async () => {
+    b = await startBridge({ state: { panes: [pane('claude', 'cc332-bash', '01-bash')] } })
+    const c = await card(b, 'bob')
+    expect(await (await b.post('/approve', { agent: 'bob', seq: 7, fingerprint: c.blocked.fingerprint })).json()).toEqual({ sent: true })
+    expect(await (await b.post('/approve', { agent: 'w1:p2', seq: 7, fingerprint: c.blocked.fingerprint })).json()).toEqual({ sent: false, duplicate: true })
+    expect(inputs(b)).toEqual([['agent', 'send-keys', 'w1:p2', 'enter']])
+  }, 60_000)
+
   test('approve by pane id and by agent name presses once', async () => {
     b = await startBridge({ state: { panes: [pane('claude', 'cc332-bash', '01-bash')] } })
     const replies = await Promise.all([
