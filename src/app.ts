@@ -24,6 +24,7 @@ import type { VapidKeys } from './push/vapid'
 import { explainCard } from './card/build'
 import { grammarFor } from './card/registry'
 import { createSources, type SourceRegistry } from './transcript/sources'
+import { IndexStore } from './transcript/jsonl/index-store'
 import type { AuthStore, Principal } from './auth/types'
 import type { HerdrClient } from './herdr/client'
 import type { AgentHomes } from './transcript/source'
@@ -79,6 +80,12 @@ export interface AppDeps {
   herdrSocket?: string
   /** Web Push: subscriptions, the VAPID keys, and the sender's settings; absent = /push/* answer 503 */
   push?: { store: PushStore; vapid: VapidKeys; subject: string; sender?: Partial<Omit<PushSenderOptions, 'store' | 'vapid' | 'subject'>> }
+  /**
+   * Where JSONL line indexes (and the roster facts folded with them) are kept
+   * across restarts: <data dir>/index-cache. Without it, every bridge start
+   * indexes each transcript again on its first connect.
+   */
+  indexCacheDir?: string
 }
 
 /** What every route plugin receives: the deps with defaults filled in. */
@@ -190,6 +197,7 @@ export function createApp(deps: AppDeps) {
       log: ctx.log,
       // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
       rosterFreshMs: Math.min(1000, ctx.timing.rosterPollMs / 2),
+      indexStore: deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log: ctx.log }) : undefined,
     })
   const panes = new PaneWatches(ctx.watch, ctx.timing.sessionPollMs, ctx.log)
   const hub = new EventHub(ctx.watch, {

@@ -79,6 +79,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       homes: agentHomes(env),
       version: VERSION,
       logger: log,
+      indexCacheDir: join(dataDir, 'index-cache'),
     })
     app.listen({ hostname: s.host, port: s.port })
     if (!isLoopback(s.host))
@@ -98,20 +99,22 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     }
     const store = auth
     let stopping = false
-    const stop = (signal: string) => {
+    const stop = async (signal: string) => {
       if (stopping) return
       stopping = true
       log.info('stopping', { signal })
       removeRuntimeInfo(dataDir)
-      void app.stop(true)
+      await Promise.race([app.stop(true), Bun.sleep(1000)])
+      // Closing the streams released their transcripts: let the index cache finish saving them (bounded).
+      await (await import('./transcript/jsonl/index-store')).flushIndexStores(2000)
       void fakeSocket?.close()
       pushStore?.close()
       store.close()
       demo?.cleanup()
       process.exit(0)
     }
-    process.on('SIGINT', () => stop('SIGINT'))
-    process.on('SIGTERM', () => stop('SIGTERM'))
+    process.on('SIGINT', () => void stop('SIGINT'))
+    process.on('SIGTERM', () => void stop('SIGTERM'))
   } catch (e) {
     pushStore?.close()
     void fakeSocket?.close()

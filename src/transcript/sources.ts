@@ -3,6 +3,7 @@
 // `transcript not supported for this agent kind`.
 import type { AgentInfo } from '../herdr/types'
 import type { AgentHomes, TranscriptSource } from './source'
+import type { IndexStore } from './jsonl/index-store'
 import { createClaudeSource } from './kinds/claude/source'
 import { createPiSource } from './kinds/pi/source'
 import { createOpencodeSource } from './kinds/opencode/source'
@@ -14,6 +15,8 @@ export interface SourceOptions {
   /** a subagent roster this fresh is reused rather than re-read (every socket polls it) */
   rosterFreshMs?: number
   log?: (m: string) => void
+  /** the on-disk index cache of JSONL transcripts (data dir) */
+  indexStore?: IndexStore
 }
 
 export interface SourceRegistry {

@@ -7,6 +7,7 @@ import { constants } from 'node:fs'
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, sep } from 'node:path'
 import { placed, type Draft, type Entry } from '../entry'
+import { indexStoreCounters, type IndexStore } from './index-store'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
@@ -55,6 +56,10 @@ export interface JsonlFileOptions {
    * too (reads check a line's count with it).
    */
   fold?: LineFold
+  /** the on-disk index cache: a first open loads the saved index instead of scanning, and builds are saved */
+  store?: IndexStore
+  /** names the normalizer in the on-disk cache key (default: the function's name; no cache without one) */
+  cacheKey?: string
 }
 
 /** A session file whose real path leaves the agent's directory. */
@@ -77,6 +82,8 @@ export async function openInside(path: string, root: string): Promise<FileHandle
 const HEAD_PRINT = 256
 /** How many bytes just before the scanned offset must not change while we follow a file. */
 const TAIL_PRINT = 64
+/** While a file is held, its saved index is refreshed when it grew this much (and on release). */
+const PERSIST_EVERY = 32 * 1024 * 1024
 
 /** A fold's facts over a file's first `scanned` bytes, as the index pass left them. */
 export interface FactsView {
@@ -129,6 +136,15 @@ export class JsonlFile {
   /** the counter used by index scans; dropped for good once it disagrees with the normalizer */
   private count: LineCounter | undefined
   private readonly fold: LineFold | undefined
+  private readonly store: IndexStore | undefined
+  private readonly cacheKey: string
+  /** the on-disk cache was consulted (once, for the first open) */
+  private storeTried = false
+  /** the index generation and reach last saved to (or loaded from) the cache */
+  private savedAt = { generation: -1, scanned: -1 }
+  /** the file's size and mtime at the last stat */
+  private lastStat = { size: -1, mtime: -1 }
+  private persistOnIdle = false
 
   constructor(
     readonly path: string,
@@ -144,6 +160,9 @@ export class JsonlFile {
     this.count = opts.count
     this.within = opts.within
     this.fold = opts.fold
+    const name = opts.cacheKey ?? normalize.name
+    this.store = name ? opts.store : undefined
+    this.cacheKey = `${name}|${opts.fold?.id ?? ''}`
     this.index = this.emptyIndex()
   }
 
@@ -210,6 +229,8 @@ export class JsonlFile {
           this.report(`jsonl tail ${this.path}: ${(err as Error)?.message ?? err}`)
         }
       } while (this.again)
+      this.persist(this.persistOnIdle)
+      this.persistOnIdle = false
       this.running = null
     })()
     return this.running
@@ -270,6 +291,67 @@ export class JsonlFile {
       }
     }
     return out
+  }
+
+  /**
+   * Saves the index to the on-disk cache when it changed since the last save
+   * (at once when idle, else when the running pass ends). The registry calls
+   * it when the last holder lets go.
+   */
+  persistSoon(): void {
+    if (this.running) this.persistOnIdle = true
+    else this.persist(true)
+  }
+
+  /** Saves a snapshot when the index was (re)built, grew PERSIST_EVERY, or `changed` and it moved at all. */
+  private persist(changed: boolean): void {
+    if (!this.store || this.resetting || this.lastError !== undefined || this.index.scanned === 0 || this.lastStat.size < 0) return
+    const at = this.savedAt
+    const sameGeneration = at.generation === this.generation
+    if (sameGeneration && at.scanned === this.index.scanned) return
+    if (sameGeneration && !changed && this.index.scanned - at.scanned < PERSIST_EVERY) return
+    this.savedAt = { generation: this.generation, scanned: this.index.scanned }
+    this.store.save(this.path, this.cacheKey, this.fold, {
+      index: this.index,
+      dev: this.dev,
+      ino: this.ino,
+      size: this.lastStat.size,
+      mtimeMs: this.lastStat.mtime,
+      headPrint: this.headPrint,
+      tailPrint: this.tailPrint,
+    })
+  }
+
+  /**
+   * Adopts the saved index when it still describes the file just opened: same
+   * inode, not shorter than when saved, not rewritten at the same size, same
+   * head bytes and same bytes before the saved end. The follow() that comes next
+   * extends it when the file grew. False (index the file from scratch) otherwise.
+   */
+  private async adoptSaved(st: { size: number; mtimeMs: number; ino: number; dev: number }): Promise<boolean> {
+    const saved = await this.store!.load(this.path, this.cacheKey, this.fold)
+    if (!saved) return false
+    const stale = (why: string) => {
+      indexStoreCounters.rejects++
+      indexStoreCounters.lastReject = why
+      return false
+    }
+    if (saved.dev !== st.dev || saved.ino !== st.ino) return stale('another file at the path')
+    if (st.size < saved.size) return stale('shorter than when saved')
+    if (st.size === saved.size && st.mtimeMs !== saved.mtimeMs) return stale('rewritten since saved')
+    if (!(await this.bytesAt(0, saved.headPrint.length)).equals(saved.headPrint)) return stale('first bytes changed')
+    const scanned = saved.index.scanned
+    if (!(await this.bytesAt(scanned - saved.tailPrint.length, saved.tailPrint.length)).equals(saved.tailPrint))
+      return stale('bytes before the saved end changed')
+    this.replaceIndex(saved.index)
+    this.headPrint = saved.headPrint
+    this.tailPrint = saved.tailPrint
+    const unchanged = st.size === saved.size && st.mtimeMs === saved.mtimeMs
+    this.seenSize = unchanged ? st.size : -1
+    this.seenMtime = unchanged ? st.mtimeMs : -1
+    this.lastStat = { size: saved.size, mtime: saved.mtimeMs }
+    this.savedAt = { generation: this.generation, scanned }
+    return true
   }
 
   startTailer(): void {
@@ -353,7 +435,15 @@ export class JsonlFile {
       this.dev = fst.dev
       await old?.close().catch(() => {})
       const hadContent = this.index.scanned > 0
+      if (!hadContent && this.store && !this.storeTried) {
+        this.storeTried = true
+        if (await this.adoptSaved(fst)) {
+          await this.follow(fst.size, fst.mtimeMs)
+          return
+        }
+      }
       if (hadContent && !(known && (await this.printsMatch(fst.size)))) {
+        this.lastStat = { size: fst.size, mtime: fst.mtimeMs }
         await this.rebuild(fst.size) // a new file at our path (renamed over, recreated)
         return
       }
@@ -365,6 +455,7 @@ export class JsonlFile {
 
   /** Same file as before: extend, or re-index when it shrank or its indexed bytes changed. */
   private async follow(size: number, mtime: number): Promise<void> {
+    this.lastStat = { size, mtime }
     if (size < this.index.scanned || this.suspect) {
       await this.rebuild(size)
       return

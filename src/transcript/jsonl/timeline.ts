@@ -63,7 +63,7 @@ export async function acquireJsonlTimeline(
   const key = keyOf(abs, normalize, opts.normalizerId)
   let file = files.get(key)
   if (!file) {
-    file = new JsonlFile(abs, normalize, opts)
+    file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId })
     files.set(key, file)
   }
   retain(file)
@@ -99,6 +99,7 @@ function retain(file: JsonlFile): void {
 function unretain(file: JsonlFile, key: string): void {
   file.refs--
   if (file.refs > 0) return
+  file.persistSoon()
   file.stopTailer()
   void file.close()
   if (file.index.scanned === 0 || cacheSettings.keepAliveMs <= 0 || cacheSettings.maxFiles <= 0) {

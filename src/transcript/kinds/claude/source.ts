@@ -10,6 +10,7 @@
 // roster but are streamable if asked for by their exact id: they are files of
 // the same session, and hiding them would need a second rule for no safety gain.
 import type { AgentInfo } from '../../../herdr/types'
+import type { IndexStore } from '../../jsonl/index-store'
 import { acquireJsonlTimeline, heldJsonlFacts, type JsonlTimeline } from '../../jsonl/timeline'
 import type { Subagent } from '../../roster'
 import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
@@ -30,6 +31,8 @@ export interface ClaudeSourceOptions {
   maxIdleRosters?: number
   /** reuse a roster refreshed less than this long ago (sockets on one session share the work; default 0) */
   rosterFreshMs?: number
+  /** the on-disk index cache (data dir): a restart serves an indexed session without reading it again */
+  indexStore?: IndexStore
 }
 
 export interface ClaudeSource extends TranscriptSource {
@@ -94,6 +97,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
       timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, {
         count: countClaudeLine,
         fold: claudeRosterFold,
+        store: opts.indexStore,
         pollMs: opts.pollMs,
         log,
         within: homes.claudeDir,

@@ -14,6 +14,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { listJsonlFiles, newestMatching } from '../../jsonl/files'
+import type { IndexStore } from '../../jsonl/index-store'
 import { acquireJsonlTimeline } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT } from '../../source'
@@ -23,6 +24,8 @@ export interface PiSourceOptions {
   /** tail poll (contract: 250 ms) */
   pollMs?: number
   log?: (m: string) => void
+  /** the on-disk index cache (data dir) */
+  indexStore?: IndexStore
 }
 
 /** Where a pane's pi session is: a file (maybe not written yet) and its id. */
@@ -138,7 +141,7 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
       let timeline
       try {
         // The index only counts entries (countPiLine); pages and the tail normalize.
-        timeline = await acquireJsonlTimeline(at.path, normalizePiLine, { count: countPiLine, allowMissing: at.pending, pollMs: opts.pollMs, log, within: homes.piDir })
+        timeline = await acquireJsonlTimeline(at.path, normalizePiLine, { count: countPiLine, allowMissing: at.pending, pollMs: opts.pollMs, log, within: homes.piDir, store: opts.indexStore })
       } catch (e) {
         // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
