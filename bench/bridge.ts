@@ -6,7 +6,8 @@
 //  - the endpoint under 50 concurrent clients: throughput, p50, p99;
 //  - the bridge with an in-process herdr (no spawn): what the bridge itself costs.
 // Usage: bun bench/bridge.ts
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createLogger } from '../src/log'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createApp } from '../src/app'
@@ -18,6 +19,8 @@ const ROOT = resolve(import.meta.dir, '..')
 const FAKE = join(ROOT, 'fixtures/herdr/herdr')
 const TOKEN = 'bench-token'
 const dir = mkdtempSync(join(tmpdir(), 'gothalo-bench-'))
+/** removed before exit: the bench leaves nothing behind */
+const tempDirs = [dir]
 const statePath = join(dir, 'state.json')
 
 // Ten panes with real screens, like a busy workspace.
@@ -71,8 +74,11 @@ async function concurrent(clients: number, total: number, f: () => Promise<unkno
 }
 
 function serve(herdr: HerdrClient) {
-  const auth = createAuthStore({ dbPath: join(mkdtempSync(join(tmpdir(), 'gothalo-bench-db-')), 'g.db'), adminToken: TOKEN })
-  const app = createApp({ herdr, auth, homes: { home: dir, claudeDir: dir, piDir: dir, xdgStateHome: dir, xdgDataHome: dir }, version: 'bench', log: () => {} })
+  const dbDir = mkdtempSync(join(tmpdir(), 'gothalo-bench-db-'))
+  tempDirs.push(dbDir)
+  const auth = createAuthStore({ dbPath: join(dbDir, 'g.db'), adminToken: TOKEN })
+  // the bench prints figures, not request lines
+  const app = createApp({ logger: createLogger({ level: 'error' }), herdr, auth, homes: { home: dir, claudeDir: dir, piDir: dir, xdgStateHome: dir, xdgDataHome: dir }, version: 'bench', log: () => {} })
   app.listen({ port: 0, hostname: '127.0.0.1' })
   const base = `http://127.0.0.1:${app.server!.port}`
   const get = async (p: string) => {
@@ -160,4 +166,5 @@ console.log(
     `  bridge alone (in-process herdr) p50: /healthz ${b.healthz.p50} ms, /snapshot ${b.snapshot.p50} ms, /agent-state ${b.agent_state.p50} ms\n` +
     `  c=50 with the fake: /snapshot ${c.snapshot.rps} req/s p50 ${c.snapshot.p50} p99 ${c.snapshot.p99} ms; /healthz ${c.healthz.rps} req/s p50 ${c.healthz.p50} p99 ${c.healthz.p99} ms`,
 )
+for (const d of tempDirs) rmSync(d, { recursive: true, force: true })
 process.exit(0)

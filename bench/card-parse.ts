@@ -1,10 +1,11 @@
 // Screen → card parse time on every corpus screen (fixtures/screens: real captures).
 // `bun bench/card-parse.ts [runs]` — default 1000 runs per screen.
 // Prints one JSON line (per-screen p50/p99 in µs + totals) and one human line.
-// Target: well under 1 ms per screen.
+// Target: well under 1 ms per screen (p50 < 1 ms; p99 reported).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCard } from '../src/card/build'
+import { check, finish, loadNote } from './verdict'
 import type { AgentInfo, AgentStatus } from '../src/herdr/types'
 
 const ROOT = join(import.meta.dir, '../fixtures/screens')
@@ -71,6 +72,19 @@ for (const s of screens) {
   if (entry.p99_us > worst.p99_us) worst = { name: s.name, p99_us: entry.p99_us }
 }
 all.sort()
+// The floor: splitting every screen into its lines (the least a screen parser
+// does), per screen, measured the same way.
+const floorSamples = new Float64Array(screens.length * runs)
+let f = 0
+for (const s of screens) {
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    s.text.split('\n')
+    floorSamples[f++] = performance.now() - t0
+  }
+}
+floorSamples.sort()
+const floorP50 = us(pct(floorSamples, 0.5))
 const p50 = us(pct(all, 0.5))
 const p99 = us(pct(all, 0.99))
 console.log(
@@ -80,11 +94,12 @@ console.log(
     screens: screens.length,
     p50_us: p50,
     p99_us: p99,
+    floor_split_p50_us: floorP50,
     max_us: us(all[all.length - 1]),
     worst_screen: worst,
     per_screen: perScreen,
   }),
 )
-console.log(
-  `card-parse: ${screens.length} screens × ${runs} runs — p50 ${p50} µs, p99 ${p99} µs per screen; worst p99 ${worst.p99_us} µs (${worst.name})`,
-)
+console.log(`card-parse: ${screens.length} screens × ${runs} runs; floor = split the screen into lines, p50 ${floorP50} µs; ${loadNote()}`)
+check('screen → card per screen, p50', p50 < 1000, `p50 ${p50} µs = ${(p50 / Math.max(floorP50, 0.1)).toFixed(0)}× floor; p99 ${p99} µs (GC and a shared machine's scheduling land there); worst p99 ${worst.p99_us} µs (${worst.name})`, 'p50 < 1000 µs: well under 1 ms')
+finish('card-parse')

@@ -1,21 +1,26 @@
 // Measures the pi transcript source on a large generated pi session.
 //   bun bench/pi-transcript.ts [MB]        (default 100)
-// The session is pi-basic's real lines (fixtures/pi) repeated with fresh ids, in
-// /tmp under a pi sessions dir (generated once, reused). In one run:
-//   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line;
-//   cold  — createPiSource().resolve() (herdr's path) + read the newest 150;
+// The session is pi-basic's real lines (fixtures/pi) repeated with fresh ids,
+// under a temp pi sessions dir removed at the end. In one run:
+//   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line
+//           (median of 3, this process, page cache warm);
+//   cold  — a fresh process: createPiSource().resolve() (herdr's path) + read
+//           the newest 150 (median of 3 fresh processes);
 //   warm  — release, resolve again (the index is cached) + the newest 150.
 // Targets: cold ≤ 1.5× floor; warm < 50 ms. Prints one JSON line, then a summary.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
 import { dropJsonlCache } from '../src/transcript/jsonl/timeline'
 import { createPiSource } from '../src/transcript/kinds/pi/source'
 import type { Resolved } from '../src/transcript/source'
 import { floor, median } from './floor'
+import { check, finish, loadNote } from './verdict'
 
-const MB = Number(process.argv[2] ?? 100) || 100
-const ROOT = '/tmp/gothalo-pi-bench'
+const COLD = process.argv[2] === '--cold'
+const MB = COLD ? 0 : Number(process.argv[2] ?? 100) || 100
+const ROOT = COLD ? process.argv[3]! : mkdtempSync(join(tmpdir(), 'gothalo-pi-bench-'))
 const PI_DIR = join(ROOT, 'agent')
 const CWD = '/tmp/gothalo-pi-bench/proj'
 const DIR = join(PI_DIR, 'sessions', '--tmp-gothalo-pi-bench-proj--')
@@ -74,46 +79,58 @@ async function resolveAndPage(source: ReturnType<typeof createPiSource>): Promis
   return { ms: ms(t0), r, page: page.length }
 }
 
-generate(MB * 1024 * 1024)
-const bytes = statSync(PATH).size
-await floor(PATH) // page cache warm for everyone alike
-const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
-
-const colds: number[] = []
-let total = 0
-for (let i = 0; i < 3; i++) {
-  dropJsonlCache()
+if (COLD) {
+  // a fresh process: resolve + newest page, timed here, reported to the parent
   const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
   const c = await resolveAndPage(source)
   if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
-  total = c.r.timeline.total()
-  colds.push(c.ms)
-  c.r.timeline.release()
+  console.log(JSON.stringify({ ms: c.ms, total: c.r.timeline.total() }))
+  process.exit(0)
 }
-const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
-const first = await resolveAndPage(source)
-first.r.timeline.release()
-const warms: number[] = []
-for (let i = 0; i < 5; i++) {
-  const w = await resolveAndPage(source)
-  warms.push(w.ms)
-  w.r.timeline.release()
+
+try {
+  console.log(`pi-transcript: ${loadNote()}`)
+  generate(MB * 1024 * 1024)
+  const bytes = statSync(PATH).size
+  await floor(PATH) // page cache warm for everyone alike
+  const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
+
+  const colds: number[] = []
+  let total = 0
+  for (let i = 0; i < 3; i++) {
+    const child = Bun.spawn([process.execPath, import.meta.path, '--cold', ROOT], { stdout: 'pipe', stderr: 'inherit' })
+    const out = JSON.parse((await new Response(child.stdout).text()).trim().split('\n').pop()!)
+    if ((await child.exited) !== 0) throw new Error('cold child failed')
+    colds.push(out.ms)
+    total = out.total
+  }
+  dropJsonlCache()
+  const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
+  const first = await resolveAndPage(source)
+  first.r.timeline.release()
+  const warms: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const w = await resolveAndPage(source)
+    warms.push(w.ms)
+    w.r.timeline.release()
+  }
+  const coldMs = median(colds)
+  const warmMs = median(warms)
+  const figures = {
+    bench: 'pi-transcript',
+    file_mb: +(bytes / 1048576).toFixed(1),
+    entries: total,
+    floor_ms: +floorMs.toFixed(1),
+    cold_ms: +coldMs.toFixed(1),
+    cold_all_ms: colds.map((x) => +x.toFixed(1)),
+    cold_over_floor: +(coldMs / floorMs).toFixed(2),
+    warm_ms: +warmMs.toFixed(2),
+  }
+  console.log(JSON.stringify(figures))
+  console.log(`pi session ${figures.file_mb} MB, ${total} entries; floor = stream + JSON.parse every line = ${floorMs.toFixed(0)} ms`)
+  check('pi cold resolve + newest 150 (fresh process)', coldMs <= 1.5 * floorMs, `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`, '≤ 1.5× floor')
+  check('pi warm re-resolve + newest 150', warmMs < 50, `${warmMs.toFixed(2)} ms (floor ${floorMs.toFixed(0)} ms)`, '< 50 ms')
+} finally {
+  rmSync(ROOT, { recursive: true, force: true })
 }
-const coldMs = median(colds)
-const warmMs = median(warms)
-const figures = {
-  bench: 'pi-transcript',
-  file_mb: +(bytes / 1048576).toFixed(1),
-  entries: total,
-  floor_ms: +floorMs.toFixed(1),
-  cold_ms: +coldMs.toFixed(1),
-  cold_over_floor: +(coldMs / floorMs).toFixed(2),
-  warm_ms: +warmMs.toFixed(2),
-  targets_met: coldMs <= 1.5 * floorMs && warmMs < 50,
-}
-console.log(JSON.stringify(figures))
-console.log(`pi session ${figures.file_mb} MB, ${total} entries (${PATH})`)
-console.log(`  floor (stream + JSON.parse every line): ${floorMs.toFixed(0)} ms`)
-console.log(`  cold resolve + newest 150:               ${coldMs.toFixed(0)} ms  = ${(coldMs / floorMs).toFixed(2)}× floor (target ≤ 1.5×)`)
-console.log(`  warm re-resolve + newest 150:            ${warmMs.toFixed(2)} ms (target < 50 ms)`)
-process.exit(0)
+finish('pi-transcript')

@@ -14,6 +14,7 @@ const BENCHES = [
   'pi-transcript.ts',
   'opencode-transcript.ts',
   'codex-transcript.ts',
+  'herdr-calls.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []
