@@ -37,3 +37,13 @@ export async function floor(path: string, normalize?: (line: string, offset: num
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/** The floor in a fresh process (spawned now): what a cold first connect is up against, JIT and all. */
+export async function freshFloor(path: string): Promise<number> {
+  const child = Bun.spawn([process.execPath, import.meta.path, path], { stdout: 'pipe', stderr: 'inherit' })
+  const text = await new Response(child.stdout).text()
+  if ((await child.exited) !== 0) throw new Error('fresh floor process failed')
+  return Number(text.trim())
+}
+
+if (import.meta.main) console.log(await floor(process.argv[2]!))

@@ -3,7 +3,8 @@
 //   bun bench/transcript-engine.ts [MB ...]      (default: 10 100)
 // Floors, measured in this run (median of 3, this process, page cache warm):
 // stream the file in 2 MiB chunks and JSON.parse every line; the same with the
-// Claude normalizer, and with its line counter, for context. Per size:
+// Claude normalizer, and with its line counter, and the floor run in a fresh
+// process, for context. Per size:
 //   cold     a fresh process: acquire (index + roster facts, one pass) + newest 150,
 //            median of 3 fresh processes                       target ≤ 1.2× floor (≥ 100 MB)
 //   restart  a fresh process with the on-disk cache the previous one saved,
@@ -22,7 +23,7 @@ import { IndexStore, flushIndexStores, indexStoreCounters } from '../src/transcr
 import { countClaudeLine, normalizeClaudeLine } from '../src/transcript/kinds/claude/normalize'
 import { claudeRosterFold } from '../src/transcript/kinds/claude/roster-fold'
 import { corpusRecords, generateTranscript } from './gen-transcript'
-import { floor, median } from './floor'
+import { floor, freshFloor, median } from './floor'
 import { check, finish, info, loadNote } from './verdict'
 
 const OPTS = { count: countClaudeLine, fold: claudeRosterFold }
@@ -97,9 +98,11 @@ async function main() {
 
       // each cold run follows a floor run: both meet the same load on a shared machine
       const floors: number[] = []
+      const freshFloors: number[] = []
       const cold: number[] = []
       for (let k = 0; k < 3; k++) {
         floors.push(await floor(path))
+        freshFloors.push(await freshFloor(path))
         const f = await fresh(path)
         if (f.builds !== 1) throw new Error('cold process did not build the index')
         cold.push(f.ms)
@@ -167,6 +170,8 @@ async function main() {
         cold_ms: r1(median(cold)),
         cold_all_ms: cold.map(r1),
         cold_over_floor: r2(median(cold) / floorMs),
+        fresh_floor_ms: r1(median(freshFloors)),
+        cold_over_fresh_floor: r2(median(cold) / median(freshFloors)),
         restart_ms: r1(median(restart)),
         restart_all_ms: restart.map(r1),
         warm_ms: r2(median(warm)),
@@ -186,7 +191,7 @@ async function main() {
   console.log(JSON.stringify({ bench: 'transcript-engine', results }))
   for (const r of results) {
     console.log(`${r.mb} MB (${r.entries} entries); floor = stream + JSON.parse every line = ${r.floor_ms} ms (with the normalizer instead ${r.floor_normalize_ms} ms, with its line counter ${r.floor_count_ms} ms)`)
-    const coldShown = `${r.cold_ms} ms = ${r.cold_over_floor}× floor (fresh processes: ${r.cold_all_ms.join(', ')}; index + roster facts in one pass)`
+    const coldShown = `${r.cold_ms} ms = ${r.cold_over_floor}× floor (fresh processes: ${r.cold_all_ms.join(', ')}; index + roster facts in one pass); ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms)`
     if (r.mb >= 100) check(`${r.mb} MB cold acquire + newest 150`, r.cold_over_floor <= 1.2, coldShown, '≤ 1.2× floor')
     else info(`${r.mb} MB cold acquire + newest 150`, coldShown + ' (no target below 100 MB)')
     check(`${r.mb} MB acquire + newest 150 after a restart, file unchanged`, r.restart_ms < 60, `${r.restart_ms} ms (fresh processes: ${r.restart_all_ms.join(', ')}; floor ${r.floor_ms} ms)`, '< 60 ms')
