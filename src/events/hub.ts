@@ -7,6 +7,7 @@
 // per socket). It runs while someone listens (an /events socket, push).
 import { randomBytes } from 'node:crypto'
 import type { Card } from '../card/card'
+import { Listeners } from '../listeners'
 import type { HerdrWatch } from '../herdr/watch'
 import type { AgentInfo, Snapshot } from '../herdr/types'
 import { snapshotRows, type SnapshotRow, type SubagentCounter } from '../routes/snapshot'
@@ -51,8 +52,10 @@ export class EventHub {
   private rows: EventRow[] = []
   private baseline = false
   private readyWaiters: (() => void)[] = []
-  private listeners = new Set<HubListener>()
-  private users = 0
+  private readonly users = new Listeners<HubListener>(
+    () => this.start(),
+    () => this.stop(),
+  )
   private releaseWatch: (() => void) | undefined
   private rosterTimer: ReturnType<typeof setInterval> | undefined
   private busy = false
@@ -96,20 +99,11 @@ export class EventHub {
 
   /** Listens (and keeps the hub running) until the returned function is called. */
   use(listener?: HubListener): () => void {
-    if (listener) this.listeners.add(listener)
-    if (++this.users === 1) this.start()
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      if (listener) this.listeners.delete(listener)
-      if (--this.users === 0) this.stop()
-    }
+    return this.users.use(listener)
   }
 
   close(): void {
-    this.listeners.clear()
-    this.users = 0
+    this.users.clear()
     this.stop()
   }
 
@@ -183,7 +177,7 @@ export class EventHub {
         : { type: 'pane_removed', seq: ++this._seq, pane_id: o.removed! }
       this.ring.push(e)
       if (this.ring.length > RING_SIZE) this.ring.shift()
-      for (const l of [...this.listeners]) {
+      for (const l of [...this.users.all]) {
         try {
           l(e, o.prev)
         } catch (err) {

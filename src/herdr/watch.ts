@@ -14,6 +14,7 @@
 // It runs only while someone uses it (an /events socket, a transcript socket, a
 // push subscription); /snapshot alone reads through a short shared cache.
 import type { HerdrClient } from './client'
+import { Listeners } from '../listeners'
 import { socketRequest, socketSubscribe, type HerdrEvent, type Subscription } from './socket'
 import type { AgentInfo, Snapshot } from './types'
 
@@ -89,8 +90,10 @@ export class HerdrWatch {
   private stale = false
   /** socket mode: read the whole state now */
   private resyncNow: (() => Promise<void>) | undefined
-  private users = 0
-  private listeners = new Set<Listener>()
+  private readonly users = new Listeners<Listener>(
+    () => this.start(),
+    () => this.stop(),
+  )
   private gen = 0
   private wake: (() => void) | undefined
   private oneShot: Promise<Snapshot> | undefined
@@ -117,16 +120,7 @@ export class HerdrWatch {
 
   /** Keeps the watcher running until the returned function is called; `listener` hears every change. */
   use(listener?: Listener): () => void {
-    if (listener) this.listeners.add(listener)
-    this.users++
-    if (this.users === 1) this.start()
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      if (listener) this.listeners.delete(listener)
-      if (--this.users === 0) this.stop()
-    }
+    return this.users.use(listener)
   }
 
   /** The last state herdr reported, if any (no herdr call). */
@@ -190,8 +184,7 @@ export class HerdrWatch {
 
   /** Stops everything (server shutdown). */
   close(): void {
-    this.listeners.clear()
-    this.users = 0
+    this.users.clear()
     this.stop()
   }
 
@@ -406,7 +399,7 @@ export class HerdrWatch {
 
   private emit(): void {
     const s = this.snap!
-    for (const l of [...this.listeners]) {
+    for (const l of [...this.users.all]) {
       try {
         l(s)
       } catch (e) {

@@ -162,6 +162,23 @@ describe('WS /events', () => {
   })
 })
 
+test('the server pings an open /events socket (every 30 s; 50 ms here)', async () => {
+  const b = await bridge([claudePane({ pane_id: 'w1:p1' })], { timing: { eventsPingMs: 50 } })
+  const sock = await rawSocket(b.base, `/events?token=${ADMIN}`)
+  // server frames are unmasked: a ping is 0x89 then its length; the JSON hello holds no such byte
+  const pinged = await new Promise<boolean>((res) => {
+    const t = setTimeout(() => res(false), 5000)
+    sock.on('data', (d: Buffer) => {
+      if (d.includes(0x89)) {
+        clearTimeout(t)
+        res(true)
+      }
+    })
+  })
+  sock.destroy()
+  expect(pinged).toBe(true)
+})
+
 describe('a client that does not read', () => {
   test('is dropped once more than 1 MiB waits for it; a reading client is not', async () => {
     const title = 'x'.repeat(4000)
