@@ -336,7 +336,7 @@ export function createApp(deps: AppDeps) {
             description: [
               'Supervise coding agents in herdr panes from a phone.',
               'Auth: `Authorization: Bearer <token>` or `?token=<token>` (a device token from POST /pair, or the admin token). Errors are plain text (`text/plain`) with the statuses listed per route.',
-              'The WebSocket protocols (WS /agent-transcript, WS /attach) are described in the AsyncAPI document at [/asyncapi.json](/asyncapi.json). The contracts in prose: docs/agent-pane-api.md and docs/bridge.md in the repository.',
+              'The WebSocket protocols (WS /agent-transcript, WS /attach, WS /events) are described in the AsyncAPI document at [/asyncapi.json](/asyncapi.json). The contracts in prose: docs/agent-pane-api.md and docs/bridge.md in the repository.',
             ].join('\n\n'),
           },
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
