@@ -58,6 +58,8 @@ export const COMMANDS = [
   { command: 'devices-revoke', words: ['devices', 'revoke'], args: ['ID'], usage: 'gothalo devices revoke ID', summary: 'revoke a paired device (its open sockets close)' },
   { command: 'service-install', words: ['service', 'install'], usage: 'gothalo service install', summary: 'run the bridge as a user service (systemd on Linux, launchd on macOS) with these settings' },
   { command: 'service-uninstall', words: ['service', 'uninstall'], usage: 'gothalo service uninstall', summary: 'stop and remove that service' },
+  // dispatched by main.ts before these flags are parsed (src/cli-explain.ts has its own)
+  { command: 'serve', words: ['explain'], usage: 'gothalo explain --agent KIND FILE | --pane ID', summary: 'why a card says what it says: the regions and rule ids (--help for more)', helpOnly: true },
   { command: 'help', words: ['help'], usage: 'gothalo --help | --version', summary: 'this help, or the version' },
 ] as const satisfies readonly { command: string; words: readonly string[]; args?: readonly string[]; usage: string; summary: string; helpOnly?: boolean }[]
 

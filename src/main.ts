@@ -126,6 +126,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
 
 async function main(argv: string[]): Promise<number | undefined> {
   if (argv[0] === FAKE_HERDR) return fakeHerdrMain(argv.slice(1), process.env)
+  // a command module of its own: why a card says what it says
+  if (argv[0] === 'explain') return (await import('./cli-explain')).runExplain(argv.slice(1))
   let s: Settings
   try {
     s = parseSettings(argv, process.env)

@@ -1,8 +1,9 @@
 // AgentInfo (herdr, authoritative status) + screen text → the GET /agent-state card.
 // Pure and total: any input gives a card, never an exception.
 import type { AgentInfo } from '../herdr/types'
-import type { Blocked, Card, DialogReading, ScreenReading } from './card'
+import type { Blocked, Card, Decision, DialogReading, ExplainedField, Region, ScreenReading } from './card'
 import { fingerprintOf } from './drive'
+import { EXPLAINED_FIELDS } from './rules'
 import { fallbackRead } from './grammars/fallback'
 import { grammarFor, hasGrammar } from './registry'
 
@@ -22,9 +23,11 @@ function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): S
     return grammarFor(kind).read(screen, agent)
   } catch {
     try {
-      return { ...fallbackRead(screen), rule: 'grammar-threw>fallback' }
+      const d = { rule: 'card.grammar-threw', why: 'the grammar failed on this screen: fallback reading' }
+      return { ...fallbackRead(screen), rule: d.rule, decisions: { headline: d } }
     } catch {
-      return { headline: '', detail: '', parsed: false, rule: 'unreadable' }
+      const d = { rule: 'card.grammar-threw', why: 'neither the grammar nor the fallback could read the screen' }
+      return { headline: '', detail: '', parsed: false, rule: d.rule, decisions: { headline: d } }
     }
   }
 }
@@ -55,8 +58,17 @@ export function buildCard(agent: AgentInfo, screen: string | undefined): Card {
   return explainCard(agent, screen).card
 }
 
-/** The card and the grammar rule that decided it (for a wrong card: which rule fired). */
-export function explainCard(agent: AgentInfo, screen: string | undefined): { card: Card; rule: string } {
+/** A card, the rule behind each of its fields and the screen regions the grammar found. */
+export interface ExplainedCard {
+  card: Card
+  /** the rule ids that decided the card, headline first, comma-separated (X-Gothalo-Rule) */
+  rule: string
+  decisions: Partial<Record<ExplainedField, Decision>>
+  regions: Region[]
+}
+
+/** The card and the rules that decided it (for a wrong card: which rule fired, and why). */
+export function explainCard(agent: AgentInfo, screen: string | undefined): ExplainedCard {
   const a = (agent ?? {}) as Partial<AgentInfo>
   const kind = typeof a.agent === 'string' && a.agent ? a.agent : 'unknown'
   const status = typeof a.agent_status === 'string' ? a.agent_status : 'unknown'
@@ -65,8 +77,21 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): { car
     const reading: ScreenReading =
       typeof screen === 'string'
         ? safeRead(a.agent, screen, a as AgentInfo)
-        : { headline: '', detail: '', parsed: hasGrammar(a.agent), rule: 'no-screen' }
-    const headline = oneLine(reading.headline) || title || STATUS_WORDS[status] || status
+        : {
+            headline: '',
+            detail: '',
+            parsed: hasGrammar(a.agent),
+            rule: 'card.no-screen',
+            decisions: { headline: { rule: 'card.no-screen', why: 'the terminal could not be read' } },
+          }
+    const decisions: Partial<Record<ExplainedField, Decision>> = { ...reading.decisions }
+    let headline = oneLine(reading.headline)
+    if (!headline) {
+      const before = decisions.headline ? ` (${decisions.headline.rule}: ${decisions.headline.why})` : ''
+      if (title) decisions.headline = { rule: 'card.headline.title', why: `no headline from the screen${before}: herdr's task title` }
+      else decisions.headline = { rule: 'card.headline.status', why: `no headline and no title${before}: the status in words` }
+      headline = title || STATUS_WORDS[status] || status
+    }
     const card: Card = {
       pane_id: String(a.pane_id ?? ''),
       agent_kind: kind,
@@ -75,16 +100,31 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): { car
       detail: typeof reading.detail === 'string' && reading.detail ? reading.detail : headline,
       parsed: reading.parsed === true,
     }
+    if (card.detail === headline && !(typeof reading.detail === 'string' && reading.detail)) {
+      decisions.detail = { rule: 'card.detail.headline', why: 'the grammar gave no detail: the headline' }
+    }
     if (reading.permission_mode) card.permission_mode = reading.permission_mode
     // A dedicated grammar answers blocked, even when no dialog could be read
     // (options then empty); the fallback never does. The card then says
     // parsed:true, since apps are told not to rely on blocked when parsed is false.
     if (status === 'blocked' && hasGrammar(a.agent)) {
+      if (!reading.blocked) {
+        decisions['blocked.question'] = { rule: 'card.blocked.no-dialog', why: 'herdr says blocked but no dialog was read: the headline, no options' }
+        delete decisions['blocked.options']
+      }
       card.blocked = blockedOf(kind, reading.blocked ?? { question: headline, options: [] }, reading.blocked ? reading.identity : undefined)
       card.parsed = true
+    } else {
+      delete decisions['blocked.question']
+      delete decisions['blocked.options']
     }
     if (reading.transcript && reading.transcript.length) card.transcript = reading.transcript
-    return { card, rule: reading.rule ?? 'unnamed' }
+    const ids: string[] = []
+    for (const f of EXPLAINED_FIELDS) {
+      const id = decisions[f]?.rule
+      if (id && !ids.includes(id)) ids.push(id)
+    }
+    return { card, rule: ids.join(', ') || 'unnamed', decisions, regions: reading.regions ?? [] }
   } catch {
     return {
       card: {
@@ -95,7 +135,9 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): { car
         detail: '',
         parsed: false,
       },
-      rule: 'build-threw',
+      rule: 'card.build-threw',
+      decisions: { headline: { rule: 'card.build-threw', why: 'building the card failed: only what herdr said' } },
+      regions: [],
     }
   }
 }

@@ -48,6 +48,22 @@ export const CardSchema = t.Object({
 })
 export type Card = Static<typeof CardSchema>
 
+/** The card fields `gothalo explain` accounts for, one rule each. */
+export type ExplainedField = 'headline' | 'detail' | 'blocked.question' | 'blocked.options' | 'permission_mode'
+
+/** Why a field says what it says: the id of the rule that decided it and the evidence. */
+export interface Decision {
+  rule: string
+  why: string
+}
+
+/** A part of the screen a grammar recognised: rows [from, to) of the cleaned screen. */
+export interface Region {
+  name: string
+  from: number
+  to: number
+}
+
 /** What a grammar reads off a screen; the route adds pane_id, kind and status. */
 export interface ScreenReading {
   headline: string
@@ -65,8 +81,12 @@ export interface ScreenReading {
   permission_mode?: string
   transcript?: string[]
   parsed: boolean
-  /** which rule decided (for debugging a wrong card: "explain") */
+  /** the id of the rule that decided the headline (src/card/rules.ts) */
   rule?: string
+  /** the rule behind each field it set, and why (for `gothalo explain`) */
+  decisions?: Partial<Record<ExplainedField, Decision>>
+  /** the regions the grammar found on the screen */
+  regions?: Region[]
 }
 
 /** A dialog as a grammar reads it: the card's `blocked` before the fingerprint is added. */
@@ -107,4 +127,16 @@ export interface ScreenGrammar {
   readonly digitSelects?: boolean
   /** The screen is read with its colours: the selection is shown by colour only (opencode). */
   readonly wantsAnsi?: boolean
+  /** Every rule this grammar can name, in the order it tries them (src/card/rules.ts). */
+  readonly rules: readonly RuleInfo[]
+}
+
+/** One entry of a grammar's rule manifest. */
+export interface RuleInfo {
+  /** "<grammar>.<area>.<name>", e.g. claude.dialog.question */
+  id: string
+  /** the field it decides ('layout' for rules that find regions) */
+  field: ExplainedField | 'layout'
+  /** what the rule looks for, in a sentence */
+  says: string
 }

@@ -22,6 +22,20 @@ export interface DialogVocabulary {
   freeText?: RegExp[]
   /** the unnumbered submit row of a multi-select form with the cursor on it ("❯    Next") */
   submitFocused?: RegExp
+  /** unnumbered rows that are options too ("Submit"): groups (cursor?)(label); index 0 */
+  unnumbered?: RegExp
+  /** a box drawn beside the options (a preview pane): cut from option labels */
+  beside?: RegExp
+  /** a quote bar in front of question/context rows, removed */
+  bar?: RegExp
+  /** a question sentence inside a longer paragraph: group 1 is the question */
+  questionSentence?: RegExp
+  /** a line that is a question (default: ends in "?") */
+  question?: RegExp
+  /** list rows ("● question / → answer" on a review page): never a question sentence */
+  listItem?: RegExp
+  /** a row that opens a section like a ─ rule does (a panel's "▔▔▔" top edge) */
+  sectionEdge?: RegExp
 }
 
 export interface DialogRead {
@@ -34,6 +48,10 @@ export interface DialogRead {
   context: string[]
   /** multi-select: the cursor is on the submit row, not on an option */
   submitFocused?: boolean
+  /** how the question was found: a paragraph ending in "?", the section's title, or the selected option */
+  questionFrom: 'question' | 'sentence' | 'title' | 'selected-option'
+  /** numbered options "N. label", or a cursor-only menu (index 0) */
+  optionsFrom: 'numbered' | 'cursor-menu'
 }
 
 // how far apart two consecutive options may be (descriptions, a rule between them)
@@ -120,15 +138,16 @@ function readNumbered(
   }
   if (!hinted && !group.some((o) => o.cursor)) return undefined
 
+  const cutBeside = (t: string) => (vocab.beside ? t.replace(vocab.beside, '') : t).trim()
   const options: Option[] = group.map((o, k) => {
     const stop = k + 1 < group.length ? group[k + 1].row : lines.length
-    let label = o.text
+    let label = cutBeside(o.text)
     let prev = lines[o.row]
     for (let i = o.row + 1; i < stop; i++) {
       const l = lines[i]
       if (!l.trim() || isRule(l) || isDashedRule(l) || anyMatch(vocab.hint, l) || anyMatch(vocab.optionHint, l)) break
       if (!wrapsInto(prev, l, width)) break // a description row, not a wrapped label
-      label += ' ' + l.trim()
+      label += ' ' + cutBeside(l)
       prev = l
     }
     const opt: Option = { index: o.n, label, selected: o.cursor }
@@ -140,8 +159,20 @@ function readNumbered(
     if (vocab.freeText && anyMatch(vocab.freeText, opt.label)) opt.free_text = true
     return opt
   })
+  // unnumbered option rows among or after the numbered ones ("Submit"), in screen order
+  if (vocab.unnumbered) {
+    const rows = group.map((o) => o.row)
+    for (let i = group[0].row + 1; i < lines.length; i++) {
+      if (rows.includes(i)) continue
+      const m = vocab.unnumbered.exec(lines[i])
+      if (!m) continue
+      const at = rows.filter((r) => r < i).length
+      rows.splice(at, 0, i)
+      options.splice(at, 0, { index: 0, label: m[2].trim(), selected: !!m[1] })
+    }
+  }
 
-  const read = withQuestion(lines, from, group[0].row, options, vocab)
+  const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered')
   if (options.some((o) => o.checked !== undefined)) read.blocked.multi_select = true
   if (vocab.submitFocused) {
     for (let i = group[0].row; i <= lastRow; i++) if (vocab.submitFocused.test(lines[i])) read.submitFocused = true
@@ -188,7 +219,7 @@ function readUnnumbered(
   for (let i = first; i <= lastRow; i++) {
     options.push({ index: 0, label: lines[i].replace(vocab.cursor, '').trim(), selected: i === cursorRow })
   }
-  return withQuestion(lines, from, first, options, vocab)
+  return withQuestion(lines, from, first, options, vocab, 'cursor-menu')
 }
 
 /** Find the question above the first option, the dialog's top rule and its context rows. */
@@ -198,6 +229,7 @@ function withQuestion(
   firstOptionRow: number,
   options: Option[],
   vocab: DialogVocabulary,
+  optionsFrom: DialogRead['optionsFrom'],
 ): DialogRead {
   const isBreak = (l: string) => !l.trim() || isRule(l) || isDashedRule(l)
   const paragraphAbove = (end: number): [number, number] | undefined => {
@@ -208,16 +240,18 @@ function withQuestion(
     while (s - 1 >= from && !isBreak(lines[s - 1]) && !vocab.chip.test(lines[s - 1].trimStart().slice(0, 1))) s--
     return [s, e]
   }
+  const unbar = (l: string) => (vocab.bar ? l.replace(vocab.bar, '') : l).trim()
+  const isQuestion = (l: string) => (vocab.question ?? /\?$/).test(unbar(l))
   const join = (s: number, e: number) =>
     lines
       .slice(s, e + 1)
-      .map((l) => l.trim())
+      .map(unbar)
       .join(' ')
 
   // the section the options sit in starts at the nearest ─ rule above them
   let sectionRule = -1
   for (let i = firstOptionRow - 1; i >= from; i--) {
-    if (isRule(lines[i])) {
+    if (isRule(lines[i]) || vocab.sectionEdge?.test(lines[i].trim())) {
       sectionRule = i
       break
     }
@@ -225,9 +259,11 @@ function withQuestion(
   const floor = sectionRule >= 0 ? sectionRule + 1 : Math.max(from, firstOptionRow - MAX_SECTION_ROWS)
 
   let question = ''
+  let questionFrom: DialogRead['questionFrom'] = 'question'
   let questionStart = -1
   let titleEnd = -1
-  // the paragraph right above the options, or the nearest one above ending in "?"
+  // the paragraphs of the section above the options, nearest first
+  const paragraphs: [number, number][] = []
   for (let end = firstOptionRow - 1; end >= floor; ) {
     const p = paragraphAbove(end)
     if (!p) {
@@ -235,20 +271,34 @@ function withQuestion(
       continue
     }
     if (p[0] < floor) break
-    if (/\?$/.test(lines[p[1]].trim())) {
-      question = join(p[0], p[1])
-      questionStart = p[0]
+    paragraphs.push(p)
+    end = p[0] - 1
+  }
+  // the nearest paragraph ending in "?"; else one that asks in its first sentence and goes
+  // on explaining (folder trust), never a list row of a review page
+  const asked = paragraphs.find((p) => isQuestion(lines[p[1]]))
+  if (asked) {
+    question = join(asked[0], asked[1])
+    questionStart = asked[0]
+  } else if (vocab.questionSentence) {
+    for (const [s, e] of paragraphs) {
+      const m = vocab.listItem?.test(lines[s]) ? null : vocab.questionSentence.exec(join(s, e))
+      if (!m) continue
+      question = m[1].trim()
+      questionFrom = 'sentence'
+      questionStart = s
       break
     }
-    end = p[0] - 1
   }
   if (!question) {
     // no "?" line (e.g. the bypass-mode warning): the section's title is the question
     for (let i = floor; i < firstOptionRow; i++) {
-      if (isBreak(lines[i])) continue
+      // chip rows ("←  ☒ Packages  ☒ Output  ✔ Submit  →") are tabs, not the title
+      if (isBreak(lines[i]) || vocab.chip.test(lines[i].trimStart().slice(0, 1))) continue
       let e = i
       while (e + 1 < firstOptionRow && !isBreak(lines[e + 1])) e++
       question = join(i, e).replace(vocab.chip, '').trim()
+      questionFrom = 'title'
       questionStart = i
       titleEnd = e
       break
@@ -256,6 +306,7 @@ function withQuestion(
   }
   if (!question) {
     question = options.find((o) => o.selected)?.label ?? ''
+    questionFrom = 'selected-option'
     questionStart = firstOptionRow
   }
 
@@ -283,9 +334,9 @@ function withQuestion(
   for (let i = ctxFrom; i < ctxTo && context.length < MAX_CONTEXT_ROWS; i++) {
     const l = lines[i]
     if (isBreak(l)) continue
-    const t = l.trim().replace(vocab.chip, '').trim()
+    const t = unbar(l).replace(vocab.chip, '').trim()
     if (t) context.push(t)
   }
   if (top < 0) top = Math.min(ctxFrom, questionStart)
-  return { blocked: { question, options }, top, questionStart, context }
+  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom }
 }

@@ -23,8 +23,10 @@ export interface TurnOf<B> {
 export interface TurnReading {
   headline: string
   detail: string
-  /** the rule that decided, prefixed with the grammar's name */
+  /** the id of the rule that decided (src/card/rules.ts turnRules) */
   rule: string
+  /** the evidence, for `gothalo explain` */
+  why: string
 }
 
 /**
@@ -34,7 +36,7 @@ export interface TurnReading {
  * - only tool steps so far: a working agent's task title (else the step), the step as detail;
  * - nothing yet: no headline (the card then falls back to the task title).
  */
-export function readTurn<B>(t: TurnOf<B>, agent: AgentInfo | undefined, working: boolean, prefix: string): TurnReading {
+export function readTurn<B>(t: TurnOf<B>, agent: AgentInfo | undefined, working: boolean, ns: string): TurnReading {
   let start = 0
   for (let k = t.blocks.length - 1; k >= 0; k--) {
     if (t.isPrompt(t.blocks[k])) {
@@ -55,16 +57,20 @@ export function readTurn<B>(t: TurnOf<B>, agent: AgentInfo | undefined, working:
     const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
     let detail = capDetail(prose)
     if (working && lastTool > lastProse) detail += '\n\n' + step
-    return { headline, detail, rule: `${prefix}prose:last-in-turn` }
+    const of = `block ${lastProse + 1 - start} of ${t.blocks.length - start} in the turn`
+    return { headline, detail, rule: `${ns}.turn.last-prose`, why: `last prose block of the current turn (${of})` }
   }
   if (step) {
+    const titled = working && !!title
     return {
-      headline: working && title ? title : step,
+      headline: titled ? title : step,
       detail: step,
-      rule: working ? `${prefix}tool-only:title` : `${prefix}tool-only:step`,
+      rule: titled ? `${ns}.turn.tool-title` : `${ns}.turn.tool-step`,
+      why: titled ? `working, no prose yet this turn; last tool step: ${step}` : `no prose this turn; last tool step`,
     }
   }
-  return { headline: '', detail: '', rule: `${prefix}nothing-this-turn` }
+  const why = start > 0 ? 'nothing after the last prompt' : 'no prose or tool step on screen'
+  return { headline: '', detail: '', rule: `${ns}.turn.nothing`, why }
 }
 
 /** Detail is the tail of what was said: at most 40 lines and 4000 characters. */

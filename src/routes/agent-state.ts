@@ -37,7 +37,7 @@ export function agentStateRoutes(ctx: Ctx) {
         ctx.log(`agent-state: read ${query.pane} failed: ${(e as Error).message}`)
       }
       const { card, rule } = explainCard(agent, screen)
-      // Which grammar rule decided the card: a wrong card names its rule.
+      // Which rules decided the card: a wrong card names its rule ids.
       set.headers['x-gothalo-rule'] = rule.replace(/[^\x20-\x7e]/g, '?')
       return card
     },
@@ -47,7 +47,7 @@ export function agentStateRoutes(ctx: Ctx) {
       detail: {
         summary: 'The parsed state card of an agent pane',
         description:
-          'What the agent is doing, its last message and, when blocked, the question and choices. The `X-Gothalo-Rule` response header names the grammar rule that decided the card.',
+          'What the agent is doing, its last message and, when blocked, the question and choices. The `X-Gothalo-Rule` response header names the rule ids (src/card/rules.ts) that decided the card, headline first, comma-separated; `gothalo explain` prints why.',
         tags: ['agents'],
       },
     },

@@ -21,7 +21,7 @@ describe('hostile screens never throw and never claim a dialog', () => {
   test('a screen with no codex landmark is the fallback (parsed:false)', () => {
     const r = readCodex('just some shell output\n$ ls\nfile.txt', agent())
     expect(r.parsed).toBe(false)
-    expect(r.rule).toBe('codex.unrecognised>fallback')
+    expect(r.rule).toBe('codex.layout.unrecognised')
   })
 })
 

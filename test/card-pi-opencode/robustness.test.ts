@@ -174,7 +174,7 @@ describe('opencode layouts the corpus does not show', () => {
   test('a screen that is not opencode degrades to the raw fallback reading', () => {
     const r = readOpencode('just a shell prompt $\nls\nfile.txt', undefined)
     expect(r.parsed).toBe(false)
-    expect(r.rule).toBe('opencode:unrecognised>fallback')
+    expect(r.rule).toBe('opencode.layout.unrecognised')
   })
 })
 
@@ -211,6 +211,6 @@ describe('pi layouts the corpus does not show', () => {
   test('a screen that is not pi degrades to the raw fallback reading', () => {
     const r = readPi('$ ls\nfile.txt', undefined)
     expect(r.parsed).toBe(false)
-    expect(r.rule).toBe('pi:unrecognised>fallback')
+    expect(r.rule).toBe('pi.layout.unrecognised')
   })
 })

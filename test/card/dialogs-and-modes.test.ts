@@ -81,6 +81,24 @@ describe('dialogs', () => {
     expect(card.detail).toContain('Grey cursor') // the chip row is the form's context
   })
 
+  test('a │ bar in front of a tabbed question, and inside one that wraps (2.1.28x), is not part of it', () => {
+    expect(
+      dialog([
+        RULE,
+        '←  ☐ Scope  ☐ Tests  ✔ Submit  →',
+        '',
+        '│ Which parts of the parser should the refactor touch, given that the dialog reader is shared',
+        '│ with opencode?',
+        '',
+        '❯ 1. Only claude.ts',
+        '  2. claude.ts and dialog.ts',
+        '  3. Type something.',
+        '',
+        'Enter to select · Tab/Arrow keys to navigate · Esc to cancel',
+      ])?.question,
+    ).toBe('Which parts of the parser should the refactor touch, given that the dialog reader is shared with opencode?')
+  })
+
   test('review tab of a multi-question form', () => {
     expect(
       dialog([
@@ -178,7 +196,8 @@ describe('permission mode after each Shift+Tab', () => {
     ['  ⏵⏵ bypass permissions on (shift+tab to cycle) · 1 shell', 'bypassPermissions'],
     ['  ▶▶ bypass permissions on (shift+tab to cycle)', 'bypassPermissions'],
     ["  ⏵⏵ don't ask on (shift+tab to cycle)", "don't ask"],
-    ['  ⏸ manual mode on · ? for shortcuts · ← for agents', 'manual mode'],
+    // 2.1.2xx+ names the old default mode "manual mode"
+    ['  ⏸ manual mode on · ? for shortcuts · ← for agents', 'default'],
     ['  ⏵⏵ Yolo Mode on (shift+tab to cycle)', 'yolo mode'],
   ]
   for (const [row, want] of cases) {

@@ -174,7 +174,7 @@ describe('hand-made screens', () => {
       ...composer('  ⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt'),
     ].join('\n')
     const reading = readClaude(s, agent('working'))
-    expect(reading.rule).toBe('tool-only:title')
+    expect(reading.rule).toBe('claude.turn.tool-title')
     const card = buildCard(agent('working'), s)
     expect(card.headline).toBe(TITLE)
     expect(card.detail).toBe('Bash(sleep 10 && echo build-ok) · Running… (6s)')

@@ -3,13 +3,14 @@
 // (rule / ❯ / rule / footer) or a live dialog that replaces it. The wording it keys on
 // lives in claude-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading, ScreenGrammar, ScreenReading } from '../card'
+import type { Decision, DialogReading, Region, ScreenGrammar, ScreenReading } from '../card'
+import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
-import { indentOf, isBoxArt, isDashedRule, isRule, paneWidth, wrapsInto } from '../lines'
+import { indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
-import { fallbackRead } from './fallback'
-import { readTurn } from '../turn'
+import { unrecognised } from './fallback'
+import { readTurn, unwrapProse } from '../turn'
 
 const TRANSCRIPT_LINES = 12
 
@@ -30,19 +31,17 @@ export interface ClaudeLayout {
   convEnd: number
   /** the last rule's row when neither composer nor dialog is on screen (transcript view) */
   lastRule: number
+  /** the top edge of a panel drawn over the composer, -1 if none */
+  panel: number
 }
 
-type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'other'
+type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'local' | 'other'
 interface Block {
   kind: BlockKind
   rows: string[]
 }
 
 const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
-// rows that end the live region: a bullet or an echoed prompt at column 0
-const LIVE_BREAKER = /^[●⏺❯]\s/
-// gutter and tree glyphs in front of tool results and agent trees
-const TREE = /^[\s├└│┃⎿]+/
 
 function findComposer(lines: readonly string[], v: ClaudeVocabulary): Composer | undefined {
   // the LAST rule / ❯ / … / rule group; footer rows may follow it
@@ -60,7 +59,7 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
   const width = paneWidth(lines)
   const composer = findComposer(lines, v)
   const from = composer ? composer.bottom + 1 : 0
-  const dialog = readDialog(lines, from, width, v.dialog, LIVE_BREAKER)
+  const dialog = readDialog(lines, from, width, v.dialog, v.liveBreaker)
   let lastRule = -1
   for (let i = lines.length - 1; i >= 0; i--) {
     if (isRule(lines[i])) {
@@ -68,17 +67,34 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
       break
     }
   }
+  // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
+  let panel = -1
+  for (let i = lines.length - 1; i >= from; i--) {
+    if (v.panelEdge.test(lines[i].trim())) {
+      panel = i
+      break
+    }
+  }
   let convEnd = lines.length
   if (composer) convEnd = composer.top
-  else if (dialog) convEnd = dialog.top
+  else if (dialog) convEnd = panel >= 0 && panel < dialog.questionStart ? Math.min(panel, Math.max(dialog.top, 0)) : dialog.top
   else if (lastRule >= 0 && lines.length - lastRule <= 4) convEnd = lastRule // transcript view footer
-  return { lines, width, composer, dialog, convEnd, lastRule }
+  else if (panel >= 0) convEnd = panel
+  return { lines, width, composer, dialog, convEnd, lastRule, panel }
 }
 
 /** The permission mode from the footer rows under the composer. */
 export function modeOf(layout: ClaudeLayout, v: ClaudeVocabulary = V): string | undefined {
+  return modeDecision(layout, v).mode
+}
+
+/** The permission mode and the rule that decided it. */
+export function modeDecision(layout: ClaudeLayout, v: ClaudeVocabulary = V): { mode?: string } & Decision {
   const { lines, composer } = layout
-  if (!composer) return undefined // a dialog or the transcript view hides the footer
+  if (!composer) {
+    const why = layout.dialog ? 'a dialog replaces the footer' : 'no composer on screen (transcript view or cut screen)'
+    return { rule: 'claude.mode.hidden', why }
+  }
   const end = Math.min(lines.length, composer.bottom + 8)
   let footer = false
   for (let i = composer.bottom + 1; i < end; i++) {
@@ -88,10 +104,29 @@ export function modeOf(layout: ClaudeLayout, v: ClaudeVocabulary = V): string | 
     const m = v.modeRow.exec(l)
     if (!m) continue
     const label = m[1].trim()
-    for (const known of v.modes) if (known.label.test(label)) return known.mode
-    return label.toLowerCase()
+    for (const known of v.modes) {
+      if (known.label.test(label)) return { mode: known.mode, rule: 'claude.mode.label', why: `footer row ${i}: "${label}"` }
+    }
+    return { mode: label.toLowerCase(), rule: 'claude.mode.label-raw', why: `footer row ${i}: unknown label "${label}", reported lowercased` }
   }
-  return footer ? v.defaultMode : undefined
+  if (footer) {
+    // builds that print no label for the default mode show their usual hints there; any
+    // other row in its place is a transient hint ("Press Ctrl-C again to exit"): unknown
+    for (let i = composer.bottom + 1; i < end; i++) {
+      if (anyMatch(v.defaultFooter, lines[i])) {
+        return { mode: v.defaultMode, rule: 'claude.mode.no-label', why: `footer row ${i} is the unlabelled default footer ("${lines[i].trim()}")` }
+      }
+    }
+    const first = lines.slice(composer.bottom + 1, end).find((l) => l.trim())?.trim() ?? ''
+    return { rule: 'claude.mode.transient', why: `the footer shows a transient hint instead of a mode ("${first}")` }
+  }
+  return { rule: 'claude.mode.no-footer', why: 'nothing under the composer' }
+}
+
+/** An echoed prompt that ran a local slash command: "❯ /compact" with its "⎿" output under it. */
+function isLocalCommand(layout: ClaudeLayout, row: number, v: ClaudeVocabulary): boolean {
+  const text = layout.lines[row].replace(v.promptLine, '')
+  return v.slashCommand.test(text) && row + 1 < layout.convEnd && v.resultGutter.test(layout.lines[row + 1])
 }
 
 function isToolCall(text: string, v: ClaudeVocabulary): boolean {
@@ -116,9 +151,9 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
     }
     const wasBlank = blankBefore
     blankBefore = false
-    if (v.banner.test(l) || isRule(l) || isDashedRule(l) || isBoxArt(l) || anyMatch(v.chrome, l)) {
+    if (anyMatch(v.banner, l) || isRule(l) || isDashedRule(l) || isBoxArt(l) || anyMatch(v.chrome, l) || indentOf(l) >= v.rightAligned) {
       if (cur && cur.kind === 'prose' && isDashedRule(l)) continue
-      if (v.banner.test(l) || isRule(l)) cur = undefined
+      if (anyMatch(v.banner, l) || isRule(l)) cur = undefined
       continue
     }
     if (v.bullet.test(l)) {
@@ -127,27 +162,43 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
       if (isToolCall(text, v)) kind = 'tool'
       else if (anyMatch(v.infoRow, text)) kind = 'info'
       // prose never has a result gutter right under it; a notice or tool row does
-      else if (i + 1 < convEnd && v.resultGutter.test(lines[i + 1])) kind = 'info'
+      else if (i + 1 < convEnd && v.resultGutter.test(lines[i + 1]) && !anyMatch(v.proseResult, lines[i + 1])) kind = 'info'
       open(kind, text)
       continue
     }
     if (v.promptLine.test(l)) {
-      open('prompt', l.replace(v.promptLine, ''))
+      const text = l.replace(v.promptLine, '')
+      // a local slash command's echo ("❯ /compact" + "⎿ output") does not start a turn
+      open(isLocalCommand(layout, i, v) ? 'local' : 'prompt', text)
       continue
     }
     if (v.spinner.test(l) || v.statusRow.test(l)) {
       open('status', l)
       continue
     }
+    if (anyMatch(v.proseResult, l) && cur?.kind === 'prose') {
+      open('info', l)
+      continue
+    }
     if (v.resultGutter.test(l)) {
       if (cur && cur.kind !== 'prose' && cur.kind !== 'prompt') cur.rows.push(l)
+      // a result at the very top whose row scrolled off: whose it was is unknown
+      else if (!cur && blocks.length === 0 && start === 0) open('other', l)
       else open('tool', l)
       continue
     }
     const indent = indentOf(l)
     const text = l.trim()
-    if (indent > 0 && indent <= 4 && (isToolCall(text, v) || anyMatch(v.toolRow, text))) {
+    // a tool row, or one whose blinking bullet is off in this frame (a result gutter under it)
+    const gutterNext = i + 1 < convEnd && v.resultGutter.test(lines[i + 1])
+    if (indent > 0 && indent <= 4 && (isToolCall(text, v) || anyMatch(v.toolRow, text) || (indent === 2 && gutterNext))) {
       open('tool', text)
+      continue
+    }
+    if (indent === 2 && !cur && blocks.length === 0 && start === 0) {
+      // the first rows on screen continue a prose block whose bullet row scrolled off
+      open('prose', '')
+      cur!.rows = [l]
       continue
     }
     if (indent > 0 && cur) {
@@ -160,7 +211,7 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
         open('other', l)
         continue
       }
-      if (!wasBlank || indent > 2 || cur.kind === 'prompt') {
+      if (!wasBlank || indent > 2 || cur.kind === 'prompt' || cur.kind === 'local') {
         cur.rows.push(l)
         continue
       }
@@ -170,30 +221,20 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
   return blocks
 }
 
-/** The prose block's logical lines: bullet and indent removed, soft wraps joined. */
-function proseLines(rows: readonly string[], width: number): string[] {
-  const out: string[] = []
-  let prevRaw = ''
-  for (let k = 0; k < rows.length; k++) {
-    const raw = k === 0 ? '● ' + rows[0] : rows[k]
-    const text = k === 0 ? rows[0].trim() : rows[k].replace(/^ {1,2}/, '').trimEnd()
-    if (k > 0 && raw.trim() && out.length && out[out.length - 1] !== '' && wrapsInto(prevRaw, raw, width)) {
-      out[out.length - 1] += ' ' + text.trim()
-    } else {
-      out.push(text)
-    }
-    prevRaw = raw
-  }
-  while (out.length && !out[out.length - 1].trim()) out.pop()
-  return out
+/** The prose block's logical lines: bullet and indent removed, soft wraps joined. Claude
+ *  Code wraps prose a couple of columns short of the pane (vocabulary wrapSlack). */
+function proseLines(rows: readonly string[], width: number, v: ClaudeVocabulary): string[] {
+  // the bullet row is "● text": the same two columns as the continuation rows' indent
+  const onScreen = rows.map((r, k) => (k === 0 && !/^\s/.test(r) ? '● ' + r : r))
+  return unwrapProse(onScreen, width, v.wrapSlack, (row) => row.replace(v.bullet, '').replace(/^ {1,2}/, '').trimEnd())
 }
 
-function toolStep(b: Block): string {
-  const first = b.rows[0].replace(TREE, '').replace(/\s*\(ctrl\+o to expand\)$/, '').trim()
+function toolStep(b: Block, v: ClaudeVocabulary): string {
+  const first = b.rows[0].replace(v.tree, '').replace(v.toolRowHint, '').trim()
   const result = b.rows
     .slice(1)
-    .map((r) => r.replace(TREE, '').trim())
-    .find((r) => r && !/^\(ctrl\+/.test(r))
+    .map((r) => r.replace(v.tree, '').trim())
+    .find((r) => r && !v.resultHint.test(r))
   return result ? `${first} · ${result}` : first
 }
 
@@ -205,10 +246,10 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
   const out: string[] = []
   for (let i = end - 1; i >= 0 && out.length < TRANSCRIPT_LINES; i--) {
     const l = lines[i]
-    if (!l.trim() || v.banner.test(l) || isRule(l) || isDashedRule(l) || isBoxArt(l)) continue
+    if (!l.trim() || anyMatch(v.banner, l) || isRule(l) || isDashedRule(l) || isBoxArt(l)) continue
     if (anyMatch(v.chrome, l) || (v.spinner.test(l) && !v.statusRow.test(l))) continue
     if (dialog && i > dialog.top && anyMatch(v.dialog.hint, l)) continue
-    const t = l.replace(v.bullet, '').replace(TREE, '').trim()
+    const t = stripFrame(l.replace(v.bullet, '').replace(v.tree, '').replace(v.dialog.beside ?? /$^/, ''))
     if (t) out.push(t)
   }
   return out.reverse()
@@ -244,34 +285,73 @@ function questionsOf(layout: ClaudeLayout, v: ClaudeVocabulary): DialogReading['
   return undefined
 }
 
+/** The regions of a Claude Code screen, for explain. */
+function regionsOf(layout: ClaudeLayout, turnRow: number): Region[] {
+  const out: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]
+  if (turnRow > 0) out.push({ name: 'current turn', from: turnRow, to: layout.convEnd })
+  if (layout.composer) {
+    out.push({ name: 'composer', from: layout.composer.top, to: layout.composer.bottom + 1 })
+    if (layout.composer.bottom + 1 < layout.lines.length) out.push({ name: 'footer', from: layout.composer.bottom + 1, to: layout.lines.length })
+  }
+  if (layout.dialog) out.push({ name: 'dialog', from: Math.max(0, layout.dialog.top), to: layout.lines.length })
+  else if (layout.panel >= 0) out.push({ name: 'panel', from: layout.panel, to: layout.lines.length })
+  return out
+}
+
+const QUESTION_RULE = {
+  question: ['claude.dialog.question', 'the paragraph ending in "?" above the options'],
+  sentence: ['claude.dialog.question-sentence', 'no paragraph ending in "?": the question sentence that opens one'],
+  title: ['claude.dialog.question-title', 'no "?" paragraph: the section\'s title'],
+  'selected-option': ['claude.dialog.question-selected', 'no question or title: the selected option'],
+} as const
+
 /** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
 export function readClaude(screen: string, agent: AgentInfo | undefined, v: ClaudeVocabulary = V): ScreenReading {
   const layout = layoutOf(screen, v)
-  const mode = modeOf(layout, v)
+  const mode = modeDecision(layout, v)
   // only the current turn matters: start at the last echoed prompt (a stale answer
   // above it is not this turn's); the prompt row itself opens the first block
   let turnRow = 0
   if (!layout.dialog) {
     for (let i = layout.convEnd - 1; i >= 0; i--) {
-      if (v.promptLine.test(layout.lines[i])) {
+      if (v.promptLine.test(layout.lines[i]) && !isLocalCommand(layout, i, v)) {
         turnRow = i
         break
       }
     }
   }
-  const blocks = layout.dialog ? [] : blocksOf(layout, v, turnRow)
+  // a numbered menu while herdr does not say blocked (/model's picker) is not a question
+  // the agent waits on: the card reads the conversation above it
+  const menu = !!layout.dialog && !!agent && agent.agent_status !== 'blocked'
+  if (menu) {
+    for (let i = layout.convEnd - 1; i >= 0; i--) {
+      if (v.promptLine.test(layout.lines[i]) && !isLocalCommand(layout, i, v)) {
+        turnRow = i
+        break
+      }
+    }
+  }
+  const blocks = layout.dialog && !menu ? [] : blocksOf(layout, v, turnRow)
   const recognised =
-    !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0
-  if (!recognised) return { ...fallbackRead(screen), rule: 'claude:unrecognised>fallback' }
+    !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0 || layout.panel >= 0
+  if (!recognised) return unrecognised(screen, 'claude')
 
   const transcript = transcriptOf(layout, v)
-  const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
-  const withMode = (r: ScreenReading): ScreenReading => (mode !== undefined ? { ...r, permission_mode: mode } : r)
+  const regions = regionsOf(layout, turnRow)
+  const base = { transcript: transcript.length ? transcript : undefined, parsed: true, regions }
+  const modeDecided = { rule: mode.rule, why: mode.why }
+  const withMode = (r: ScreenReading): ScreenReading => {
+    const out = { ...r, decisions: { ...r.decisions, permission_mode: modeDecided } }
+    return mode.mode !== undefined ? { ...out, permission_mode: mode.mode } : out
+  }
 
-  if (layout.dialog) {
-    const { blocked, context, submitFocused } = layout.dialog
+  if (layout.dialog && !menu) {
+    const { blocked, context, submitFocused, questionFrom, optionsFrom } = layout.dialog
     const numbered = blocked.options.some((o) => o.index > 0)
     const questions = questionsOf(layout, v)
+    const [qRule, qWhy] = QUESTION_RULE[questionFrom]
+    const question = { rule: qRule, why: `${qWhy} (row ${layout.dialog.questionStart})` }
+    const picked = blocked.options.findIndex((o) => o.selected)
     return withMode({
       ...base,
       headline: blocked.question,
@@ -279,7 +359,16 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
       blocked: questions ? { ...blocked, questions } : blocked,
       identity: context.filter((r) => !/[☐☒]/.test(r)),
       drive: { kind: blocked.multi_select ? 'multi-select' : numbered ? 'numbered' : 'menu', submitFocused },
-      rule: numbered ? 'dialog:numbered' : 'dialog:cursor-menu',
+      rule: qRule,
+      decisions: {
+        headline: question,
+        detail: { rule: 'claude.dialog.context', why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question' },
+        'blocked.question': question,
+        'blocked.options': {
+          rule: optionsFrom === 'numbered' ? 'claude.dialog.options-numbered' : 'claude.dialog.options-cursor-menu',
+          why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}`,
+        },
+      },
     })
   }
 
@@ -288,10 +377,19 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   if (agent?.agent_status === 'blocked' && layout.lastRule >= 0) {
     for (let i = layout.lines.length - 1; i > layout.lastRule; i--) {
       const t = layout.lines[i].trim()
-      if (/\?$/.test(t) && !v.promptLine.test(t)) {
-        return withMode({ ...base, headline: t, detail: t, rule: 'blocked:question-without-options' })
+      if (v.question.test(t) && !v.promptLine.test(t)) {
+        const d = { rule: 'claude.blocked.question-row', why: `herdr says blocked, no whole dialog; row ${i} ends in "?"` }
+        return withMode({ ...base, headline: t, detail: t, rule: d.rule, decisions: { headline: d, detail: d } })
       }
     }
+  }
+
+  // the API is being retried and nothing came after: that is what the agent is doing
+  const last = blocks[blocks.length - 1]
+  const retry = last?.kind === 'status' ? v.retryRow.map((r) => r.exec(last.rows[0])).find(Boolean) : undefined
+  if (retry) {
+    const d = { rule: 'claude.turn.api-retry', why: `the turn's last row is an API retry: "${retry[1]}"` }
+    return withMode({ ...base, headline: retry[1], detail: retry[1], rule: d.rule, decisions: { headline: d, detail: d } })
   }
 
   // the current turn only: after the last echoed prompt (a stale answer is not this turn's)
@@ -301,18 +399,42 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
       isPrompt: (b) => b.kind === 'prompt',
       isProse: (b) => b.kind === 'prose',
       isTool: (b) => b.kind === 'tool',
-      proseOf: (b) => proseLines(b.rows, layout.width),
-      stepOf: (b) => toolStep(b),
+      proseOf: (b) => proseLines(b.rows, layout.width, v),
+      stepOf: (b) => toolStep(b, v),
     },
     agent,
     agent?.agent_status === 'working',
-    '',
+    'claude',
   )
-  return withMode({ ...base, ...turn })
+  const decided = { rule: turn.rule, why: turn.why }
+  return withMode({ ...base, headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided } })
 }
+
+/** Every rule the Claude Code grammar can name, in the order it tries them. */
+export const claudeRules = manifest('claude', [
+  { id: 'claude.layout.unrecognised', field: 'headline', says: 'no composer, dialog, rule or known block on screen: the fallback reading' },
+  { id: 'claude.dialog.question', field: 'blocked.question', says: 'a live dialog: the paragraph ending in "?" right above its options' },
+  { id: 'claude.dialog.question-sentence', field: 'blocked.question', says: 'a live dialog whose question paragraph goes on after its "?": the sentence up to the "?"' },
+  { id: 'claude.dialog.question-title', field: 'blocked.question', says: 'a live dialog without a question: the title of its section' },
+  { id: 'claude.dialog.question-selected', field: 'blocked.question', says: 'a live dialog with neither: the selected option' },
+  { id: 'claude.dialog.context', field: 'detail', says: "a live dialog: the rows between its top rule and its question (tool, command, file)" },
+  { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
+  { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
+  { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
+  { id: 'claude.turn.api-retry', field: 'headline', says: 'the last row of the turn says the API call is being retried: that row' },
+  ...turnRules('claude'),
+  { id: 'claude.mode.hidden', field: 'permission_mode', says: 'no composer (a dialog or the transcript view replaces the footer): no mode' },
+  { id: 'claude.mode.label', field: 'permission_mode', says: 'a footer row "⏵⏵ <label> on": the label\'s canonical mode' },
+  { id: 'claude.mode.label-raw', field: 'permission_mode', says: 'a footer mode label not in the table: reported lowercased' },
+  { id: 'claude.mode.no-label', field: 'permission_mode', says: 'the unlabelled default footer of older builds ("? for shortcuts"): the default mode' },
+  { id: 'claude.mode.transient', field: 'permission_mode', says: 'a footer row without a mode label that is not the default footer (a transient hint): no mode' },
+  { id: 'claude.mode.no-footer', field: 'permission_mode', says: 'nothing under the composer (cut screen): no mode' },
+  ...fallbackRules,
+])
 
 export const claudeGrammar: ScreenGrammar = {
   kinds: ['claude', 'claude-code'],
+  rules: claudeRules,
   digitSelects: true,
   drives: V.drives,
   read: (screen, agent) => readClaude(screen, agent),

@@ -11,13 +11,14 @@
 // separator "Worked for 3s • 16:00", a stopped one with "■ Conversation interrupted …",
 // a failed one with "■ <error>". The wording lives in codex-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading as Blocked, ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading as Blocked, Decision, ScreenGrammar, ScreenReading } from '../card'
+import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import { indentOf, isBoxArt, isRule, paneWidth } from '../lines'
 import { capDetail, readTurn, unwrapProse } from '../turn'
 import { codexVocabulary as V, type CodexVocabulary } from './codex-vocabulary'
-import { fallbackRead } from './fallback'
+import { unrecognised } from './fallback'
 
 const TRANSCRIPT_LINES = 12
 // the composer grows with its draft; footer rows under it are few
@@ -291,20 +292,30 @@ function transcriptOf(layout: CodexLayout, blocks: readonly CodexBlock[], v: Cod
 export function readCodex(screen: string, agent: AgentInfo | undefined, v: CodexVocabulary = V): ScreenReading {
   const layout = codexLayoutOf(screen, v)
   const mode = layout.planMode ? 'plan' : undefined
-  const withMode = (r: ScreenReading): ScreenReading => (mode ? { ...r, permission_mode: mode } : r)
+  const modeDecided: Decision = mode
+    ? { rule: 'codex.mode.plan', why: 'the footer shows "Plan mode"' }
+    : { rule: 'codex.mode.none', why: 'no Plan mode label in the footer (codex reports no other mode)' }
+  const withMode = (r: ScreenReading): ScreenReading => {
+    const out = { ...r, decisions: { ...r.decisions, permission_mode: modeDecided } }
+    return mode ? { ...out, permission_mode: mode } : out
+  }
+  const decided = (rule: string, why: string): Pick<ScreenReading, 'rule' | 'decisions'> => ({
+    rule,
+    decisions: { headline: { rule, why }, detail: { rule, why } },
+  })
 
   if (layout.exited) {
     const summary = layout.lines.map((l) => l.trim()).filter((t) => anyMatch(v.exitSummary, t) || /^Or run codex resume\b/.test(t))
-    return { headline: '', detail: summary.join('\n'), parsed: true, rule: 'codex.exited' }
+    return { headline: '', detail: summary.join('\n'), parsed: true, ...decided('codex.exited', 'codex quit and printed its session summary') }
   }
   if (layout.picker) {
     const rows = layout.lines.map((l) => l.trim()).filter((t) => v.picker.test(t) || v.pickerRow.test(t))
-    return { headline: '', detail: rows.map((t) => t.replace(/^›\s+/, '› ').replace(/\s{2,}/g, '  ')).join('\n'), parsed: true, rule: 'codex.resume-picker' }
+    return { headline: '', detail: rows.map((t) => t.replace(/^›\s+/, '› ').replace(/\s{2,}/g, '  ')).join('\n'), parsed: true, ...decided('codex.resume-picker', 'the `codex resume` session picker is on screen') }
   }
 
   const blocks = codexBlocksOf(layout, v)
   const recognised = layout.composer >= 0 || !!layout.dialog || blocks.some((b) => b.kind === 'banner' || b.kind === 'prompt')
-  if (!recognised) return { ...fallbackRead(screen), rule: 'codex.unrecognised>fallback' }
+  if (!recognised) return unrecognised(screen, 'codex')
 
   const transcript = transcriptOf(layout, blocks, v)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
@@ -322,6 +333,12 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
       blocked,
       drive: { kind: 'numbered' },
       rule,
+      decisions: {
+        headline: { rule, why: `a live dialog: "${blocked.question}"` },
+        detail: { rule, why: lines.length ? `${lines.length} context rows` : 'no context rows: the question' },
+        'blocked.question': { rule, why: `a live dialog: "${blocked.question}"` },
+        'blocked.options': { rule: 'codex.dialog.options', why: `${blocked.options.length} numbered options, cursor on ${blocked.options.findIndex((o) => o.selected) + 1}` },
+      },
     })
   }
 
@@ -346,32 +363,36 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
     },
     agent,
     working,
-    'codex.',
+    'codex',
   )
   let { headline, detail, rule } = turn
+  let why = turn.why
   headline = headline.replace(LIST_MARK, '')
 
   // how the turn ended, when it ended without a word
   const last = turnBlocks[turnBlocks.length - 1]
-  const nothing = rule === 'codex.nothing-this-turn'
+  const nothing = rule === 'codex.turn.nothing'
   if (last?.kind === 'error') {
     detail = nothing ? last.rows[0] : `${detail}\n\n${last.rows[0]}`
     rule = 'codex.turn.error'
+    why = `the turn ended with an error: ${last.rows[0].trim()}`
   } else if (last?.kind === 'interrupted' && nothing) {
     detail = 'Conversation interrupted'
     rule = 'codex.turn.interrupted'
+    why = 'the turn was interrupted before it said anything'
   } else if (status && nothing) {
     const text = status.rows[0].trim().replace(v.statusTail, '')
     const sub = status.rows.slice(1).map((r) => r.replace(/^[\s└│]+/, '').trim()).filter(Boolean)
     detail = [text, ...sub].join('\n')
     rule = v.reconnecting.test(text) ? 'codex.status.reconnecting' : 'codex.status.working'
+    why = `nothing said yet this turn; status row: ${text}`
   }
 
   // the plan checklist, when this turn drew one
   const plan = [...turnBlocks].reverse().find((b) => b.kind === 'tool' && v.planCell.test(b.rows[0].trim()))
   if (plan) detail = capDetail([...(detail ? [detail, ''] : []), ...planOf(plan, v)])
 
-  return withMode({ ...base, headline, detail, rule })
+  return withMode({ ...base, headline, detail, rule, decisions: { headline: { rule, why }, detail: { rule, why } } })
 }
 
 /** The Shift+Tab collaboration mode the footer shows: "plan", else undefined (Default shows no label). */
@@ -381,8 +402,28 @@ export function codexMode(screen: string): string | undefined {
   return layout.planMode ? 'plan' : 'default'
 }
 
+/** Every rule the Codex CLI grammar can name (src/card/rules.ts). */
+export const codexRules = manifest('codex', [
+  { id: 'codex.exited', field: 'headline', says: 'codex quit and printed its session summary: the summary as detail' },
+  { id: 'codex.resume-picker', field: 'headline', says: 'the `codex resume` picker: its rows as detail' },
+  { id: 'codex.layout.unrecognised', field: 'headline', says: "none of codex's landmarks on screen: the fallback reading" },
+  ...V.dialogs.map((d) => ({ id: d.rule, field: 'blocked.question' as const, says: `a live dialog titled ${d.title}` })),
+  { id: 'codex.dialog.question', field: 'blocked.question', says: 'request_user_input: the paragraph under "Question N/M"' },
+  { id: 'codex.dialog.numbered', field: 'blocked.question', says: 'a numbered dialog with an unknown title: its question paragraph' },
+  { id: 'codex.dialog.options', field: 'blocked.options', says: 'the numbered options, "›" on the selected one' },
+  ...turnRules('codex'),
+  { id: 'codex.turn.error', field: 'headline', says: 'the turn ended with "■ …" (an error)' },
+  { id: 'codex.turn.interrupted', field: 'headline', says: 'the turn was interrupted before it said anything' },
+  { id: 'codex.status.reconnecting', field: 'headline', says: 'nothing said yet; the status row says "Reconnecting…"' },
+  { id: 'codex.status.working', field: 'headline', says: 'nothing said yet; the status row says it is working' },
+  { id: 'codex.mode.plan', field: 'permission_mode', says: 'the footer shows "Plan mode": plan' },
+  { id: 'codex.mode.none', field: 'permission_mode', says: 'no Plan mode label: no mode' },
+  ...fallbackRules,
+])
+
 export const codexGrammar: ScreenGrammar = {
   kinds: ['codex'],
+  rules: codexRules,
   // a digit picks and confirms the option at once (real 0.171.0: "1" applied an edit)
   digitSelects: true,
   drives: V.drives,

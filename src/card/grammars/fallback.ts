@@ -2,6 +2,7 @@
 // last readable line, recent readable text, never `blocked`. Kind-agnostic chrome
 // (key hints, frame glyphs, spinners, status bars under the last rule) is data below.
 import type { ScreenGrammar, ScreenReading } from '../card'
+import { fallbackRules } from '../rules'
 import { screenLines } from '../clean'
 import { isBoxArt, isDashedRule, isRule, paneWidth, stripFrame, wrapsInto } from '../lines'
 
@@ -94,11 +95,25 @@ export function fallbackRead(screen: string): ScreenReading {
     detail: recent.join('\n'),
     transcript: transcript.length ? transcript : undefined,
     parsed: false,
-    rule: recent.length ? 'fallback:last-readable-line' : 'fallback:nothing-readable',
+    rule: recent.length ? 'fallback.last-readable-line' : 'fallback.nothing-readable',
+    decisions: {
+      headline: recent.length
+        ? { rule: 'fallback.last-readable-line', why: `last readable row of ${recent.length} kept` }
+        : { rule: 'fallback.nothing-readable', why: 'no readable row on screen' },
+    },
   }
 }
 
+/** A screen this grammar does not recognise: the fallback reading, under the grammar's rule id. */
+export function unrecognised(screen: string, ns: string): ScreenReading {
+  const r = fallbackRead(screen)
+  const why = `no ${ns} layout on screen; fallback: ${r.decisions?.headline?.why ?? ''}`
+  return { ...r, rule: `${ns}.layout.unrecognised`, decisions: { ...r.decisions, headline: { rule: `${ns}.layout.unrecognised`, why } } }
+}
+
+
 export const fallbackGrammar: ScreenGrammar = {
   kinds: [],
+  rules: fallbackRules,
   read: (screen) => fallbackRead(screen),
 }

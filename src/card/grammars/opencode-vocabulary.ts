@@ -1,5 +1,6 @@
 // opencode's screen vocabulary as DATA (docs/reference/herdr-cli.md §9.3, fixtures/screens/opencode,
 // opencode 1.18.33). A wording or glyph change is an edit here, not in opencode.ts.
+import { seenIn } from '../seen'
 import type { DialogVocabulary } from '../dialog'
 import type { DialogDrive } from '../drive'
 
@@ -38,7 +39,8 @@ export interface OpencodeVocabulary {
 
 const NEVER = /(?!)/
 
-export const opencodeVocabulary: OpencodeVocabulary = {
+// every entry below was seen in opencode 1.18.33 (the corpus version); seenIn tags them
+export const opencodeVocabulary: OpencodeVocabulary = seenIn('1.18.33', {
   frame: /^\s*┃/,
   frameStrip: /^\s*┃ {0,2}/,
   inputBottom: /^\s*╹▀{3,}/,
@@ -73,4 +75,4 @@ export const opencodeVocabulary: OpencodeVocabulary = {
     permission: { pick: { by: 'arrows' }, prev: 'left', next: 'right', confirm: 'enter' },
     question: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter' },
   },
-}
+})

@@ -9,11 +9,12 @@
 // when the screen carries them (herdr `agent read --format ansi`), and from plain text it
 // is the first option — the one opencode highlights when a dialog opens.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading, Option, ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading, Option, Region, ScreenGrammar, ScreenReading } from '../card'
+import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
 import { columns, isBoxArt, paneWidth } from '../lines'
-import { fallbackRead } from './fallback'
+import { unrecognised } from './fallback'
 import { readTurn, unwrapProse } from '../turn'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
@@ -391,15 +392,20 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
   if (layout.exited && !layout.promptBox && !layout.dialogRows) {
     // opencode quit: nothing is running in the pane any more
     const summary = layout.lines.map((l) => l.trim()).filter((t) => anyMatch(v.exitSummary, t))
-    return { headline: '', detail: summary.map((t) => t.replace(/\s{2,}/g, ': ')).join('\n'), parsed: true, rule: 'opencode:exited' }
+    const exited = { rule: 'opencode.layout.exited', why: `the session summary is on screen (${summary.length} rows)` }
+    return { headline: '', detail: summary.map((t) => t.replace(/\s{2,}/g, ': ')).join('\n'), parsed: true, rule: exited.rule, decisions: { headline: exited, detail: exited } }
   }
-  if (!layout.promptBox && !layout.dialogRows) return { ...fallbackRead(screen), rule: 'opencode:unrecognised>fallback' }
+  if (!layout.promptBox && !layout.dialogRows) return unrecognised(screen, 'opencode')
+  const regions: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]
+  if (layout.dialogRows) regions.push({ name: 'dialog', from: layout.dialogRows[0], to: layout.dialogRows[1] + 1 })
 
   const transcript = transcriptOf(layout, v)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
 
   if (layout.dialog) {
     const { blocked, context, kind } = layout.dialog
+    const picked = blocked.options.findIndex((o) => o.selected)
+    const question = { rule: `opencode.dialog.${kind}`, why: `a live ${kind} dialog (rows ${layout.dialogRows?.join('-')})` }
     return {
       ...base,
       headline: blocked.question,
@@ -407,7 +413,17 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
       blocked,
       identity: context,
       drive: { kind },
-      rule: `opencode:dialog:${kind}`,
+      rule: question.rule,
+      regions,
+      decisions: {
+        headline: question,
+        detail: { rule: question.rule, why: context.length ? `${context.length} context rows above the question` : 'no context rows: the question' },
+        'blocked.question': question,
+        'blocked.options': {
+          rule: kind === 'permission' ? 'opencode.dialog.buttons' : 'opencode.dialog.numbered',
+          why: `${blocked.options.length} options; highlighted: ${picked >= 0 ? picked + 1 : 'none'} (${kind === 'permission' ? 'by colour, else the first' : 'by colour or cursor'})`,
+        },
+      },
     }
   }
 
@@ -423,13 +439,26 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
     },
     agent,
     agent?.agent_status === 'working',
-    'opencode:',
+    'opencode',
   )
-  return { ...base, ...turn }
+  const decided = { rule: turn.rule, why: turn.why }
+  return { ...base, headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided }, regions }
 }
+
+export const opencodeRules = manifest('opencode', [
+  { id: 'opencode.layout.exited', field: 'headline', says: 'opencode quit and printed its session summary: the summary as detail' },
+  { id: 'opencode.layout.unrecognised', field: 'headline', says: 'neither prompt box, dialog nor exit summary: the fallback reading' },
+  { id: 'opencode.dialog.permission', field: 'blocked.question', says: 'a "Permission required" box with its buttons' },
+  { id: 'opencode.dialog.question', field: 'blocked.question', says: 'a question-tool form with numbered options' },
+  { id: 'opencode.dialog.buttons', field: 'blocked.options', says: 'unnumbered permission buttons (index 0), the highlighted one by colour' },
+  { id: 'opencode.dialog.numbered', field: 'blocked.options', says: 'numbered question options, the highlighted one by colour' },
+  ...turnRules('opencode'),
+  ...fallbackRules,
+])
 
 export const opencodeGrammar: ScreenGrammar = {
   kinds: ['opencode'],
+  rules: opencodeRules,
   wantsAnsi: true,
   drives: V.drives,
   read: (screen, agent) => readOpencode(screen, agent),

@@ -3,6 +3,7 @@
 // conversation row is indented one column, and the only structure plain text keeps is
 // the blank-row spacing between components. A wording change is an edit here, not in pi.ts.
 import type { DialogDrive } from '../drive'
+import { seenIn } from '../seen'
 
 export interface PiVocabulary {
   /** first row of a startup/banner group: never conversation */
@@ -36,7 +37,8 @@ export interface PiVocabulary {
   drives: Record<'select' | 'input', DialogDrive>
 }
 
-export const piVocabulary: PiVocabulary = {
+// every entry below was seen in pi 0.73.1 (the corpus version); seenIn tags them
+export const piVocabulary: PiVocabulary = seenIn('0.73.1', {
   banner: [
     /^\S+ not found\. Offline mode enabled/, // fd / ripgrep download notes (stderr, column 0)
     /^pi v\d+\.\d+/, // " pi v0.73.1" + key hints + "Press ctrl+o …"
@@ -70,4 +72,4 @@ export const piVocabulary: PiVocabulary = {
     select: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter' },
     input: { pick: { by: 'arrows' }, prev: 'up', next: 'down', confirm: 'enter', text: { into: 'highlighted-row' } },
   },
-}
+})

@@ -10,10 +10,11 @@
 // told apart by the order a turn follows: user, then assistant text and tool boxes
 // alternating, ending on text — so a run of plain groups alternates user/assistant.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading, DriveState, ScreenGrammar, ScreenReading } from '../card'
+import type { DialogReading, DriveState, Region, ScreenGrammar, ScreenReading } from '../card'
+import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
-import { fallbackRead } from './fallback'
+import { unrecognised } from './fallback'
 import { readTurn, unwrapProse } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 
@@ -233,7 +234,7 @@ export function piDialogOf(layout: PiLayout, v: PiVocabulary = V): PiDialog | un
 export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabulary = V): ScreenReading {
   const layout = piLayoutOf(screen, v)
   const recognised = layout.editorBottom >= 0 || layout.groups.some((g) => g.kind === 'banner')
-  if (!recognised) return { ...fallbackRead(screen), rule: 'pi:unrecognised>fallback' }
+  if (!recognised) return unrecognised(screen, 'pi')
 
   const transcript = transcriptOf(layout)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
@@ -248,7 +249,16 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
       blocked,
       drive,
       identity: context,
-      rule: `pi:dialog:${drive.kind}`,
+      rule: `pi.dialog.${drive.kind}`,
+      decisions: {
+        headline: { rule: `pi.dialog.${drive.kind}`, why: `an extension ${drive.kind} dialog above the editor: its title row` },
+        detail: { rule: `pi.dialog.${drive.kind}`, why: context.length ? `${context.length} message rows under the title` : 'no message rows: the question' },
+        'blocked.question': { rule: `pi.dialog.${drive.kind}`, why: 'the first row of the dialog' },
+        'blocked.options': {
+          rule: `pi.dialog.${drive.kind}`,
+          why: drive.kind === 'input' ? 'a text input: one free-text option' : `${blocked.options.length} rows, "→" on the selected one`,
+        },
+      },
     }
   }
 
@@ -264,13 +274,25 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
     },
     agent,
     layout.spinning || agent?.agent_status === 'working',
-    'pi:',
+    'pi',
   )
-  return { ...base, ...turn }
+  const regions: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]
+  if (layout.editorTop >= 0) regions.push({ name: 'editor', from: layout.editorTop, to: layout.editorBottom + 1 })
+  const decided = { rule: turn.rule, why: turn.why }
+  return { ...base, headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided }, regions }
 }
+
+export const piRules = manifest('pi', [
+  { id: 'pi.layout.unrecognised', field: 'headline', says: "neither pi's editor nor its banner on screen: the fallback reading" },
+  { id: 'pi.dialog.select', field: 'blocked.question', says: 'an extension select/confirm dialog: title, message rows, "→" option rows above the "↑↓ navigate" hint' },
+  { id: 'pi.dialog.input', field: 'blocked.question', says: 'an extension input dialog: title, "> typed" row above the "enter submit" hint' },
+  ...turnRules('pi'),
+  ...fallbackRules,
+])
 
 export const piGrammar: ScreenGrammar = {
   kinds: ['pi'],
   drives: V.drives,
+  rules: piRules,
   read: (screen, agent) => readPi(screen, agent),
 }
