@@ -21,6 +21,33 @@ interface AttachConn {
   unregister?: () => void
   size?: { cols: number; rows: number }
   openedAt?: number
+  /** typed input not yet handed to herdr, in the order it was typed */
+  input: string
+  /** the one typing loop of this socket is running */
+  typing: boolean
+  /** reading paused: the client types faster than herdr takes it */
+  inputPaused: boolean
+}
+
+/** The most input any attach socket had queued (tests, measurements). */
+export const attachCounters = { maxQueuedInput: 0 }
+
+/** Typed input queued per socket before its reading pauses (TCP backpressure on the client). */
+export const ATTACH_INPUT_MAX = 16 * 1024
+/**
+ * Input Bun had already read when the pause came still arrives; past this much
+ * queued the socket is closed (1008) rather than hold more: the phone is told,
+ * nothing is silently dropped.
+ */
+export const ATTACH_INPUT_HARD_MAX = 1024 * 1024
+/** The most input handed to herdr in one call. */
+const SEND_CHUNK = 4096
+
+/** The first `n` UTF-16 units of `s`, not splitting a surrogate pair. */
+function headOf(s: string, n: number): string {
+  if (s.length <= n) return s
+  const c = s.charCodeAt(n - 1)
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n)
 }
 
 export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
@@ -35,7 +62,9 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
           const f = herdrFailure(e, 'no such pane')
           return status(f.code, f.body)
         }
-        return { attach: { pane: query.pane, busy: false, blocked: false, closed: false } as AttachConn }
+        return {
+          attach: { pane: query.pane, busy: false, blocked: false, closed: false, input: '', typing: false, inputPaused: false } as AttachConn,
+        }
       },
     })
     .ws('/attach', {
@@ -92,11 +121,42 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
                 : String(message)
         // NUL cannot travel in an argv; everything else is typed as is.
         const clean = input.replace(/\u0000/g, '')
-        if (!clean) return
+        if (!clean || c.closed) return
+        // One typing loop per socket: input reaches the pane in the order it was
+        // typed, frames queued meanwhile go out together, and a client typing
+        // faster than herdr takes it is paused instead of queueing without bound.
+        if (c.input.length + clean.length > ATTACH_INPUT_HARD_MAX) {
+          c.closed = true
+          c.input = ''
+          ws.raw.close(1008, 'input queue full')
+          return
+        }
+        c.input += clean
+        if (c.input.length > attachCounters.maxQueuedInput) attachCounters.maxQueuedInput = c.input.length
+        const flow = ws.raw as unknown as { pause(): void; resume(): void }
+        if (c.input.length > ATTACH_INPUT_MAX && !c.inputPaused) {
+          c.inputPaused = true
+          flow.pause()
+        }
+        if (c.typing) return
+        c.typing = true
         try {
-          await ctx.herdr.paneSendText(c.pane, clean)
-        } catch (e) {
-          ctx.log(`attach ${c.pane}: send failed: ${(e as Error).message}`)
+          while (c.input && !c.closed) {
+            const chunk = headOf(c.input, SEND_CHUNK)
+            c.input = c.input.slice(chunk.length)
+            try {
+              await ctx.herdr.paneSendText(c.pane, chunk)
+            } catch (e) {
+              // the message names the command, never the text
+              ctx.log(`attach ${c.pane}: send failed: ${(e as Error).message}`)
+            }
+            if (c.inputPaused && c.input.length <= ATTACH_INPUT_MAX / 2) {
+              c.inputPaused = false
+              if (!c.closed) flow.resume()
+            }
+          }
+        } finally {
+          c.typing = false
         }
       },
       drain(ws) {
@@ -113,6 +173,7 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
           device: whoOf(ws.data),
         })
         c.closed = true
+        c.input = ''
         clearInterval(c.timer)
         c.unregister?.()
       },

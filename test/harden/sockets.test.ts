@@ -3,32 +3,14 @@
 // good releases its stream, file, tail poll and herdr poller.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
-import { createHerdrClient } from '../../src/herdr/client'
 import { jsonlCounters } from '../../src/transcript/jsonl/jsonl-file'
-import { claudeSession, clientFrame, gatedHerdr, pairDevice, rawSocket } from './helpers'
-import type { HerdrClient } from '../../src/herdr/client'
+import { bridgeWithHerdr, claudeSession, clientFrame, gatedHerdr, pairDevice, rawSocket } from './helpers'
 
 let b: Bridge | undefined
 afterEach(async () => {
   await b?.stop()
   b = undefined
 })
-
-/** A bridge whose herdr client is swapped, after start, for a wrapper of the fake one. */
-async function bridgeWithHerdr(wrap: (inner: HerdrClient) => HerdrClient, o: Parameters<typeof startBridge>[0] = {}) {
-  let inner: HerdrClient | undefined
-  const holder: HerdrClient = new Proxy({} as HerdrClient, { get: (_t, p) => Reflect.get(wrapped!, p) })
-  let wrapped: HerdrClient | undefined
-  const bridge = await startBridge({ ...o, deps: { herdr: holder } })
-  // the harness built the fake herdr's env; build the same client here
-  inner = createHerdrClient({
-    bin: `${import.meta.dir}/../../fixtures/herdr/herdr`,
-    timeoutMs: 5000,
-    env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: bridge.statePath, FAKE_HERDR_LOG: `${bridge.dir}/herdr-calls.jsonl` },
-  })
-  wrapped = wrap(inner)
-  return bridge
-}
 
 describe('a device revoked while its upgrade is in flight has no socket', () => {
   for (const [route, method] of [
