@@ -8,6 +8,7 @@ import { open, realpath, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, sep } from 'node:path'
 import { placed, type Draft, type Entry } from '../entry'
 import { indexStoreCounters, type IndexStore } from './index-store'
+import { tooLarge } from './normalizer'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
@@ -27,7 +28,14 @@ export const jsonlCounters = {
   counterDistrusted: 0,
   /** read() calls served */
   reads: 0,
+  /** the largest buffer a scan allocated to hold one line (bounded by maxLineBytes) */
+  maxLineBuffer: 0,
+  /** lines skipped for being longer than maxLineBytes */
+  oversizedLines: 0,
 }
+
+/** A line longer than this is not read: it becomes one entry marked too large (tooLarge). */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024
 
 export interface JsonlFileOptions {
   /** tail poll interval; the contract says 250 ms */
@@ -44,6 +52,8 @@ export interface JsonlFileOptions {
    * live tail always normalize. Default: normalize and count.
    */
   count?: LineCounter
+  /** lines longer than this are skipped as too large (default MAX_LINE_BYTES) */
+  maxLineBytes?: number
   /**
    * The agent's own directory. The file is opened through its real path, and
    * only when that lies inside this directory (itself resolved): a session
@@ -132,6 +142,9 @@ export class JsonlFile {
   private readonly chunkBytes: number
   private readonly log: (message: string) => void
   private readonly within: string | undefined
+  private readonly maxLineBytes: number
+  /** an oversized line still being written: where it starts, and how far it was searched for its end */
+  private longLine: { start: number; searched: number } | null = null
   private lastLogged = ''
   /** the counter used by index scans; dropped for good once it disagrees with the normalizer */
   private count: LineCounter | undefined
@@ -159,6 +172,7 @@ export class JsonlFile {
     this.log = opts.log ?? ((m) => console.warn(m))
     this.count = opts.count
     this.within = opts.within
+    this.maxLineBytes = Math.max(4096, opts.maxLineBytes ?? MAX_LINE_BYTES)
     this.fold = opts.fold
     const name = opts.cacheKey ?? normalize.name
     this.store = name ? opts.store : undefined
@@ -247,6 +261,28 @@ export class JsonlFile {
     if (this.resetting || fh === null || !(from <= to)) return []
     const r0 = index.rowOf(from)
     const r1 = index.rowOf(to)
+    const out: Entry[] = []
+    // Rows of oversized lines (at least maxLineBytes: no shorter line was skipped) are never read: each is its too-large entry.
+    // The others are read in runs, one contiguous read per run.
+    for (let r = r0; r <= r1; ) {
+      if (index.ends[r] - index.starts[r] >= this.maxLineBytes) {
+        const seq = index.before(r) + 1
+        if (seq >= from && seq <= to) out.push(placed(tooLarge(index.starts[r], index.ends[r] - index.starts[r]), seq))
+        r++
+        continue
+      }
+      let e = r
+      while (e < r1 && index.ends[e + 1] - index.starts[e + 1] < this.maxLineBytes) e++
+      const run = await this.readRun(fh, index, generation, r, e, from, to)
+      if (run === undefined) return []
+      out.push(...run)
+      r = e + 1
+    }
+    return out
+  }
+
+  /** Entries of rows r0..r1 (no oversized line among them) within from..to; undefined when the read must be retried. */
+  private async readRun(fh: FileHandle, index: LineIndex, generation: number, r0: number, r1: number, from: number, to: number): Promise<Entry[] | undefined> {
     const base = index.starts[r0]
     const length = index.ends[r1] - base
     const buf = Buffer.allocUnsafe(length)
@@ -261,9 +297,9 @@ export class JsonlFile {
     } catch (err) {
       this.report(`jsonl read ${this.path}: ${(err as Error)?.message ?? err}`)
       void this.pump()
-      return []
+      return undefined
     }
-    if (generation !== this.generation || this.resetting) return []
+    if (generation !== this.generation || this.resetting) return undefined
     const out: Entry[] = []
     for (let r = r0; r <= r1; r++) {
       const start = index.starts[r]
@@ -283,7 +319,7 @@ export class JsonlFile {
         }
         this.suspect = true
         void this.pump()
-        return []
+        return undefined
       }
       for (let i = 0; i < drafts.length; i++) {
         const seq = first + i
@@ -475,6 +511,7 @@ export class JsonlFile {
     const hadContent = this.index.scanned > 0
     this.resetting = true
     this.suspect = false
+    this.longLine = null
     try {
       const fresh = this.emptyIndex()
       await this.extend(fresh, size, false)
@@ -498,6 +535,7 @@ export class JsonlFile {
   }
 
   private replaceIndex(index: LineIndex): void {
+    this.longLine = null
     this.index = index
     this.generation++
     this.headPrint = Buffer.alloc(0)
@@ -513,35 +551,82 @@ export class JsonlFile {
     const fh = this.fh
     if (!fh) return
     if (index.scanned === 0) jsonlCounters.indexBuilds++
-    let buf = Buffer.allocUnsafe(Math.min(this.chunkBytes, Math.max(4096, size - index.scanned)))
+    let buf = Buffer.allocUnsafe(Math.min(this.chunkBytes, this.maxLineBytes, Math.max(4096, size - index.scanned)))
     let pos = index.scanned
     while (pos < size) {
+      const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
+      const before = index.total()
+      const long = this.longLine && this.longLine.start === pos ? this.longLine : null
+      if (long) {
+        // An oversized line: find its end without keeping any of it.
+        const nl = await this.findNewline(fh, long.searched, size, buf)
+        if (nl < 0) {
+          long.searched = size
+          break // still being written
+        }
+        this.longLine = null
+        this.skipLongLine(index, pos, nl, collect)
+        pos = nl + 1
+        index.scanned = pos
+        this.emitGrown(collect, before)
+        continue
+      }
       const want = Math.min(buf.length, size - pos)
       const { bytesRead } = await fh.read(buf, 0, want, pos)
       if (bytesRead === 0) break
       jsonlCounters.bytesScanned += bytesRead
-      const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
-      const before = index.total()
       const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
       if (used === 0) {
-        // No '\n' in what we read: the rest is a half-written line, or one
-        // longer than the buffer (grow it and read again).
+        // No '\n' in what we read: a half-written line, or one longer than the
+        // buffer: grow the buffer up to maxLineBytes; past that, the line is
+        // too large to hold and is skipped to its end.
+        if (bytesRead >= this.maxLineBytes) {
+          this.longLine = { start: pos, searched: pos + bytesRead }
+          continue
+        }
         if (bytesRead < want || pos + bytesRead >= size) break
-        buf = Buffer.allocUnsafe(buf.length * 2)
+        buf = Buffer.allocUnsafe(Math.min(buf.length * 2, this.maxLineBytes))
+        if (buf.length > jsonlCounters.maxLineBuffer) jsonlCounters.maxLineBuffer = buf.length
         continue
       }
       pos += used
-      if (collect && collect.length > 0) {
-        const entries = collect.map((d, i) => placed(d, before + 1 + i))
-        for (const l of [...this.growListeners]) {
-          try {
-            l(entries)
-          } catch (err) {
-            this.report(`jsonl onGrow listener: ${(err as Error)?.message ?? err}`)
-          }
-        }
+      this.emitGrown(collect, before)
+    }
+  }
+
+  /** Hands entries just indexed to the grow listeners. */
+  private emitGrown(collect: Draft[] | undefined, before: number): void {
+    if (!collect || collect.length === 0) return
+    const entries = collect.map((d, i) => placed(d, before + 1 + i))
+    for (const l of [...this.growListeners]) {
+      try {
+        l(entries)
+      } catch (err) {
+        this.report(`jsonl onGrow listener: ${(err as Error)?.message ?? err}`)
       }
     }
+  }
+
+  /** Indexes an oversized line [start, nl) as one too-large entry. */
+  private skipLongLine(index: LineIndex, start: number, nl: number, collect: Draft[] | undefined): void {
+    jsonlCounters.oversizedLines++
+    index.push(start, nl, 1)
+    collect?.push(tooLarge(start, nl - start))
+    this.report(`jsonl ${this.path}: line at byte ${start} is ${nl - start} bytes, over ${this.maxLineBytes}: sent as too large`)
+  }
+
+  /** The offset of the first '\n' in [from, size), reading through `buf`; -1 when there is none yet. */
+  private async findNewline(fh: FileHandle, from: number, size: number, buf: Buffer): Promise<number> {
+    let pos = from
+    while (pos < size) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos)
+      if (bytesRead === 0) break
+      jsonlCounters.bytesScanned += bytesRead
+      const i = buf.subarray(0, bytesRead).indexOf(0x0a)
+      if (i >= 0) return pos + i
+      pos += bytesRead
+    }
+    return -1
   }
 
   /** Compares the remembered head and tail bytes of the indexed region with the file now. */

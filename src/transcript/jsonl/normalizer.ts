@@ -17,6 +17,20 @@ export function unplaced(line: string, offset: number, idPrefix = 'line'): Draft
 }
 
 /**
+ * The entry for a line too large to read (it is skipped, never held in memory):
+ * it keeps its place in the seq order and says so, instead of vanishing.
+ */
+export function tooLarge(offset: number, bytes: number): Draft {
+  return {
+    id: `line@${offset}#0`,
+    role: 'system',
+    kind: 'message',
+    text: `[transcript line too large to show: ${bytes} bytes]`,
+    parsed: false,
+  }
+}
+
+/**
  * Optional companion of a LineNormalizer: how many drafts it returns for a line,
  * without building them. The index build only counts, so a kind whose drafts
  * are costly (diffs, summaries) can supply one. It must equal
