@@ -34,7 +34,8 @@ function recording(inner: HerdrClient) {
   return { client, sent, max: () => maxInFlight }
 }
 
-test('300 one-key frames in a burst: typed in order, one herdr call at a time, coalesced', async () => {
+/** A bridge whose sends are recorded, and an open /attach socket on its plain pane. */
+async function attachRecorded() {
   let rec!: ReturnType<typeof recording>
   b = await bridgeWithHerdr((inner) => (rec = recording(inner)).client, {
     state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
@@ -42,6 +43,11 @@ test('300 one-key frames in a burst: typed in order, one herdr call at a time, c
   })
   const q = new FrameQueue(`${b.wsBase}/attach?pane=w1:p1&token=${ADMIN}`)
   await q.opened
+  return { rec, q, b }
+}
+
+test('300 one-key frames in a burst: typed in order, one herdr call at a time, coalesced', async () => {
+  const { rec, q } = await attachRecorded()
   const typed = Array.from({ length: 300 }, (_, i) => 'hello world '[i % 12]).join('')
   for (const ch of typed) q.send(ch)
   await waitFor(() => rec.sent.join('').length >= typed.length, 20_000, 'everything typed')
@@ -49,19 +55,13 @@ test('300 one-key frames in a burst: typed in order, one herdr call at a time, c
   expect(rec.max()).toBe(1)
   expect(rec.sent.length).toBeLessThan(100)
   // and the fake herdr saw the same text, in the same order
-  const viaHerdr = b.calls().filter((c) => c[1] === 'send-text')
+  const viaHerdr = b!.calls().filter((c) => c[1] === 'send-text')
   expect(viaHerdr.length).toBe(rec.sent.length)
   q.close()
 }, 30_000)
 
 test('frames typed 50 ms apart keep their order ("hello world", not "hlelo wordl")', async () => {
-  let rec!: ReturnType<typeof recording>
-  b = await bridgeWithHerdr((inner) => (rec = recording(inner)).client, {
-    state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
-    timing: { attachPollMs: 1000 },
-  })
-  const q = new FrameQueue(`${b.wsBase}/attach?pane=w1:p1&token=${ADMIN}`)
-  await q.opened
+  const { rec, q } = await attachRecorded()
   for (const ch of 'hello world') {
     q.send(ch)
     await Bun.sleep(50)
