@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
 import { jsonlCounters } from '../../src/transcript/jsonl/jsonl-file'
+import { streamCounters } from '../../src/transcript/stream'
 import { bridgeWithHerdr, claudeSession, clientFrame, gatedHerdr, pairDevice, rawSocket } from './helpers'
 
 let b: Bridge | undefined
@@ -45,7 +46,7 @@ describe('a device revoked while its upgrade is in flight has no socket', () => 
 })
 
 describe('a client that stops reading for good releases everything', () => {
-  test('paused mid-backlog with pages pending: stream, file, tail poll and herdr poller are released', async () => {
+  test('paused mid-backlog with pages pending: stream, file, tail poll and herdr watcher are released', async () => {
     const s = claudeSession(1500, 8000) // ~12 MB of frames: far past any socket buffer
     b = await startBridge({
       homes: { claudeDir: s.claudeDir },
@@ -53,18 +54,23 @@ describe('a client that stops reading for good releases everything', () => {
       timing: { stalledSocketMs: 1500, sessionPollMs: 50, herdrPollMs: 100 },
     })
     const tailersBefore = jsonlCounters.activeTailers
+    const pausedBefore = streamCounters.paused
     const sock = await rawSocket(b.base, `/agent-transcript?pane=w1:p2&token=${ADMIN}`, { pauseAfterUpgrade: true })
     for (let before = 1350; before > 1; before -= 500) sock.write(clientFrame(JSON.stringify({ type: 'load_older', before_seq: before, limit: 500 })))
+    await waitFor(() => streamCounters.paused > pausedBefore, 10_000, 'the stream to back up')
     // The socket is open: the herdr watcher runs for its rotation checks.
     const polled = b.calls().length
     await waitFor(() => b!.calls().length > polled + 2, 5000, 'the session poller')
     expect(jsonlCounters.activeTailers).toBeGreaterThan(tailersBefore)
-    // Nobody reads and nobody closes: within the stall limit everything is let go.
+    // Nobody reads and nobody closes: within the stall limit everything is let go,
+    // through the one release that also drops the socket's pane watch and roster poll.
     await waitFor(() => jsonlCounters.activeTailers === tailersBefore, 10_000, 'the tailer to stop')
+    expect(streamCounters.paused).toBe(pausedBefore)
+    expect(b.logs.some((l) => l.includes('client stopped reading for 1500 ms; closing'))).toBe(true)
     await Bun.sleep(600) // a poll already in flight may still land
     const after = b.calls().length
     await Bun.sleep(500)
-    expect(b.calls().length).toBe(after) // no herdr poller left
+    expect(b.calls().length).toBe(after) // the herdr watcher stopped with its last user
     sock.destroy()
   }, 25_000)
 })
