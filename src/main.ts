@@ -36,6 +36,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
   if (s.demo) {
     demo = await prepareDemo()
     Object.assign(env, demo.env)
+    // typed text goes to herdr's socket: the demo's stand-in serves one from its state
+    await demo.serveSocket()
     const [bin, ...prefix] = selfCommand()
     herdrOpts = { bin, argvPrefix: [...prefix, FAKE_HERDR], env }
     // The demo keeps its token and devices with its samples unless a data dir is named.

@@ -406,6 +406,8 @@ export interface Demo {
   /** the short how-to printed at startup; `dataDir` is where the demo bridge keeps its devices */
   howTo(base: string, adminToken: string, pairing?: { dataDir: string; publicUrl?: string; self?: string }): string
   /** removes the demo dir (samples, state, and the demo's own data dir) */
+  /** Serves herdr's socket API from the demo's state (what typed text goes to); returns its stop. */
+  serveSocket(): Promise<() => Promise<void>>
   cleanup(): void
 }
 
@@ -530,6 +532,8 @@ export async function prepareDemo(): Promise<Demo> {
     dir,
     env: {
       FAKE_HERDR_STATE: statePath,
+      // herdr's API socket, served by serveSocket(): typed text goes there, as with a real herdr
+      HERDR_SOCKET_PATH: join(dir, 'herdr.sock'),
       HOME: home,
       CLAUDE_CONFIG_DIR: claudeDir,
       PI_CODING_AGENT_DIR: piDir,
@@ -549,6 +553,11 @@ export async function prepareDemo(): Promise<Demo> {
       }, everyMs)
       timer.unref?.()
       return () => clearInterval(timer)
+    },
+    async serveSocket() {
+      const { startFakeHerdrSocket } = await import('./fake-herdr-socket')
+      const sock = await startFakeHerdrSocket({ statePath, socketPath: join(dir, 'herdr.sock') })
+      return () => sock.close()
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true })

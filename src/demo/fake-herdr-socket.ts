@@ -7,9 +7,10 @@
 // `pane_agent_detected`). Every request is appended to the fake's call log as
 // `{"argv":["socket",<method>]}`, so tests count socket calls beside CLI calls.
 // Tests start it in-process; `herdr server` in the fake CLI runs it in the foreground.
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { createServer, type Server, type Socket } from 'node:net'
-import { agentInfo, paneInfo, snapshotOf, type FakePane, type FakeState } from './fake-herdr'
+import { agentInfo, paneInfo, runFake, snapshotOf, type FakePane, type FakeState } from './fake-herdr'
 
 export interface FakeHerdrSocketOptions {
   statePath: string
@@ -105,6 +106,32 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     sock.on('error', end)
   }
 
+  /**
+   * `pane.send_text`: the same rules, errors and reactions as `herdr pane
+   * send-text` (runFake), logged as that command's argv so tests read one call log.
+   */
+  function sendText(sock: Socket, id: string, params: Record<string, unknown>) {
+    const argv = ['pane', 'send-text', String(params.pane_id ?? ''), String(params.text ?? '')]
+    if (o.logPath) appendFileSync(o.logPath, JSON.stringify({ argv, via: 'socket' }) + '\n')
+    const state = readState(o.statePath)
+    if (!state) return fail(sock, id, 'internal', 'fake herdr: cannot read state')
+    const { out, changed } = runFake(argv, state, dirname(o.statePath))
+    if (out.hang) return // never answers
+    if (changed) {
+      const tmp = `${o.statePath}.${process.pid}.sock.tmp`
+      writeFileSync(tmp, JSON.stringify(state, null, 1))
+      renameSync(tmp, o.statePath)
+    }
+    if (out.code !== 0) {
+      let e: { code?: string; message?: string } | undefined
+      try {
+        e = JSON.parse(out.stderr.split('\n')[0]).error
+      } catch {}
+      return fail(sock, id, e?.code ?? 'invalid_request', e?.message ?? out.stderr.trim())
+    }
+    return reply(sock, id, { type: 'ok' })
+  }
+
   function handle(sock: Socket, line: string) {
     let req: { id?: unknown; method?: unknown; params?: Record<string, unknown> }
     try {
@@ -114,6 +141,7 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     }
     const id = typeof req.id === 'string' ? req.id : ''
     const method = typeof req.method === 'string' ? req.method : ''
+    if (method === 'pane.send_text') return sendText(sock, id, req.params ?? {})
     log(method)
     const state = readState(o.statePath)
     if (!state) return fail(sock, id, 'internal', 'fake herdr: cannot read state')

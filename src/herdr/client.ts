@@ -4,6 +4,7 @@
 // would hang a request: we kill the whole process group when time runs out.
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { HerdrSocketError, herdrSocketPath, socketRequest } from './socket'
 import type { AgentInfo, ReadSource, Snapshot } from './types'
 
 export interface RunResult {
@@ -54,6 +55,13 @@ export interface HerdrClientOptions {
   argvPrefix?: string[]
   timeoutMs?: number
   env?: Record<string, string | undefined>
+  /**
+   * herdr's API socket, where typed text goes (default: where the CLI itself
+   * would connect, from `env`). herdr's CLI takes text only as arguments,
+   * which any local user can read in /proc/<pid>/cmdline; the socket is the
+   * user's own (0600).
+   */
+  socketPath?: string
   /** told of every failed herdr call (for the log); neither field ever holds typed text */
   onFailure?: (failure: { command: string; kind: HerdrErrorKind; code: string | undefined; message: string }) => void
 }
@@ -215,6 +223,7 @@ function labelOf(args: string[]): string {
 
 export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   const timeoutMs = opts.timeoutMs ?? 5000
+  const socketPath = opts.socketPath ?? herdrSocketPath(opts.env ?? process.env)
 
   function make(signal?: AbortSignal): HerdrClient {
     function fail(args: string[], e: HerdrError): HerdrError {
@@ -288,7 +297,20 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
         await run(['agent', 'send-keys', target, ...keys])
       },
       async paneSendText(pane, text) {
-        await run(['pane', 'send-text', pane, text])
+        // Through herdr's socket, never the CLI: the text must not be on a command line.
+        const args = ['pane', 'send-text', pane, text]
+        const label = labelOf(args)
+        if (signal?.aborted) throw fail(args, new HerdrError('failed', 'aborted', `${label}: stopped: the client went away`))
+        try {
+          await socketRequest(socketPath, 'pane.send_text', { pane_id: pane, text }, timeoutMs)
+        } catch (e) {
+          if (!(e instanceof HerdrSocketError)) throw e
+          // The message names herdr's error, never the text.
+          const kind: HerdrErrorKind =
+            e.code === 'pane_not_found' ? 'not_found' : e.code === 'unreachable' || e.code === 'server_not_running' ? 'not_running' : 'failed'
+          const why = e.code === 'unreachable' ? `no herdr server is running at ${socketPath}` : quoteStderr(e.message.replace(/^herdr socket [^:]*: /, ''))
+          throw fail(args, new HerdrError(kind, e.code === 'unreachable' ? 'server_not_running' : e.code, `${label}: ${why}`))
+        }
       },
       async paneSendKeys(pane, keys) {
         await run(['pane', 'send-keys', pane, ...keys])

@@ -4,6 +4,7 @@
 // hung herdr from a missing one.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { startFakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
 import { createHerdrClient } from '../../src/herdr/client'
 import { createLogger, formatLine, isLoopback } from '../../src/log'
 import { ADMIN, FAKE_HERDR, FrameQueue, claudePane, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
@@ -91,13 +92,17 @@ test('herdr failures reach the log with the command, never the typed text', asyn
   const state = join(dir, 'state.json')
   writeFileSync(state, JSON.stringify({ panes: [] }))
   const failures: unknown[] = []
+  // typed text goes to herdr's socket: serve the fake's
+  const socketPath = join(dir, 'herdr.sock')
+  const socket = await startFakeHerdrSocket({ statePath: state, socketPath })
   const herdr = createHerdrClient({
     bin: FAKE_HERDR,
-    env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: state },
+    env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: state, HERDR_SOCKET_PATH: socketPath },
     onFailure: (f) => failures.push(f),
   })
   await expect(herdr.agentGet('w9:p9')).rejects.toThrow()
   await expect(herdr.paneSendText('w9:p9', 'my private words')).rejects.toThrow('herdr pane send-text w9:p9 …')
+  await socket.close()
   expect(failures).toEqual([
     { command: 'herdr agent get w9:p9', kind: 'not_found', code: 'agent_not_found', message: expect.stringContaining('agent target w9:p9 not found') },
     { command: 'herdr pane send-text w9:p9 …', kind: 'not_found', code: 'pane_not_found', message: expect.stringMatching(/^herdr pane send-text w9:p9 …: /) },

@@ -24,10 +24,12 @@ let demo: Demo
 let auth: AuthStore
 let app: ReturnType<typeof createApp>
 let base: string
+let stopSocket: (() => Promise<void>) | undefined
 const sockets: FrameQueue[] = []
 
 beforeAll(async () => {
   demo = await prepareDemo()
+  stopSocket = await demo.serveSocket()
   const env = { ...process.env, ...demo.env }
   auth = createAuthStore({ dbPath: join(tempDir(), 'gothalo.db'), adminToken: TOKEN })
   app = createApp({
@@ -45,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const q of sockets) q.close()
   await app.stop(true)
+  await stopSocket?.()
   auth.close()
   demo.cleanup()
   expect(existsSync(demo.dir)).toBe(false)

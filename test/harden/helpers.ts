@@ -6,8 +6,8 @@ import { connect, type Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FAKE_HERDR, claudePane, startBridge, type Bridge } from '../support/harness'
-import { createHerdrClient, type HerdrClient } from '../../src/herdr/client'
+import { claudePane, startBridge, type Bridge } from '../support/harness'
+import type { HerdrClient } from '../../src/herdr/client'
 import type { FakePane } from '../../src/demo/fake-herdr'
 
 export const SID = 'c0ffee00-0000-4000-8000-0000000000h1'
@@ -103,16 +103,7 @@ export async function rawSocket(base: string, path: string, opts: { pauseAfterUp
   return sock
 }
 
-/** A bridge whose herdr client is `wrap` around a client of the fake herdr (same state file and log). */
-export async function bridgeWithHerdr(wrap: (inner: HerdrClient) => HerdrClient, o: Parameters<typeof startBridge>[0] = {}): Promise<Bridge> {
-  let wrapped: HerdrClient | undefined
-  const holder: HerdrClient = new Proxy({} as HerdrClient, { get: (_t, p) => Reflect.get(wrapped!, p) })
-  const bridge = await startBridge({ ...o, deps: { ...o.deps, herdr: holder } })
-  const inner = createHerdrClient({
-    bin: FAKE_HERDR,
-    timeoutMs: o.herdrTimeoutMs ?? 5000,
-    env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: bridge.statePath, FAKE_HERDR_LOG: `${bridge.dir}/herdr-calls.jsonl` },
-  })
-  wrapped = wrap(inner)
-  return bridge
+/** A bridge whose herdr client is `wrap` around a client of the fake herdr. */
+export function bridgeWithHerdr(wrap: (inner: HerdrClient) => HerdrClient, o: Parameters<typeof startBridge>[0] = {}): Promise<Bridge> {
+  return startBridge({ ...o, wrapHerdr: wrap })
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { createApp, type AppDeps, type Timing } from '../../src/app'
 import { createAuthStore } from '../../src/auth/store'
-import { createHerdrClient } from '../../src/herdr/client'
+import { createHerdrClient, type HerdrClient } from '../../src/herdr/client'
 import type { FakePane, FakeState } from '../../src/demo/fake-herdr'
 import type { AgentHomes } from '../../src/transcript/source'
 import type { AgentInfo } from '../../src/herdr/types'
@@ -26,6 +26,8 @@ export interface BridgeOptions {
   /** a herdr path other than the fake (e.g. a missing one) */
   herdrBin?: string
   deps?: Partial<AppDeps>
+  /** wraps the fake herdr's client (to hold, delay or record calls) */
+  wrapHerdr?: (client: HerdrClient) => HerdrClient
   /** also serve herdr's socket API from the fake state (else the watcher polls the CLI) */
   herdrSocket?: boolean
   /** Web Push on (VAPID keys in the test dir, subscriptions in its database), with these sender settings */
@@ -51,8 +53,9 @@ export interface Bridge {
   json(path: string, token?: string | null): Promise<any>
   stop(): Promise<void>
   app: ReturnType<typeof createApp>
-  /** the fake's socket API, when started */
+  /** the fake's socket API (typed text goes there; the watcher uses it with `herdrSocket`) */
   socket?: FakeHerdrSocket
+  socketPath: string
 }
 
 export function tempDir(prefix = 'gothalo-test-'): string {
@@ -81,18 +84,21 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   mkdirSync(home, { recursive: true })
   const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
   const socketPath = join(dir, 'herdr.sock')
-  const socket = o.herdrSocket ? await startFakeHerdrSocket({ statePath, socketPath, logPath }) : undefined
+  // Always served: typed text reaches herdr only through its socket. The watcher uses it only when asked.
+  const socket = await startFakeHerdrSocket({ statePath, socketPath, logPath })
   const pushStore = o.push ? createPushStore(join(dir, 'gothalo.db')) : undefined
   const app = createApp({
     push: pushStore
       ? { store: pushStore, vapid: loadOrCreateVapidKeys(dir).keys, subject: 'mailto:test@example.com', sender: o.push === true ? undefined : o.push }
       : undefined,
-    herdrSocket: socket ? socketPath : undefined,
-    herdr: createHerdrClient({
-      bin: o.herdrBin ?? FAKE_HERDR,
-      timeoutMs: o.herdrTimeoutMs ?? 5000,
-      env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath },
-    }),
+    herdrSocket: o.herdrSocket ? socketPath : undefined,
+    herdr: (o.wrapHerdr ?? ((c) => c))(
+      createHerdrClient({
+        bin: o.herdrBin ?? FAKE_HERDR,
+        timeoutMs: o.herdrTimeoutMs ?? 5000,
+        env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath, HERDR_SOCKET_PATH: socketPath },
+      }),
+    ),
     auth,
     homes: homesIn(home, o.homes),
     version: 'test',
@@ -114,6 +120,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     logLines,
     app,
     socket,
+    socketPath,
     calls() {
       if (!existsSync(logPath)) return []
       return readFileSync(logPath, 'utf8')
