@@ -21,9 +21,11 @@ let auth: AuthStore
 let herdr: HerdrClient
 let app: ReturnType<typeof createApp>
 let base: string
+let stopSocket: (() => Promise<void>) | undefined
 
 beforeAll(async () => {
   demo = await prepareDemo()
+  stopSocket = await demo.serveSocket() // typed text goes to herdr's socket
   const env = { ...process.env, ...demo.env }
   auth = createAuthStore({ dbPath: join(tempDir(), 'gothalo.db'), adminToken: TOKEN })
   herdr = createHerdrClient({ bin: process.execPath, argvPrefix: [join(ROOT, 'src/demo/fake-herdr.ts')], env, timeoutMs: 5000 })
@@ -32,6 +34,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await app.stop(true)
+  await stopSocket?.()
   auth.close()
   demo.cleanup()
 })
