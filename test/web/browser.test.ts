@@ -1,0 +1,231 @@
+// The phone client in a real browser: Debian's chromium, headless, at a phone's
+// viewport, against the real bridge with the fake herdr and real corpus sessions.
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { ADMIN, ROOT, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
+if (!existsSync(CHROMIUM)) {
+  throw new Error(`the browser tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM to its path)`)
+}
+
+const SCREENS = join(ROOT, 'fixtures/screens')
+const TIMING = { tailPollMs: 40, sessionPollMs: 200, rosterPollMs: 200 }
+
+function claudeHome(scenario: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'gothalo-web-'))
+  cpSync(join(ROOT, 'fixtures/claude', scenario), dir, { recursive: true })
+  const proj = join(dir, 'projects', readdirSync(join(dir, 'projects'))[0]!)
+  const id = readdirSync(proj).find((f) => f.endsWith('.jsonl'))!.slice(0, -6)
+  const file = join(proj, `${id}.jsonl`)
+  const cwd = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => {
+      try {
+        return JSON.parse(l).cwd
+      } catch {}
+    })
+    .find((c) => typeof c === 'string')
+  return { dir, id, file, cwd }
+}
+
+let browser: Browser
+let b: Bridge
+let long: ReturnType<typeof claudeHome>
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  long = claudeHome('cc-long')
+  b = await startBridge({
+    homes: { claudeDir: long.dir },
+    timing: TIMING,
+    state: {
+      panes: [
+        claudePane({
+          pane_id: 'w1:p1',
+          label: 'long job',
+          cwd: long.cwd,
+          screen_file: join(SCREENS, 'cc-long/02-done.txt'),
+          agent: { agent_status: 'done', state_change_seq: 3, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: long.id } as any },
+        }),
+        claudePane({ pane_id: 'w1:p2', label: 'bash prompt', screen_file: join(SCREENS, 'cc-bash-prompt/01-bash-prompt.txt'), agent: { agent_status: 'blocked', state_change_seq: 9 } }),
+        { pane_id: 'w1:p3', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ ' },
+      ],
+    },
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await b?.stop()
+})
+
+interface Phone {
+  ctx: BrowserContext
+  page: Page
+  /** every URL the page asked for */
+  requests: string[]
+  /** console errors and uncaught exceptions */
+  errors: string[]
+}
+
+let phones: Phone[] = []
+afterEach(async () => {
+  for (const p of phones) await p.ctx.close()
+  phones = []
+})
+
+/** A phone-sized page; with a token, already paired. */
+async function phone(token: string | null = ADMIN): Promise<Phone> {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
+  if (token) await ctx.addInitScript((t) => localStorage.setItem('gothalo.token', t), token)
+  const page = await ctx.newPage()
+  const p: Phone = { ctx, page, requests: [], errors: [] }
+  page.on('request', (r) => p.requests.push(r.url()))
+  page.on('console', (m) => {
+    if (m.type() === 'error') p.errors.push(m.text())
+  })
+  page.on('pageerror', (e) => p.errors.push(e.message))
+  phones.push(p)
+  return p
+}
+
+const onlyThisHost = (p: Phone) => p.requests.filter((u) => !u.startsWith(b.base) && !u.startsWith(b.wsBase) && !u.startsWith('data:'))
+
+describe('the phone client', () => {
+  setDefaultTimeout(60_000)
+  test('pairs from the link a QR code encodes, and keeps the device token', async () => {
+    const { code } = await (await b.post('/pair/code', {})).json()
+    const p = await phone(null)
+    await p.page.goto(`${b.base}/#pair=${code}`)
+    await p.page.getByRole('heading', { name: 'Agents' }).waitFor({ timeout: 10_000 })
+    const token = await p.page.evaluate(() => localStorage.getItem('gothalo.token'))
+    expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/)
+    expect(p.page.url()).not.toContain(code)
+    const devices = await b.json('/devices')
+    expect(devices.some((d: any) => d.name.includes('on'))).toBe(true)
+    // The same code cannot pair twice.
+    const again = await b.post('/pair', { code, device_name: 'x' }, null)
+    expect(again.status).toBe(403)
+    expect(onlyThisHost(p)).toEqual([])
+  })
+
+  test('a wrong code says so and stays on the pairing screen', async () => {
+    const p = await phone(null)
+    await p.page.goto(`${b.base}/`)
+    await p.page.getByLabel('Pairing code').fill('ZZZZ-ZZZZ')
+    await p.page.getByRole('button', { name: 'Pair' }).click()
+    await expect(p.page.getByRole('alert').textContent()).resolves.toBe('invalid or expired code')
+    expect(await p.page.evaluate(() => localStorage.getItem('gothalo.token'))).toBeNull()
+  })
+
+  test('lists every pane, blocked first, and follows a status change', async () => {
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/`)
+    const rows = p.page.locator('li.pane')
+    await waitFor(async () => (await rows.count()) === 3, 10_000, 'three rows')
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-pane')))).toEqual(['w1:p2', 'w1:p1', 'w1:p3'])
+    await expect(p.page.locator('li.pane.blocked .headline').textContent()).resolves.toBe('Do you want to proceed?')
+    await expect(p.page.locator('.attention').textContent()).resolves.toBe('1 agent needs you')
+
+    b.updatePane('w1:p1', (x) => {
+      x.agent!.agent_status = 'blocked'
+      x.agent!.state_change_seq = 4
+      x.screen_file = join(SCREENS, 'cc-askuser/01-question.txt')
+    })
+    await p.page.locator('li.pane[data-pane="w1:p1"].blocked').waitFor({ timeout: 10_000 })
+    await expect(p.page.locator('.attention').textContent()).resolves.toBe('2 agents need you')
+    b.updatePane('w1:p1', (x) => {
+      x.agent!.agent_status = 'done'
+      x.agent!.state_change_seq = 5
+      x.screen_file = join(SCREENS, 'cc-long/02-done.txt')
+    })
+    await p.page.locator('li.pane[data-pane="w1:p1"].done').waitFor({ timeout: 10_000 })
+    expect(onlyThisHost(p)).toEqual([])
+  })
+
+  test('answers a dialog: the fake herdr receives the keys for the option tapped', async () => {
+    const before = b.calls().length
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p2')}`)
+    const option = p.page.locator('.answer .option', { hasText: 'Yes, and' })
+    await option.waitFor({ timeout: 10_000 })
+    await expect(p.page.locator('.answer .question').textContent()).resolves.toBe('Do you want to proceed?')
+    await option.click()
+    const typed = await waitFor(
+      () => {
+        const keys = b
+          .calls()
+          .slice(before)
+          .filter((c) => c[1] === 'send-keys' || c[1] === 'send-text')
+        return keys.length > 0 ? keys : undefined
+      },
+      10_000,
+      'keys sent to the pane',
+    )
+    // Option 2 of a numbered Claude Code dialog: its digit, typed into w1:p2, and nothing else.
+    expect(typed.map((c) => c[2])).toEqual(typed.map(() => 'w1:p2'))
+    expect(typed.map((c) => c.slice(3).join(' '))).toEqual(['2'])
+  })
+
+  test('scrolls back through a long transcript, page by page, with no gap', async () => {
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)
+    const seqs = () => p.page.locator('.transcript [data-seq]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))))
+    await waitFor(async () => (await seqs()).length > 50, 30_000, 'the newest page')
+    const first = await seqs()
+    const newestOldest = Math.min(...first)
+    for (let i = 0; i < 3; i++) {
+      const lowest = Math.min(...(await seqs()))
+      await p.page.locator('.transcript').evaluate((el) => {
+        el.scrollTop = 0
+        el.dispatchEvent(new Event('scroll'))
+      })
+      await waitFor(async () => Math.min(...(await seqs())) < lowest, 30_000, 'an older page')
+    }
+    const all = await seqs()
+    expect(Math.min(...all)).toBeLessThan(newestOldest - 300)
+    // Entries are on screen in seq order, each once (tool results ride inside their calls).
+    expect([...all].sort((x, y) => x - y)).toEqual(all)
+    expect(new Set(all).size).toBe(all.length)
+    expect(p.errors).toEqual([])
+  })
+
+  test('follows a live append at the bottom', async () => {
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)
+    await waitFor(async () => (await p.page.locator('.transcript [data-seq]').count()) > 50, 30_000, 'the newest page')
+    const template = readFileSync(long.file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .findLast((o) => o.type === 'user' && typeof o.message?.content === 'string')
+    const line = { ...template, uuid: crypto.randomUUID(), timestamp: new Date().toISOString(), message: { ...template.message, content: 'a prompt typed while the phone watched' } }
+    appendFileSync(long.file, JSON.stringify(line) + '\n')
+    const bubble = p.page.locator('.transcript .msg-user', { hasText: 'a prompt typed while the phone watched' })
+    await bubble.waitFor({ timeout: 10_000 })
+    // Followed: the new entry is in view at the bottom.
+    expect(await bubble.isVisible()).toBe(true)
+    const atBottom = await p.page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 60)
+    expect(atBottom).toBe(true)
+  })
+
+  test('no request leaves for another host, and nothing logs an error', async () => {
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/`)
+    await waitFor(async () => (await p.page.locator('li.pane').count()) === 3, 10_000, 'the list')
+    await p.page.locator('li.pane[data-pane="w1:p1"] a').click()
+    await waitFor(async () => (await p.page.locator('.transcript [data-seq]').count()) > 10, 30_000, 'the transcript')
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p3')}/term`)
+    await p.page.locator('.xterm').waitFor({ timeout: 10_000 })
+    expect(onlyThisHost(p)).toEqual([])
+    expect(p.requests.some((u) => u.startsWith(`${b.base}/app.js`))).toBe(true)
+    expect(p.errors).toEqual([])
+  })
+})
