@@ -36,12 +36,12 @@ function AnswerPanel({ pane, card, row, refresh }: { pane: string; card: Card; r
   const [text, setText] = useState('')
   const [msg, setMsg] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const seq = row?.state_change_seq
-
   const send = async (choose: number[], freeText?: string) => {
     setBusy(true)
     setMsg(null)
     try {
+      // The guard needs the seq the user saw; opened from a link, the list may not have it yet.
+      const seq = row?.state_change_seq ?? (await api.get('/snapshot')).panes?.find((p: PaneRow) => p.pane_id === pane)?.state_change_seq
       if (b.fingerprint) {
         const body: Record<string, unknown> = { pane, seq, fingerprint: b.fingerprint, choose }
         if (freeText !== undefined) body.text = freeText
