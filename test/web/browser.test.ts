@@ -45,6 +45,7 @@ beforeAll(async () => {
   b = await startBridge({
     homes: { claudeDir: long.dir },
     timing: TIMING,
+    push: true,
     state: {
       panes: [
         claudePane({
