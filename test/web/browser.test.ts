@@ -130,7 +130,9 @@ describe('the phone client', () => {
     const p = await phone()
     await p.page.goto(`${b.base}/#/`)
     const rows = p.page.locator('li.pane')
-    await waitFor(async () => (await rows.count()) === 3, 10_000, 'three rows')
+    await waitFor(async () => (await rows.count()) === 3, 30_000, 'three rows').catch(async (e) => {
+      throw new Error(`${e.message}; the page shows: ${await p.page.locator('main').textContent()}`)
+    })
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-pane')))).toEqual(['w1:p2', 'w1:p1', 'w1:p3'])
     await expect(p.page.locator('li.pane.blocked .headline').textContent()).resolves.toBe('Do you want to proceed?')
     await expect(p.page.locator('.attention').textContent()).resolves.toBe('1 agent needs you')
@@ -220,7 +222,7 @@ describe('the phone client', () => {
   test('no request leaves for another host, and nothing logs an error', async () => {
     const p = await phone()
     await p.page.goto(`${b.base}/#/`)
-    await waitFor(async () => (await p.page.locator('li.pane').count()) === 3, 10_000, 'the list')
+    await waitFor(async () => (await p.page.locator('li.pane').count()) === 3, 30_000, 'the list')
     await p.page.locator('li.pane[data-pane="w1:p1"] a').click()
     await waitFor(async () => (await p.page.locator('.transcript [data-seq]').count()) > 10, 30_000, 'the transcript')
     await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p3')}/term`)

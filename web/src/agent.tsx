@@ -313,7 +313,8 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
   }, [state.entries, state.backlogDone])
 
   const onScroll = () => {
-    const el = box.current!
+    const el = box.current
+    if (!el) return // a scroll event can land after the view is gone
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
     before.current.top = el.scrollTop
     before.current.height = el.scrollHeight
