@@ -102,7 +102,7 @@ const onlyThisHost = (p: Phone) => p.requests.filter((u) => !u.startsWith(b.base
 describe('the phone client', () => {
   setDefaultTimeout(60_000)
   test('pairs from the link a QR code encodes, and keeps the device token', async () => {
-    const { code } = await (await b.post('/pair/code', {})).json()
+    const { code } = (await (await b.post('/pair/code', {})).json()) as { code: string }
     const p = await phone(null)
     await p.page.goto(`${b.base}/#pair=${code}`)
     await p.page.getByRole('heading', { name: 'Agents' }).waitFor({ timeout: 10_000 })
