@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { normalizeOpencodeMessages } from '../../src/transcript/kinds/opencode/normalize'
@@ -170,5 +170,29 @@ describe('picking the pane session', () => {
   test('else the newest top-level session in the cwd', () => {
     expect(pickOpencodeSession('/p', undefined, sessions)?.id).toBe('b')
     expect(pickOpencodeSession('/z', undefined, sessions)).toBeUndefined()
+  })
+})
+
+describe('a database that is a symlink (read only through a real path inside the data dir)', () => {
+  test('leaving the data dir: not opened', () => {
+    const outside = dbCopy('outside-real')
+    const dataDir = opencodeDataDir(join(tmp, 'outside-link'))
+    mkdirSync(dataDir, { recursive: true })
+    symlinkSync(join(outside, 'opencode.db'), join(dataDir, 'opencode.db'))
+    expect(openOpencodeStore(dataDir)).toBeUndefined()
+  })
+
+  test('staying inside the data dir: followed', async () => {
+    const dataDir = dbCopy('inside-link')
+    renameSync(join(dataDir, 'opencode.db'), join(dataDir, 'opencode-real.db'))
+    for (const x of ['-wal', '-shm']) if (existsSync(join(dataDir, `opencode.db${x}`))) renameSync(join(dataDir, `opencode.db${x}`), join(dataDir, `opencode-real.db${x}`))
+    symlinkSync(join(dataDir, 'opencode-real.db'), join(dataDir, 'opencode.db'))
+    const store = openOpencodeStore(dataDir)!
+    try {
+      expect(store.kind).toBe('sqlite')
+      expect((await store.listSessions()).map((s) => s.id)).toEqual([PERMS, DEMO])
+    } finally {
+      store.close()
+    }
   })
 })

@@ -5,10 +5,10 @@
 // transaction, so opencode (the writer) is never locked out and each call sees
 // the latest committed rows.
 import { Database } from 'bun:sqlite'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { openInside } from '../../jsonl/jsonl-file'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import type { Draft } from '../../entry'
 import { isObj, str } from '../../tool-summary'
 import { normalizeOpencodeMessages, type OpencodeLegacyMessage } from './normalize'
@@ -61,7 +61,12 @@ export function openOpencodeStore(dataDir: string, opts: { dbPath?: string } = {
   const dbPath = opts.dbPath ?? pickDatabase(dataDir)
   if (dbPath) {
     try {
-      return new SqliteStore(dbPath)
+      // Read only through a real path inside opencode's own data dir: a database
+      // replaced by a symlink to somewhere else is not opened (as for session files).
+      const real = realpathSync(dbPath)
+      const root = realpathSync(dataDir)
+      if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined
+      return new SqliteStore(real)
     } catch {
       return undefined
     }
