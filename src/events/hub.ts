@@ -109,12 +109,8 @@ export class EventHub {
 
   private start(): void {
     this.releaseWatch = this.watch.use((s) => this.offer(s))
-    // The watcher tells its listeners only of changes: a snapshot it read while the
-    // hub was stopped (its first, or the one a closing socket left behind) will not
-    // come again, so start from it. If it is old, the watcher's next read differs
-    // and arrives as events.
     const now = this.watch.latest()
-    if (now) this.offer(now)
+    if (now && this.watch.live()) this.offer(now)
     this.rosterTimer = setInterval(() => {
       const s = this.watch.latest()
       if (s && this.baseline) this.offer(s)
