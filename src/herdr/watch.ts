@@ -88,6 +88,8 @@ export class HerdrWatch {
   /** bumped when the bridge itself changed a pane (sent keys): older reads no longer count as fresh */
   private invalidations = 0
   private stale = false
+  /** a listener joined: the next read is told even if unchanged */
+  private emitNext = false
   /** socket mode: read the whole state now */
   private resyncNow: (() => Promise<void>) | undefined
   private readonly users = new Listeners<Listener>(
@@ -120,6 +122,9 @@ export class HerdrWatch {
 
   /** Keeps the watcher running until the returned function is called; `listener` hears every change. */
   use(listener?: Listener): () => void {
+    // Listeners hear changes only; a new one also hears the next read, changed or
+    // not: a read made while no one listened (a /snapshot) would otherwise never reach it.
+    if (listener) this.emitNext = true
     return this.users.use(listener)
   }
 
@@ -367,7 +372,8 @@ export class HerdrWatch {
       if (readFrom === this.invalidations) this.stale = false
     }
     const key = canonical(s)
-    if (key === this.snapKey) return
+    if (key === this.snapKey && !this.emitNext) return
+    this.emitNext = false
     this.snap = s
     this.snapKey = key
     this.emit()
