@@ -1,25 +1,8 @@
 // herdr calls grow with panes, not with sockets: however many transcript (and
 // /events) sockets are open, the bridge's herdr traffic is the one watcher's.
 import { afterEach, describe, expect, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { ADMIN, FrameQueue, ROOT, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
-
-function claudeHome(scenario: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'gothalo-cc-'))
-  cpSync(join(ROOT, 'fixtures/claude', scenario), dir, { recursive: true })
-  const proj = join(dir, 'projects', readdirSync(join(dir, 'projects'))[0])
-  const id = readdirSync(proj).find((f) => f.endsWith('.jsonl'))!.slice(0, -6)
-  let cwd = ''
-  for (const l of readFileSync(join(proj, `${id}.jsonl`), 'utf8').split('\n')) {
-    try {
-      const o = JSON.parse(l)
-      if (typeof o.cwd === 'string' && !cwd) cwd = o.cwd
-    } catch {}
-  }
-  return { dir, id, cwd }
-}
+import { ADMIN, FrameQueue, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { claudeHome, type ClaudeHome } from '../support/claude-home'
 
 let bridges: Bridge[] = []
 let queues: FrameQueue[] = []

@@ -2,46 +2,17 @@
 // 0, the fake herdr, and writable copies of the real corpus sessions.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
+import { ADMIN, FrameQueue, WS_HANDSHAKE, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import { EntrySchema } from '../../src/transcript/entry'
 import { jsonlDebug } from '../../src/transcript/jsonl/timeline'
 import type { FakePane } from '../../src/demo/fake-herdr'
+import { claudeHome, claudeSessionRef, paneOn, type ClaudeHome } from '../support/claude-home'
 
-const FIX = join(ROOT, 'fixtures/claude')
 const TIMING = { tailPollMs: 40, sessionPollMs: 80, rosterPollMs: 80 }
 
-/** A writable CLAUDE_CONFIG_DIR copied from fixtures/claude/<scenario>. */
-function claudeHome(scenario: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'gothalo-cc-'))
-  cpSync(join(FIX, scenario), dir, { recursive: true })
-  const proj = join(dir, 'projects', readdirSync(join(dir, 'projects'))[0])
-  const sessions = readdirSync(proj).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -6))
-  return { dir, proj, sessions, file: (id: string) => join(proj, `${id}.jsonl`) }
-}
-
-function cwdOf(file: string): string {
-  for (const l of readFileSync(file, 'utf8').split('\n')) {
-    try {
-      const o = JSON.parse(l)
-      if (typeof o.cwd === 'string') return o.cwd
-    } catch {}
-  }
-  throw new Error('no cwd')
-}
-
-const session = (id: string) => ({ agent: 'claude', kind: 'id' as const, source: 'herdr:claude', value: id })
-
-/** A Claude pane on the home's first session, as herdr reports it. */
-function paneOn(home: ReturnType<typeof claudeHome>, over: Parameters<typeof claudePane>[0] = {}) {
-  const id = home.sessions[0]
-  return claudePane({ cwd: cwdOf(home.file(id)), ...over, agent: { agent_session: session(id) } })
-}
-
 /** The real app over a fixture CLAUDE_CONFIG_DIR, herdr reporting these panes. */
-const bridgeOn = (home: ReturnType<typeof claudeHome>, panes: FakePane[]) =>
+const bridgeOn = (home: ClaudeHome, panes: FakePane[]) =>
   startBridge({ homes: { claudeDir: home.dir }, timing: TIMING, state: { panes } })
 
 async function connect(b: Bridge, query: string) {
@@ -52,7 +23,7 @@ async function connect(b: Bridge, query: string) {
 
 describe('a long real session (cc-long, 3.8 MB)', () => {
   let b: Bridge
-  let home: ReturnType<typeof claudeHome>
+  let home: ClaudeHome
   beforeAll(async () => {
     home = claudeHome('cc-long')
     b = await bridgeOn(home, [paneOn(home)])
@@ -132,7 +103,7 @@ describe('a long real session (cc-long, 3.8 MB)', () => {
 
 describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
   let b: Bridge
-  let home: ReturnType<typeof claudeHome>
+  let home: ClaudeHome
   let file: string
   const line = (uuid: string, text: string) =>
     JSON.stringify({
@@ -144,7 +115,7 @@ describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
     }) + '\n'
   beforeAll(async () => {
     home = claudeHome('cc-bash-prompt')
-    file = home.file(home.sessions[0])
+    file = home.file
     b = await bridgeOn(home, [paneOn(home)])
   })
   afterAll(() => b.stop())
@@ -207,12 +178,12 @@ describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
 
 describe('errors before the upgrade', () => {
   let b: Bridge
-  let home: ReturnType<typeof claudeHome>
+  let home: ClaudeHome
   beforeAll(async () => {
     home = claudeHome('cc-subagents')
     b = await bridgeOn(home, [
           paneOn(home),
-          claudePane({ pane_id: 'w1:p3', cwd: '/nowhere', agent: { agent_session: session('0f0f0f0f-aaaa-bbbb-cccc-000000000000') } }),
+          claudePane({ pane_id: 'w1:p3', cwd: '/nowhere', agent: { agent_session: claudeSessionRef('0f0f0f0f-aaaa-bbbb-cccc-000000000000') } }),
           { pane_id: 'w1:p4', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x', agent: { agent: 'aider', agent_status: 'idle' } },
           { pane_id: 'w1:p5', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x' },
     ])
@@ -256,7 +227,7 @@ describe('errors before the upgrade', () => {
   test('an unreadable transcript is 500 read transcript failed', async () => {
     const { rmSync, symlinkSync } = await import('node:fs')
     // A symlink loop where the file should be: the read fails for a reason other than absence.
-    const p = home.file(home.sessions[0])
+    const p = home.file
     const saved = readFileSync(p)
     rmSync(p)
     symlinkSync(p, p)

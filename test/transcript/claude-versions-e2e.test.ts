@@ -12,6 +12,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, ROOT, claudePane, startBridge, type Bridge } from '../support/harness'
+import { cwdOf } from '../support/claude-home'
 
 const FIX = join(ROOT, 'fixtures/claude')
 const TIMING = { tailPollMs: 40, sessionPollMs: 80, rosterPollMs: 80 }
@@ -40,16 +41,6 @@ function allSessions(): { dir: string; sessions: Session[] } {
       }
   }
   return { dir, sessions }
-}
-
-function cwdOf(file: string): string {
-  for (const l of readFileSync(file, 'utf8').split('\n')) {
-    try {
-      const o = JSON.parse(l)
-      if (typeof o.cwd === 'string') return o.cwd
-    } catch {}
-  }
-  throw new Error(`no cwd in ${file}`)
 }
 
 const tag = (text: string, name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1]?.trim() ?? ''

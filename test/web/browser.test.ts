@@ -1,11 +1,11 @@
 // The phone client in a real browser: Debian's chromium, headless, at a phone's
 // viewport, against the real bridge with the fake herdr and real corpus sessions.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { ADMIN, ROOT, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { claudeHome, type ClaudeHome } from '../support/claude-home'
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
 if (!existsSync(CHROMIUM)) {
@@ -15,26 +15,9 @@ if (!existsSync(CHROMIUM)) {
 const SCREENS = join(ROOT, 'fixtures/screens')
 const TIMING = { tailPollMs: 40, sessionPollMs: 200, rosterPollMs: 200 }
 
-function claudeHome(scenario: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'gothalo-web-'))
-  cpSync(join(ROOT, 'fixtures/claude', scenario), dir, { recursive: true })
-  const proj = join(dir, 'projects', readdirSync(join(dir, 'projects'))[0]!)
-  const id = readdirSync(proj).find((f) => f.endsWith('.jsonl'))!.slice(0, -6)
-  const file = join(proj, `${id}.jsonl`)
-  const cwd = readFileSync(file, 'utf8')
-    .split('\n')
-    .map((l) => {
-      try {
-        return JSON.parse(l).cwd
-      } catch {}
-    })
-    .find((c) => typeof c === 'string')
-  return { dir, id, file, cwd }
-}
-
 let browser: Browser
 let b: Bridge
-let long: ReturnType<typeof claudeHome>
+let long: ClaudeHome
 
 beforeAll(async () => {
   browser = await chromium.launch({

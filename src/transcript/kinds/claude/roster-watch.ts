@@ -9,7 +9,7 @@
 // gathers the facts.
 import { open, readFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import type { FactsView } from '../../jsonl/jsonl-file'
+import { openInside, type FactsView } from '../../jsonl/jsonl-file'
 import type { Subagent } from '../../roster'
 import { ParentFacts, RESULT_MARKER, ROSTER_LINE_MARKERS, buildRoster, type SubagentFileFacts } from './roster-logic'
 
@@ -112,6 +112,8 @@ export class RosterWatcher {
     private readonly log: (message: string) => void,
     limits: Partial<FoldLimits> = {},
     private readonly indexed?: IndexedFacts,
+    /** the agent's own directory: the parent and meta files are read only through real paths inside it */
+    private readonly within?: string,
   ) {
     this.subDir = subagentsDirOf(sessionPath)
     this.limits = { ...DEFAULT_LIMITS, ...limits }
@@ -173,7 +175,7 @@ export class RosterWatcher {
 
   /** Folds the parent's complete lines past the offset; starts over when the file shrank or was replaced. */
   private async foldParent(): Promise<void> {
-    const fh = await open(this.sessionPath, 'r')
+    const fh = this.within === undefined ? await open(this.sessionPath, 'r') : await openInside(this.sessionPath, this.within)
     try {
       const st = await fh.stat()
       let restart = st.ino !== this.ino || st.dev !== this.dev || st.size < this.offset
@@ -290,7 +292,8 @@ export class RosterWatcher {
     try {
       // A meta file is ~120 bytes; a huge one is not meta.
       if (st.size > 64 * 1024) throw new Error('meta too large')
-      entry = { mtimeMs: st.mtimeMs, size: st.size, meta: JSON.parse(await readFile(path, 'utf8')), readable: true }
+      const text = this.within === undefined ? await readFile(path, 'utf8') : await readInside(path, this.within)
+      entry = { mtimeMs: st.mtimeMs, size: st.size, meta: JSON.parse(text), readable: true }
     } catch {
       entry = { mtimeMs: st.mtimeMs, size: st.size, meta: undefined, readable: false }
     }
@@ -311,10 +314,12 @@ export class RosterRegistry {
   private readonly log: (message: string) => void
   private readonly limits: Partial<FoldLimits>
   private readonly indexed: IndexedFacts | undefined
+  private readonly within: string | undefined
 
   constructor(
-    opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits>; indexed?: IndexedFacts } = {},
+    opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits>; indexed?: IndexedFacts; within?: string } = {},
   ) {
+    this.within = opts.within
     this.log = opts.log ?? ((m) => console.warn(m))
     this.maxIdle = opts.maxIdle ?? 32
     this.limits = opts.limits ?? {}
@@ -325,7 +330,7 @@ export class RosterRegistry {
   acquire(sessionPath: string): { watcher: RosterWatcher; release: () => void } {
     let w = this.watchers.get(sessionPath)
     if (w) this.watchers.delete(sessionPath) // re-insert: most recently used last
-    else w = new RosterWatcher(sessionPath, this.log, this.limits, this.indexed)
+    else w = new RosterWatcher(sessionPath, this.log, this.limits, this.indexed, this.within)
     this.watchers.set(sessionPath, w)
     w.refs++
     let released = false
@@ -359,6 +364,16 @@ export class RosterRegistry {
     for (const w of this.watchers.values()) if (w.refs > 0) held++
     else idle++
     return { held, idle }
+  }
+}
+
+/** A small file's text, read only through its real path inside `root`. */
+async function readInside(path: string, root: string): Promise<string> {
+  const fh = await openInside(path, root)
+  try {
+    return await fh.readFile('utf8')
+  } finally {
+    await fh.close().catch(() => {})
   }
 }
 

@@ -56,6 +56,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
     maxIdle: opts.maxIdleRosters,
     limits: { freshMs: opts.rosterFreshMs ?? 0 },
     indexed: (sessionPath) => heldJsonlFacts(sessionPath, normalizeClaudeLine),
+    within: homes.claudeDir,
   })
 
   /** locate, turning a read failure into undefined + a log line (callers that must not fail). */
