@@ -24,44 +24,13 @@ import type { VapidKeys } from './push/vapid'
 import { explainCard } from './card/build'
 import { grammarFor } from './card/registry'
 import { createSources, type SourceRegistry } from './transcript/sources'
+import { createAnswering } from './answer/answering'
+import { DEFAULT_TIMING, type Ctx, type Timing } from './ctx'
 import { IndexStore } from './transcript/jsonl/index-store'
 import type { AuthStore, Principal } from './auth/types'
 import type { HerdrClient } from './herdr/client'
 import type { AgentHomes } from './transcript/source'
 import { createLogger, whoOf, type Logger } from './log'
-
-export interface Timing {
-  /** transcript tail poll (contract: 250 ms) */
-  tailPollMs: number
-  /** pane session poll for rotation (contract: 2 s) */
-  sessionPollMs: number
-  /** subagent roster re-scan (contract: 3 s) */
-  rosterPollMs: number
-  /** /attach screen poll */
-  attachPollMs: number
-  /**
-   * A transcript socket whose reading is paused (Bun then reports no close)
-   * and whose queue has not moved for this long is taken for dead and released.
-   */
-  stalledSocketMs: number
-  /** the most time one HTTP request may take, whatever herdr does (its herdr calls are stopped then) */
-  requestDeadlineMs: number
-  /** the herdr watcher's CLI poll when herdr's socket is unreachable (spec: 1 s) */
-  herdrPollMs: number
-  /** WS /events ping (spec: 30 s) */
-  eventsPingMs: number
-}
-
-export const DEFAULT_TIMING: Timing = {
-  tailPollMs: 250,
-  sessionPollMs: 2000,
-  rosterPollMs: 3000,
-  attachPollMs: 100,
-  stalledSocketMs: 60_000,
-  requestDeadlineMs: 15_000,
-  herdrPollMs: 1000,
-  eventsPingMs: 30_000,
-}
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -88,28 +57,9 @@ export interface AppDeps {
   indexCacheDir?: string
 }
 
-/** What every route plugin receives: the deps with defaults filled in. */
-export interface Ctx {
-  herdr: HerdrClient
-  auth: AuthStore
-  homes: AgentHomes
-  version: string
-  clock: () => number
-  timing: Timing
-  log: (msg: string) => void
-  logger: Logger
-  /** open sockets by device, closed when the device is revoked */
-  sockets: SocketRegistry
-  /** the one herdr watcher: /snapshot's cache, rotation checks, /events */
-  watch: HerdrWatch
-}
-
 export { tokenOf }
+export type { Timing }
 
-/**
- * The shared auth guard: header or ?token=. Runs in the transform phase so a
- * bad token answers 401 before schema validation can answer 400.
- */
 /**
  * The largest request body any route accepts. The biggest real one is a /send
  * of 4096 characters, each JSON-escaped to at most 12 bytes: about 48 KiB.
@@ -171,54 +121,60 @@ function invalidating(h: HerdrClient, changed: () => void): HerdrClient {
 
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger()
-  const ctx: Ctx = {
-    herdr: deps.herdr,
-    auth: deps.auth,
-    homes: deps.homes,
-    version: deps.version,
-    clock: deps.clock ?? Date.now,
-    timing: { ...DEFAULT_TIMING, ...deps.timing },
-    log: deps.log ?? ((m) => logger.warn(m)),
-    logger,
-    sockets: new SocketRegistry(),
-    watch: undefined as unknown as HerdrWatch,
-  }
-  ctx.watch = new HerdrWatch(deps.herdr, { socketPath: deps.herdrSocket, pollMs: ctx.timing.herdrPollMs, log: ctx.log, info: (m) => logger.info(m) })
+  const timing: Timing = { ...DEFAULT_TIMING, ...deps.timing }
+  const log = deps.log ?? ((m: string) => logger.warn(m))
+  const watch = new HerdrWatch(deps.herdr, { socketPath: deps.herdrSocket, pollMs: timing.herdrPollMs, log, info: (m) => logger.info(m) })
   // Keys the bridge sends change panes: the watcher's copy is not served as current until herdr is read again.
-  ctx.herdr = invalidating(deps.herdr, () => ctx.watch.invalidate())
-  ctx.auth.onRevoke((id) => {
-    const closed = ctx.sockets.closeDevice(id)
-    logger.info('device revoked', { device: id, sockets_closed: closed })
-  })
+  const herdr = invalidating(deps.herdr, () => watch.invalidate())
   const sources =
     deps.sources ??
-    createSources(ctx.homes, {
-      pollMs: ctx.timing.tailPollMs,
-      log: ctx.log,
+    createSources(deps.homes, {
+      pollMs: timing.tailPollMs,
+      log,
       // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
-      rosterFreshMs: Math.min(1000, ctx.timing.rosterPollMs / 2),
-      indexStore: deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log: ctx.log }) : undefined,
+      rosterFreshMs: Math.min(1000, timing.rosterPollMs / 2),
+      indexStore: deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log }) : undefined,
     })
-  const panes = new PaneWatches(ctx.watch, ctx.timing.sessionPollMs, ctx.log)
-  const hub = new EventHub(ctx.watch, {
+  const hub = new EventHub(watch, {
     counter: (agent) => sources.subagentCounts(agent),
     // the card of a pane that became blocked: one screen read, as GET /agent-state does
     cardFor: async (agent) => {
       let screen: string | undefined
       try {
         const ansi = grammarFor(agent.agent).wantsAnsi === true
-        screen = await ctx.herdr.agentRead(agent.pane_id, ansi ? { source: 'visible', ansi } : { source: 'visible' })
+        screen = await herdr.agentRead(agent.pane_id, ansi ? { source: 'visible', ansi } : { source: 'visible' })
       } catch (e) {
-        ctx.log(`events: read ${agent.pane_id} failed: ${(e as Error).message}`)
+        log(`events: read ${agent.pane_id} failed: ${(e as Error).message}`)
       }
       return explainCard(agent, screen).card
     },
-    rosterMs: ctx.timing.rosterPollMs,
-    log: ctx.log,
+    rosterMs: timing.rosterPollMs,
+    log,
   })
   const push = deps.push
-  const sender = push ? new PushSender({ ...push.sender, store: push.store, vapid: push.vapid, subject: push.subject, log: ctx.log }) : undefined
+  const sender = push ? new PushSender({ ...push.sender, store: push.store, vapid: push.vapid, subject: push.subject, log }) : undefined
   const notifier = push && sender ? new PushNotifier(hub, push.store, sender) : undefined
+  const ctx: Ctx = {
+    herdr,
+    auth: deps.auth,
+    homes: deps.homes,
+    version: deps.version,
+    clock: deps.clock ?? Date.now,
+    timing,
+    log,
+    logger,
+    sockets: new SocketRegistry(),
+    watch,
+    sources,
+    panes: new PaneWatches(watch, timing.sessionPollMs, log),
+    events: hub,
+    answering: createAnswering(),
+    push: push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined,
+  }
+  ctx.auth.onRevoke((id) => {
+    const closed = ctx.sockets.closeDevice(id)
+    logger.info('device revoked', { device: id, sockets_closed: closed })
+  })
   if (push)
     ctx.auth.onRevoke((id) => {
       // a revoked device hears nothing more
@@ -369,13 +325,13 @@ export function createApp(deps: AppDeps) {
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx))
     .use(pairingRoutes(ctx))
-    .use(snapshotRoutes(ctx, (agent) => sources.subagentCounts(agent)))
+    .use(snapshotRoutes(ctx))
     .use(actionRoutes(ctx))
     .use(agentStateRoutes(ctx))
-    .use(attachRoutes(ctx, ctx.sockets))
-    .use(transcriptRoutes(ctx, sources, panes))
-    .use(eventsRoutes(ctx, hub))
-    .use(pushRoutes(ctx, push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined))
+    .use(attachRoutes(ctx))
+    .use(transcriptRoutes(ctx))
+    .use(eventsRoutes(ctx))
+    .use(pushRoutes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   const stop = app.stop.bind(app)

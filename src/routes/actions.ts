@@ -1,8 +1,7 @@
 // The phone's actions: POST /send, POST /approve, POST /answer, POST /agent-mode/cycle.
 // The answering policy (guards, checks, keys) lives in src/answer/.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../app'
-import { createAnswering, type Answering } from '../answer/answering'
+import type { Ctx } from '../ctx'
 import { grammarFor } from '../card/registry'
 import { cleanScreen } from '../card/clean'
 import { HerdrError, herdrFor, type HerdrClient } from '../herdr/client'
@@ -19,7 +18,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** `text` of /answer: what /send allows, minus \n (the answer's Enter is the bridge's). */
 const ANSWER_TEXT_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/
 
-export function actionRoutes(ctx: Ctx, answering: Answering = createAnswering()) {
+export function actionRoutes(ctx: Ctx) {
+  const answering = ctx.answering
   async function screenOf(herdr: HerdrClient, agent: AgentInfo): Promise<string | undefined> {
     try {
       return cleanScreen(await herdr.agentRead(agent.pane_id, { source: 'visible' }))

@@ -3,9 +3,8 @@
 // changes, as one binary frame that homes the cursor and repaints; input frames
 // are typed into the pane with `herdr pane send-text`.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../app'
+import type { Ctx } from '../ctx'
 import { herdrFailure, plausibleTarget } from './errors'
-import type { SocketRegistry } from './sockets'
 import { whoOf } from '../log'
 
 const CLEAR = '\x1b[H\x1b[2J'
@@ -50,7 +49,7 @@ function headOf(s: string, n: number): string {
   return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n)
 }
 
-export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
+export function attachRoutes(ctx: Ctx) {
   return new Elysia({ name: 'attach' })
     .macro('attachPane', {
       query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
@@ -73,7 +72,7 @@ export function attachRoutes(ctx: Ctx, sockets: SocketRegistry) {
         const c = ws.data.attach
         const raw = ws.raw
         // First, before any await: a device revoked during the upgrade gets no socket.
-        c.unregister = sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
+        c.unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
         if (!c.unregister) {
           c.closed = true
           raw.close(1000, 'device revoked')

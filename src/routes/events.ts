@@ -4,8 +4,8 @@
 // other sockets: the token is checked at the upgrade and again at open, where
 // the socket is registered in the same synchronous step (revocation closes it).
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../app'
-import type { EventHub, PaneEvent } from '../events/hub'
+import type { Ctx } from '../ctx'
+import type { PaneEvent } from '../events/hub'
 import { whoOf } from '../log'
 
 /** A client whose unsent frames pass this is dropped (spec: 1 MiB). */
@@ -25,7 +25,8 @@ export function parseSince(s: string): { epoch: string; seq: number } | undefine
   return m ? { epoch: m[1], seq: Number(m[2]) } : undefined
 }
 
-export function eventsRoutes(ctx: Ctx, hub: EventHub) {
+export function eventsRoutes(ctx: Ctx) {
+  const hub = ctx.events
   return new Elysia({ name: 'events' })
     .macro('eventsConn', {
       query: t.Object({ since: t.Optional(t.String()) }),

@@ -1,16 +1,9 @@
 // Web Push (docs/bridge.md "Web Push"): the VAPID public key, and the
 // subscriptions of the calling device.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../app'
+import type { Ctx } from '../ctx'
 import type { Principal } from '../auth/types'
-import { PUSH_EVENTS, type PushEvent, type PushStore } from '../push/store'
-
-export interface PushDeps {
-  store: PushStore
-  publicKey: string
-  /** call after a subscription was added or deleted */
-  changed: () => void
-}
+import { PUSH_EVENTS, type PushEvent } from '../push/store'
 
 const SubscriptionSchema = t.Object({
   id: t.String(),
@@ -37,7 +30,8 @@ export function subscriptionProblem(s: { endpoint: string; keys: { p256dh: strin
   return undefined
 }
 
-export function pushRoutes(ctx: Ctx, push: PushDeps | undefined) {
+export function pushRoutes(ctx: Ctx) {
+  const push = ctx.push
   const deviceOf = (p: Principal): string | undefined => (p.kind === 'device' ? p.deviceId : undefined)
   const NOT_CONFIGURED = 'push is not configured on this bridge'
   return new Elysia({ name: 'push' })

@@ -1,6 +1,6 @@
 // GET /snapshot: every pane herdr knows, one row each, in herdr's order.
 import { Elysia, t, type Static } from 'elysia'
-import type { Ctx } from '../app'
+import type { Ctx } from '../ctx'
 import type { AgentInfo, Snapshot } from '../herdr/types'
 import { herdrFailure } from './errors'
 
@@ -67,7 +67,8 @@ export async function snapshotRows(snap: Snapshot, counter: SubagentCounter | un
   )
 }
 
-export function snapshotRoutes(ctx: Ctx, counter?: SubagentCounter) {
+export function snapshotRoutes(ctx: Ctx) {
+  const counter: SubagentCounter = (agent) => ctx.sources.subagentCounts(agent)
   return new Elysia({ name: 'snapshot' }).get(
     '/snapshot',
     async ({ status }) => {

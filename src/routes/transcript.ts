@@ -2,12 +2,10 @@
 // can fail fails before the upgrade, as a plain-text status; once open, the
 // per-socket protocol lives in transcript/stream.ts.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../app'
+import type { Ctx } from '../ctx'
 import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
-import type { PaneWatches } from '../transcript/pane-watch'
 import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcript/source'
-import type { SourceRegistry } from '../transcript/sources'
 import { TranscriptStream } from '../transcript/stream'
 import { herdrFailure, plausibleTarget } from './errors'
 import { whoOf } from '../log'
@@ -42,7 +40,8 @@ function release(c: TranscriptConn): void {
 /** A resolution whose upgrade never completed is released after this long. */
 const ORPHAN_MS = 30_000
 
-export function transcriptRoutes(ctx: Ctx, sources: SourceRegistry, panes: PaneWatches) {
+export function transcriptRoutes(ctx: Ctx) {
+  const { sources, panes } = ctx
   /** The session the pane is on now, as the kind's source sees it. */
   async function sessionNow(source: TranscriptSource, agent: AgentInfo): Promise<string | undefined> {
     if (source.currentSession) return source.currentSession(agent)
