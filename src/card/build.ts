@@ -15,7 +15,8 @@ const STATUS_WORDS: Record<string, string> = {
   unknown: 'Unknown state',
 }
 
-const oneLine = (s: unknown): string =>
+/** A herdr string as one printable line: control characters and runs of whitespace become single spaces; not cut. */
+const printableLine = (s: unknown): string =>
   typeof s === 'string' ? s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim() : ''
 
 function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): ScreenReading {
@@ -72,7 +73,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
   const a = (agent ?? {}) as Partial<AgentInfo>
   const kind = typeof a.agent === 'string' && a.agent ? a.agent : 'unknown'
   const status = typeof a.agent_status === 'string' ? a.agent_status : 'unknown'
-  const title = oneLine(a.terminal_title_stripped) || oneLine(a.title)
+  const title = printableLine(a.terminal_title_stripped) || printableLine(a.title)
   try {
     const reading: ScreenReading =
       typeof screen === 'string'
@@ -85,7 +86,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
             decisions: { headline: { rule: 'card.no-screen', why: 'the terminal could not be read' } },
           }
     const decisions: Partial<Record<ExplainedField, Decision>> = { ...reading.decisions }
-    let headline = oneLine(reading.headline)
+    let headline = printableLine(reading.headline)
     if (!headline) {
       const before = decisions.headline ? ` (${decisions.headline.rule}: ${decisions.headline.why})` : ''
       if (title) decisions.headline = { rule: 'card.headline.title', why: `no headline from the screen${before}: herdr's task title` }

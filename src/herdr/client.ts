@@ -344,6 +344,3 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
 export function herdrFor(herdr: HerdrClient, signal: AbortSignal): HerdrClient {
   return herdr.withSignal ? herdr.withSignal(signal) : herdr
 }
-
-/** herdr pane ids: `w<base32>:p<base32>` (docs/reference/herdr-cli.md §2). */
-export const PANE_ID_RE = /^w[0-9A-HJKMNP-TV-Z]+:p[0-9A-HJKMNP-TV-Z]+$/

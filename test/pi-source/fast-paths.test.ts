@@ -1,17 +1,7 @@
-// tool-summary's hand-written fast paths must agree with the plain versions
-// they short-cut (oneLine's code-point array, entry.ts's capDiff, Date parsing),
-// and pi's display-diff reader's hand scan with its regexes.
+// The timestamps pi writes (isoTime) and pi's display-diff lines: which shapes read, which do not.
 import { describe, expect, test } from 'bun:test'
-import { capDiff as capDiffPlain, LIMITS } from '../../src/transcript/entry'
 import { piDiffToUnified } from '../../src/transcript/kinds/pi/diff'
-import { capDiff, isoTime, oneLine } from '../../src/transcript/tool-summary'
-
-/** oneLine as it was before its fast path: collapse, then cut by code points. */
-function oneLinePlain(s: string, max = 120): string {
-  const flat = s.replace(/\s+/g, ' ').trim()
-  const cps = Array.from(flat)
-  return cps.length <= max ? flat : cps.slice(0, max - 1).join('') + '…'
-}
+import { isoTime } from '../../src/transcript/tool-summary'
 
 describe('isoTime', () => {
   test.each([
@@ -34,25 +24,8 @@ describe('isoTime', () => {
   })
 })
 
-describe('oneLine and capDiff agree with the plain versions', () => {
-  test.each(['', 'ls', '  a \n\t b  ', 'x'.repeat(119), 'x'.repeat(120), 'x'.repeat(121), 'é😀'.repeat(70), ' \uFEFFa\u00a0b ', 'a b'.repeat(50)])('oneLine %#', (s) => {
-    expect(oneLine(s)).toBe(oneLinePlain(s))
-    expect(oneLine(s, 5)).toBe(oneLinePlain(s, 5))
-  })
-  test.each([
-    '',
-    '@@ -1,1 +1,1 @@\n-a\n+b',
-    Array.from({ length: LIMITS.diffLines }, (_, i) => `+${i}`).join('\n'),
-    Array.from({ length: LIMITS.diffLines + 1 }, (_, i) => `+${i}`).join('\n'),
-    '+' + 'y'.repeat(LIMITS.diffRunes + 5),
-    '\n'.repeat(LIMITS.diffLines),
-  ])('capDiff %#', (d) => {
-    expect(capDiff(d)).toEqual(capDiffPlain(d))
-  })
-})
-
 describe('pi display diff lines', () => {
-  test('space padding (fast path) and tab padding (regex path) read the same', () => {
+  test('space and tab padding read the same; gaps split hunks; anything else is no diff', () => {
     expect(piDiffToUnified('-  1 old\n+  1 new')).toBe('@@ -1,1 +1,1 @@\n-old\n+new')
     expect(piDiffToUnified('-\t1 old\n+\t1 new')).toBe('@@ -1,1 +1,1 @@\n-old\n+new')
     expect(piDiffToUnified(' 1 a\n    ...\n 9 b')).toBe('@@ -1,1 +1,1 @@\n a\n@@ -9,1 +9,1 @@\n b')

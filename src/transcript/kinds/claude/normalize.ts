@@ -67,13 +67,11 @@
 //
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
-import { LIMITS, capRunes, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
+import { LIMITS, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
 import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
-import { basename, cappedDiff, oneLine, previewDiff, renderHunks } from '../../tool-summary'
+import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, type Obj } from '../../tool-summary'
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
-
-type Rec = Record<string, unknown>
 
 /**
  * The record types that can hold conversation (see the table above). Any other
@@ -115,13 +113,6 @@ const FILE_TOOLS: Record<string, string> = {
 /** Command tools: tool.command and tool.subtitle (the model-written description). */
 const COMMAND_TOOLS = new Set(['Bash', 'PowerShell'])
 
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-
-function body(text: string): string {
-  return capRunes(text, LIMITS.bodyRunes).text
-}
-
 // ── the one decision: which entries a line yields ───────────────────────────
 //
 // Deciding and building are split so the index can count a line's entries
@@ -137,13 +128,13 @@ type Slot =
   | { as: 'text'; k: number; role: Role; kind: 'message' | 'thinking'; text: string; parsed?: boolean }
   /** a fixed short text, built as is */
   | { as: 'fixed'; k: number; role: Role; kind: 'message' | 'attachment'; text: string }
-  | { as: 'tool_result'; k: number; block: Rec; tur: unknown }
+  | { as: 'tool_result'; k: number; block: Obj; tur: unknown }
   | { as: 'tool_call'; k: number; id: string; name: string; input: unknown }
   /** a content block the reader does not model */
-  | { as: 'pass'; k: number; role: Role; block: Rec }
+  | { as: 'pass'; k: number; role: Role; block: Obj }
 
 interface Plan {
-  rec: Rec
+  rec: Obj
   slots: Slot[]
 }
 
@@ -155,7 +146,7 @@ function planLine(line: string): Plan | undefined {
   } catch {
     return undefined
   }
-  if (!isRec(rec)) return undefined
+  if (!isObj(rec)) return undefined
   try {
     const slots = planRecord(rec)
     return slots && { rec, slots }
@@ -200,7 +191,7 @@ export function countClaudeLineTapped(line: string, onRecord: (rec: Record<strin
   } catch {
     return 1
   }
-  if (!isRec(rec)) return 1
+  if (!isObj(rec)) return 1
   onRecord(rec)
   try {
     const slots = planRecord(rec)
@@ -211,7 +202,7 @@ export function countClaudeLineTapped(line: string, onRecord: (rec: Record<strin
 }
 
 /** undefined ⇒ the record could not be placed (the line becomes parsed:false). */
-function planRecord(rec: Rec): Slot[] | undefined {
+function planRecord(rec: Obj): Slot[] | undefined {
   const type = str(rec.type)
   if (type === undefined) return undefined // not a Claude Code record at all
   if (!CONVERSATION_TYPES.has(type)) return [] // bookkeeping, known or not
@@ -272,7 +263,7 @@ function withoutAnsi(d: Draft): Draft {
 function buildSlotRaw(slot: Slot, env: Envelope): Draft {
   switch (slot.as) {
     case 'text': {
-      const extra: Partial<Draft> = { text: body(slot.text) }
+      const extra: Partial<Draft> = { text: capBody(slot.text) }
       if (slot.parsed === false) extra.parsed = false
       return env.draft(slot.k, slot.role, slot.kind, extra)
     }
@@ -291,7 +282,7 @@ interface Envelope {
   draft(k: number, role: Role, kind: Draft['kind'], extra: Partial<Draft>): Draft
 }
 
-function envelope(rec: Rec, type: string, offset: number): Envelope {
+function envelope(rec: Obj, type: string, offset: number): Envelope {
   const uuid = str(rec.uuid)
   const base = uuid ?? `${type}@${offset}`
   const parent = str(rec.parentUuid)
@@ -313,9 +304,9 @@ function envelope(rec: Rec, type: string, offset: number): Envelope {
 
 // ── user ────────────────────────────────────────────────────────────────────
 
-function userRecord(rec: Rec): Slot[] | undefined {
+function userRecord(rec: Obj): Slot[] | undefined {
   const msg = rec.message
-  if (!isRec(msg)) return undefined
+  if (!isObj(msg)) return undefined
   const content = msg.content
   if (rec.isMeta === true) return []
   if (rec.isCompactSummary === true) {
@@ -330,11 +321,11 @@ function userRecord(rec: Rec): Slot[] | undefined {
   // toolUseResult belongs to the record; with several results in one record
   // (older builds) it cannot be attributed, so each falls back to its content.
   let results = 0
-  for (const b of content) if (isRec(b) && b.type === 'tool_result') results++
+  for (const b of content) if (isObj(b) && b.type === 'tool_result') results++
   const tur = results === 1 ? rec.toolUseResult : undefined
   for (let k = 0; k < content.length; k++) {
     const block = content[k]
-    if (!isRec(block)) continue
+    if (!isObj(block)) continue
     switch (block.type) {
       case 'text':
         if (typeof block.text === 'string' && !(queued && isTypedPrompt(block.text))) out.push(...userText(block.text, k))
@@ -369,10 +360,10 @@ function userText(text: string, k: number): Slot[] {
 }
 
 /** A content block the reader does not model: shown minimally, flagged parsed:false. */
-function passThrough(block: Rec, k: number, role: Role, env: Envelope): Draft {
+function passThrough(block: Obj, k: number, role: Role, env: Envelope): Draft {
   const raw = JSON.stringify(block)
   const text = typeof block.text === 'string' ? block.text : raw.length > 2000 ? raw.slice(0, 2000) + '…' : raw
-  return env.draft(k, role, 'message', { text: body(text), parsed: false })
+  return env.draft(k, role, 'message', { text: capBody(text), parsed: false })
 }
 
 /** Text of a string or of text-ish blocks (images as "[image]"). */
@@ -382,7 +373,7 @@ function flattenText(content: unknown): string {
   const parts: string[] = []
   for (const b of content) {
     if (typeof b === 'string') parts.push(b)
-    else if (!isRec(b)) continue
+    else if (!isObj(b)) continue
     else if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text)
     else if (b.type === 'image') parts.push('[image]')
     else if (b.type === 'document') parts.push('[document]')
@@ -400,7 +391,7 @@ const REJECTION_PREFIXES = [
 /** toolUseResult strings that mean "did not run because the user said no". */
 const REJECTION_RESULTS = ['User rejected tool use']
 
-function toolResult(block: Rec, tur: unknown, k: number, env: Envelope): Draft {
+function toolResult(block: Obj, tur: unknown, k: number, env: Envelope): Draft {
   const forId = str(block.tool_use_id) ?? ''
   const contentText = withoutAppendedReminders(flattenText(block.content))
   const task = taskOutputOf(tur, contentText)
@@ -414,22 +405,22 @@ function toolResult(block: Rec, tur: unknown, k: number, env: Envelope): Draft {
   const rejected =
     (typeof tur === 'string' && REJECTION_RESULTS.some((r) => tur.startsWith(r))) ||
     REJECTION_PREFIXES.some((p) => contentText.startsWith(p))
-  const interrupted = isRec(tur) && tur.interrupted === true
+  const interrupted = isObj(tur) && tur.interrupted === true
   const isError = block.is_error === true
   const result: ToolResult = { for_id: forId, ok: !(isError || rejected || interrupted) }
 
   let output: string
   if (rejected && typeof tur === 'string') output = tur // "User rejected tool use": the phone-sized version
-  else if (isRec(tur) && (typeof tur.stdout === 'string' || typeof tur.stderr === 'string')) {
+  else if (isObj(tur) && (typeof tur.stdout === 'string' || typeof tur.stderr === 'string')) {
     // Bash/PowerShell: stdout is the full text even when content holds a persisted-output preview.
     const stdout = str(tur.stdout) ?? ''
     const stderr = str(tur.stderr) ?? ''
     output = [stdout, stderr ? `[stderr] ${stderr}` : ''].filter(Boolean).join('\n')
     if (!output) output = contentText // background launch notices, "(No content)"
-  } else if (isRec(tur) && Array.isArray(tur.content) && typeof tur.agentId === 'string') {
+  } else if (isObj(tur) && Array.isArray(tur.content) && typeof tur.agentId === 'string') {
     // Agent/Task sync result: the agent's answer without the "agentId: … <usage>" trailer block.
     output = flattenText(tur.content) || contentText
-  } else if (isRec(tur) && tur.status === 'async_launched') {
+  } else if (isObj(tur) && tur.status === 'async_launched') {
     output = contentText.split('\n')[0] ?? ''
   } else {
     output = stripToolUseError(contentText)
@@ -439,7 +430,7 @@ function toolResult(block: Rec, tur: unknown, k: number, env: Envelope): Draft {
   }
   let truncated = false
   if (output) {
-    const c = capRunes(output, LIMITS.outputRunes)
+    const c = capOutput(output)
     result.output_summary = c.text
     truncated ||= c.cut
   }
@@ -488,7 +479,7 @@ function taskOutputOf(tur: unknown, content: string): TaskOutput | undefined {
   let exit: unknown
   let retrieval: string | undefined
   let output: string | undefined
-  if (isRec(tur) && isRec(tur.task) && typeof tur.retrieval_status === 'string') {
+  if (isObj(tur) && isObj(tur.task) && typeof tur.retrieval_status === 'string') {
     const t = tur.task
     retrieval = tur.retrieval_status
     label = str(t.description) || str(t.task_id)
@@ -562,7 +553,7 @@ function looksLikeCommandFailure(tur: unknown, output: string): boolean {
 
 /** The applied diff: structuredPatch hunks; a created file (empty patch) as all-added. */
 function appliedDiff(tur: unknown): { diff?: string; truncated: boolean } {
-  if (!isRec(tur)) return { truncated: false }
+  if (!isObj(tur)) return { truncated: false }
   const hunks = tur.structuredPatch
   if (Array.isArray(hunks) && hunks.length > 0) return cappedDiff(renderHunks(hunks))
   if (tur.type === 'create' && typeof tur.content === 'string') return cappedDiff(previewDiff('', tur.content))
@@ -571,9 +562,9 @@ function appliedDiff(tur: unknown): { diff?: string; truncated: boolean } {
 
 // ── assistant ───────────────────────────────────────────────────────────────
 
-function assistantRecord(rec: Rec): Slot[] | undefined {
+function assistantRecord(rec: Obj): Slot[] | undefined {
   const msg = rec.message
-  if (!isRec(msg)) return undefined
+  if (!isObj(msg)) return undefined
   const content = msg.content
   if (typeof content === 'string')
     return content.trim() ? [{ as: 'text', k: 0, role: 'assistant', kind: 'message', text: content }] : []
@@ -581,7 +572,7 @@ function assistantRecord(rec: Rec): Slot[] | undefined {
   const out: Slot[] = []
   for (let k = 0; k < content.length; k++) {
     const block = content[k]
-    if (!isRec(block)) continue
+    if (!isObj(block)) continue
     const type = str(block.type) ?? ''
     if (type === 'text') {
       const text = str(block.text) ?? ''
@@ -606,11 +597,11 @@ function assistantRecord(rec: Rec): Slot[] | undefined {
 
 /** Builds the tool card of a tool_use block. Exported for other kinds mirroring Claude's tools. */
 export function toolCall(id: string, name: string, rawInput: unknown): ToolCall {
-  const input: Rec = isRec(rawInput) ? rawInput : {}
+  const input: Obj = isObj(rawInput) ? rawInput : {}
   const tool: ToolCall = { id, name, title: name }
   if (COMMAND_TOOLS.has(name)) {
     const command = str(input.command)
-    if (command !== undefined) tool.command = capRunes(command, LIMITS.outputRunes).text
+    if (command !== undefined) tool.command = capOutput(command).text
     const description = str(input.description)
     if (description) tool.subtitle = oneLine(description, 200)
   } else if ((name === 'Agent' || name === 'Task') && str(input.description)) {
@@ -624,11 +615,11 @@ export function toolCall(id: string, name: string, rawInput: unknown): ToolCall 
     tool.diff = preview.diff
     if (preview.truncated) tool.diff_truncated = true
   }
-  tool.input_summary = inputSummary(name, input)
+  tool.input_summary = summaryByTool(name, input)
   return tool
 }
 
-function previewFor(name: string, input: Rec): { diff?: string; truncated: boolean } {
+function previewFor(name: string, input: Obj): { diff?: string; truncated: boolean } {
   if (name === 'Edit') {
     const before = str(input.old_string)
     const after = str(input.new_string)
@@ -639,7 +630,7 @@ function previewFor(name: string, input: Rec): { diff?: string; truncated: boole
   } else if (name === 'MultiEdit' && Array.isArray(input.edits)) {
     const parts: string[] = []
     for (const e of input.edits) {
-      if (!isRec(e)) continue
+      if (!isObj(e)) continue
       const before = str(e.old_string)
       const after = str(e.new_string)
       if (before !== undefined && after !== undefined) parts.push(previewDiff(before, after))
@@ -649,7 +640,7 @@ function previewFor(name: string, input: Rec): { diff?: string; truncated: boole
   return { truncated: false }
 }
 
-/** Per-tool one-liners; anything else gets its compact JSON input. */
+/** Per-tool one-liners (summaryByTool); anything else gets its compact JSON input. */
 const SUMMARY_FIELDS: Record<string, string[]> = {
   Bash: ['command'],
   PowerShell: ['command'],
@@ -671,9 +662,9 @@ const SUMMARY_FIELDS: Record<string, string[]> = {
   ExitPlanMode: ['plan'],
 }
 
-function inputSummary(name: string, input: Rec): string {
+function summaryByTool(name: string, input: Obj): string {
   if (name === 'AskUserQuestion' && Array.isArray(input.questions)) {
-    const q = input.questions.find((x) => isRec(x) && typeof x.question === 'string') as Rec | undefined
+    const q = input.questions.find((x) => isObj(x) && typeof x.question === 'string') as Obj | undefined
     if (q) return oneLine(q.question as string)
   }
   if (name === 'TodoWrite' && Array.isArray(input.todos)) return `${input.todos.length} todos`
@@ -688,7 +679,7 @@ function inputSummary(name: string, input: Rec): string {
 
 // ── system & attachment ─────────────────────────────────────────────────────
 
-function systemRecord(rec: Rec): Slot[] | undefined {
+function systemRecord(rec: Obj): Slot[] | undefined {
   const subtype = str(rec.subtype)
   const content = str(rec.content)
   if (subtype === 'local_command') {
@@ -700,7 +691,7 @@ function systemRecord(rec: Rec): Slot[] | undefined {
     return [{ as: 'text', k: 0, role, kind: 'message', text: c.text }]
   }
   if (subtype === 'compact_boundary') {
-    const meta = isRec(rec.compactMetadata) ? rec.compactMetadata : {}
+    const meta = isObj(rec.compactMetadata) ? rec.compactMetadata : {}
     const trigger = str(meta.trigger)
     const text = trigger ? `Conversation compacted (${trigger})` : 'Conversation compacted'
     return [{ as: 'fixed', k: 0, role: 'system', kind: 'message', text }]
@@ -713,9 +704,9 @@ function systemRecord(rec: Rec): Slot[] | undefined {
   return [{ as: 'text', k: 0, role: 'system', kind: 'message', text: content, parsed: subtype === undefined }]
 }
 
-function attachmentRecord(rec: Rec): Slot[] | undefined {
+function attachmentRecord(rec: Obj): Slot[] | undefined {
   const att = rec.attachment
-  if (!isRec(att)) return undefined
+  if (!isObj(att)) return undefined
   if (att.type === 'queued_command') {
     // The mid-turn delivery of a queued prompt (shown at its enqueue); task
     // notifications also queue this way and are shown here.
@@ -734,7 +725,7 @@ function isTypedPrompt(text: string): boolean {
   return classifyUserText(text).kind === 'human'
 }
 
-function queueOperation(rec: Rec): Slot[] {
+function queueOperation(rec: Obj): Slot[] {
   if (rec.operation !== 'enqueue') return []
   const text = flattenText(rec.content)
   // A typed prompt: shown when typed. Commands and notifications are shown by their own records.

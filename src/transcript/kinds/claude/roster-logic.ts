@@ -34,6 +34,7 @@
 //    (subagent_type, which Claude Code defaults to general-purpose when
 //    omitted, and description).
 import type { Subagent } from '../../roster'
+import { isObj, type Obj } from '../../tool-summary'
 import { isTaskNotificationText, parseTaskNotifications } from './normalize-wrappers'
 
 /** What the caller knows about one agent-<id>.* pair in the subagents dir. */
@@ -126,9 +127,6 @@ export interface LineFacts {
 
 const NONE: LineFacts = Object.freeze({ spawns: [], results: [], notices: [], links: [] }) as LineFacts
 
-type Rec = Record<string, unknown>
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v)
-
 /** Extracts roster facts from one parent JSONL line. Pure; never throws. */
 export function parentFactsFromLine(line: string): LineFacts {
   // Cheap pre-filter: most lines of a big transcript carry none of these.
@@ -145,7 +143,7 @@ export function parentFactsFromLine(line: string): LineFacts {
   } catch {
     return NONE
   }
-  if (!isRec(rec)) return NONE
+  if (!isObj(rec)) return NONE
   try {
     return factsOfRecord(rec)
   } catch {
@@ -154,7 +152,7 @@ export function parentFactsFromLine(line: string): LineFacts {
 }
 
 /** parentFactsFromLine for a line already parsed to an object: the same facts. Never throws. */
-export function parentFactsFromRecord(rec: Rec): LineFacts {
+export function parentFactsFromRecord(rec: Obj): LineFacts {
   try {
     return factsOfRecord(rec)
   } catch {
@@ -162,11 +160,11 @@ export function parentFactsFromRecord(rec: Rec): LineFacts {
   }
 }
 
-function factsOfRecord(rec: Rec): LineFacts {
+function factsOfRecord(rec: Obj): LineFacts {
   const facts: LineFacts = { spawns: [], results: [], notices: [], links: [] }
   if (rec.type === 'progress') {
     // 2.1.3x mirrors each subagent message into the parent, keyed to the spawning call.
-    const data = isRec(rec.data) ? rec.data : undefined
+    const data = isObj(rec.data) ? rec.data : undefined
     const toolUseId = rec.parentToolUseID
     if (data?.type === 'agent_progress' && typeof data.agentId === 'string' && data.agentId && typeof toolUseId === 'string' && toolUseId)
       facts.links.push({ agentId: data.agentId, toolUseId })
@@ -177,17 +175,17 @@ function factsOfRecord(rec: Rec): LineFacts {
     if (rec.operation === 'enqueue') addNotices(facts, rec.content, true)
     return facts
   }
-  if (rec.type === 'attachment' && isRec(rec.attachment) && rec.attachment.type === 'queued_command') {
+  if (rec.type === 'attachment' && isObj(rec.attachment) && rec.attachment.type === 'queued_command') {
     addNotices(facts, rec.attachment.prompt, false)
     return facts
   }
   const msg = rec.message
-  if (!isRec(msg)) return facts
+  if (!isObj(msg)) return facts
   if (rec.type === 'assistant' && Array.isArray(msg.content)) {
     for (const b of msg.content) {
-      if (!isRec(b) || b.type !== 'tool_use' || typeof b.id !== 'string' || typeof b.name !== 'string') continue
+      if (!isObj(b) || b.type !== 'tool_use' || typeof b.id !== 'string' || typeof b.name !== 'string') continue
       if (!SPAWN_TOOL_NAMES.has(b.name)) continue
-      const input = isRec(b.input) ? b.input : {}
+      const input = isObj(b.input) ? b.input : {}
       const rib = input.run_in_background
       const spawn: SpawnFact = { toolUseId: b.id, runInBackground: typeof rib === 'boolean' ? rib : undefined }
       if (typeof input.subagent_type === 'string' && input.subagent_type) spawn.agentType = input.subagent_type
@@ -195,12 +193,12 @@ function factsOfRecord(rec: Rec): LineFacts {
       facts.spawns.push(spawn)
     }
   } else if (rec.type === 'user') {
-    const origin = isRec(rec.origin) ? rec.origin.kind : undefined
+    const origin = isObj(rec.origin) ? rec.origin.kind : undefined
     if (origin !== 'human') addNotices(facts, msg.content, false)
     if (Array.isArray(msg.content)) {
-      const tur = isRec(rec.toolUseResult) ? rec.toolUseResult : undefined
+      const tur = isObj(rec.toolUseResult) ? rec.toolUseResult : undefined
       for (const b of msg.content) {
-        if (!isRec(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue
+        if (!isObj(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue
         const says =
           tur === undefined
             ? undefined
@@ -223,7 +221,7 @@ function addNotices(facts: LineFacts, content: unknown, queued: boolean): void {
   if (typeof content === 'string') text = content
   else if (Array.isArray(content)) {
     const first = content[0]
-    if (isRec(first) && first.type === 'text' && typeof first.text === 'string') text = first.text
+    if (isObj(first) && first.type === 'text' && typeof first.text === 'string') text = first.text
   }
   if (text === undefined || !isTaskNotificationText(text)) return
   for (const n of parseTaskNotifications(text)) {
@@ -272,7 +270,7 @@ export class ParentFacts {
   }
 
   /** Folds one parent record already parsed (the index pass's parse): the same facts as addLine of its line. */
-  addRecord(rec: Rec): this {
+  addRecord(rec: Obj): this {
     if (!this.recordMayMatter(rec)) return this
     return this.add(parentFactsFromRecord(rec))
   }
@@ -282,27 +280,27 @@ export class ParentFacts {
    * add() would ignore (most lines of a long session: ordinary tool calls and
    * results). Permissive where unsure; the fuzz test holds it to addLine.
    */
-  private recordMayMatter(rec: Rec): boolean {
+  private recordMayMatter(rec: Obj): boolean {
     const t = rec.type
-    if (t === 'progress') return isRec(rec.data) && rec.data.type === 'agent_progress'
+    if (t === 'progress') return isObj(rec.data) && rec.data.type === 'agent_progress'
     if (t === 'queue-operation') return rec.operation === 'enqueue'
-    if (t === 'attachment') return isRec(rec.attachment) && rec.attachment.type === 'queued_command'
+    if (t === 'attachment') return isObj(rec.attachment) && rec.attachment.type === 'queued_command'
     const msg = rec.message
-    if (!isRec(msg)) return false
+    if (!isObj(msg)) return false
     const c = msg.content
     if (t === 'assistant') {
       if (!Array.isArray(c)) return false
-      for (const b of c) if (isRec(b) && b.type === 'tool_use' && typeof b.name === 'string' && SPAWN_TOOL_NAMES.has(b.name)) return true
+      for (const b of c) if (isObj(b) && b.type === 'tool_use' && typeof b.name === 'string' && SPAWN_TOOL_NAMES.has(b.name)) return true
       return false
     }
     if (t !== 'user') return false
     if (typeof c === 'string') return MAY_BE_NOTICE.test(c)
     if (!Array.isArray(c)) return false
     const first = c[0]
-    if (isRec(first) && typeof first.text === 'string' && MAY_BE_NOTICE.test(first.text)) return true
-    if (isRec(rec.toolUseResult) && typeof rec.toolUseResult.agentId === 'string') return true
+    if (isObj(first) && typeof first.text === 'string' && MAY_BE_NOTICE.test(first.text)) return true
+    if (isObj(rec.toolUseResult) && typeof rec.toolUseResult.agentId === 'string') return true
     if (this.spawns.size === 0) return false
-    for (const b of c) if (isRec(b) && typeof b.tool_use_id === 'string' && this.spawns.has(b.tool_use_id)) return true
+    for (const b of c) if (isObj(b) && typeof b.tool_use_id === 'string' && this.spawns.has(b.tool_use_id)) return true
     return false
   }
 
@@ -321,7 +319,7 @@ export class ParentFacts {
   }
 
   static fromJSON(saved: unknown): ParentFacts | undefined {
-    if (!isRec(saved)) return undefined
+    if (!isObj(saved)) return undefined
     const p = new ParentFacts()
     const fields = Object.entries(p)
     if (Object.keys(saved).length !== fields.length) return undefined
@@ -399,7 +397,7 @@ interface Labels {
 
 function labelsOf(f: SubagentFileFacts): Labels {
   const none: Labels = { agentType: '', description: '' }
-  if (!f.metaReadable || !isRec(f.meta)) return none
+  if (!f.metaReadable || !isObj(f.meta)) return none
   const m = f.meta
   return {
     agentType: typeof m.agentType === 'string' ? m.agentType : '',

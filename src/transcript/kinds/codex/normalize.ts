@@ -20,7 +20,7 @@
 // builds them, countCodexLine counts them (test/codex/count.test.ts). Pure; never throws.
 import type { Draft, ToolCall } from '../../entry'
 import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
-import { basename, capBody, capDiff, capOutput, inputSummary, isObj, isoTime, oneLine, previewDiff, str, withPreviewDiff, type Obj } from '../../tool-summary'
+import { basename, capBody, cappedResult, inputSummary, isObj, isoTime, oneLine, previewDiff, str, withPreviewDiff, type Obj } from '../../tool-summary'
 
 /** Top-level record types that carry no conversation. */
 const BOOKKEEPING = new Set(['session_meta', 'turn_context', 'world_state', 'token_usage_record', 'retained_context'])
@@ -410,43 +410,20 @@ function planTool(callId: string, a: Obj): ToolCall {
 
 function outputDraft(callId: string, output: unknown, id: string, head: Head): Draft {
   const { ok, text } = readOutput(outputText(output))
-  const result: NonNullable<Draft['result']> = { for_id: callId, ok }
-  if (text) {
-    const c = capOutput(text)
-    result.output_summary = c.text
-    if (c.cut) result.truncated = true
-  }
-  return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: true }
+  return { id, ...head, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, text), parsed: true }
 }
 
 function commandDraft(item: Obj, id: string, head: Head): Draft {
   const code = typeof item.exit_code === 'number' ? item.exit_code : undefined
   const ok = code === 0 || (code === undefined && item.status === 'completed')
-  const result: NonNullable<Draft['result']> = { for_id: item.id as string, ok }
   const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n')
   const shown = out ? out.replace(/\n$/, '') : code !== undefined && code !== 0 ? `exit code ${code}` : ''
-  if (shown) {
-    const c = capOutput(shown)
-    result.output_summary = c.text
-    if (c.cut) result.truncated = true
-  }
-  return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: true }
+  return { id, ...head, role: 'user', kind: 'tool_result', result: cappedResult(item.id as string, ok, shown), parsed: true }
 }
 
 function fileChangeDraft(item: Obj, id: string, head: Head): Draft {
-  const result: NonNullable<Draft['result']> = { for_id: item.id as string, ok: item.status === 'completed' }
   const out = [str(item.stdout), str(item.stderr)].filter((s) => s && s.trim()).join('\n').replace(/\n$/, '')
-  if (out) {
-    const c = capOutput(out)
-    result.output_summary = c.text
-    if (c.cut) result.truncated = true
-  }
-  const diff = appliedDiff(item.changes)
-  if (diff) {
-    const c = capDiff(diff)
-    result.diff = c.text
-    if (c.cut) result.truncated = true
-  }
+  const result = cappedResult(item.id as string, item.status === 'completed', out, appliedDiff(item.changes))
   return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: true }
 }
 

@@ -5,12 +5,11 @@
 //    tables, legacy storage/ JSON): {info:{id, role, time,…}, parts:[…]}
 // Pure and never throws. Each normalizer also says, per draft, whether it is
 // settled (will not change any more): the live tail emits only settled drafts.
-import type { Draft, Role, ToolCall, ToolResult } from '../../entry'
+import type { Draft, Role, ToolCall } from '../../entry'
 import {
   basename,
   capBody,
-  capDiff,
-  capOutput,
+  cappedResult,
   inputSummary,
   isObj,
   isoTime,
@@ -93,20 +92,6 @@ function appliedDiff(meta: unknown): string | undefined {
   return undefined
 }
 
-function makeResult(forId: string, ok: boolean, output: string, diff: string | undefined): ToolResult {
-  const result: ToolResult = { for_id: forId, ok }
-  if (output !== '') {
-    const c = capOutput(output)
-    result.output_summary = c.text
-    if (c.cut) result.truncated = true
-  }
-  if (diff) {
-    const c = capDiff(diff)
-    result.diff = c.text
-    if (c.cut) result.truncated = true
-  }
-  return result
-}
 
 function message(id: string, role: Role, text: string, ts: string | undefined, parent?: string): Draft {
   const d: Draft = { id, role, kind: 'message', text: capBody(text), parsed: true }
@@ -201,7 +186,7 @@ function v2Shell(m: Obj, mid: string, ts: string | undefined, time: Obj): Settle
   if (!ended) return [{ draft: call, settled: true }]
   const output = typeof m.output === 'string' ? m.output : isObj(m.output) ? (str(m.output.output) ?? '') : ''
   const ok = m.status === undefined ? m.exit === undefined || m.exit === 0 : m.status === 'exited' && (m.exit === undefined || m.exit === 0)
-  const result = withHead({ id: `${mid}#1`, role: 'user', kind: 'tool_result', result: makeResult(callId, ok, output, undefined), parsed: true }, isoTime(time.completed) ?? ts, undefined)
+  const result = withHead({ id: `${mid}#1`, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, undefined), parsed: true }, isoTime(time.completed) ?? ts, undefined)
   return [
     { draft: call, settled: true },
     { draft: result, settled: true },
@@ -254,7 +239,7 @@ function v2Tool(b: Obj, callEntryId: string, resultEntryId: string, ts: string |
     }
     const ok = status === 'completed' && !(isObj(meta) && typeof meta.exit === 'number' && meta.exit !== 0)
     out.push({
-      draft: withHead({ id: resultEntryId, role: 'user', kind: 'tool_result', result: makeResult(callId, ok, output, appliedDiff(meta)), parsed: true }, isoTime(btime.completed) ?? ts, undefined),
+      draft: withHead({ id: resultEntryId, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, appliedDiff(meta)), parsed: true }, isoTime(btime.completed) ?? ts, undefined),
       settled: true,
     })
   }
@@ -372,7 +357,7 @@ function legacyTool(p: Obj, pid: string, ts: string | undefined, parent: string 
       ok = false
     }
     out.push({
-      draft: withHead({ id: `${pid}#1`, role: 'user', kind: 'tool_result', result: makeResult(callId, ok, output, appliedDiff(meta)), parsed: true }, isoTime(st.end) ?? ts, parent),
+      draft: withHead({ id: `${pid}#1`, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, appliedDiff(meta)), parsed: true }, isoTime(st.end) ?? ts, parent),
       settled: true,
     })
   }

@@ -217,11 +217,6 @@ function handleOn(cache: SessionCache): OpencodeTimeline {
   }
 }
 
-/** Tunes how long a released session stays cached (default 60 s; 0 = not at all). */
-export function configureOpencodeCache(settings: Partial<typeof cacheSettings>): void {
-  Object.assign(cacheSettings, settings)
-}
-
 /** Forgets every released session now. */
 export function dropOpencodeCache(): void {
   for (const [k, c] of [...caches]) {

@@ -4,18 +4,9 @@ import { renderUnifiedHunks, type Hunk } from '../../tool-summary'
 
 /**
  * After the sign: padding, a line number, then a space and the text (or nothing);
- * 'gap' for the `...` line of skipped lines. Scanned by hand for the common
- * all-spaces padding (this runs on every edit result of a session), the regexes
- * decide anything else.
+ * 'gap' for the `...` line of skipped lines.
  */
 function numberedLine(line: string): { n: number; text: string } | 'gap' | undefined {
-  let i = 1
-  while (i < line.length && line.charCodeAt(i) === 0x20) i++
-  const digits = i
-  while (i < line.length && line.charCodeAt(i) >= 0x30 && line.charCodeAt(i) <= 0x39) i++
-  if (i > digits && (i === line.length || line.charCodeAt(i) === 0x20)) {
-    return { n: Number(line.slice(digits, i)), text: i === line.length ? '' : line.slice(i + 1) }
-  }
   const rest = line.slice(1)
   if (/^\s*\.\.\.$/.test(rest)) return 'gap'
   const m = /^\s*(\d+)(?: (.*))?$/s.exec(rest)

@@ -7,8 +7,8 @@ import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/nor
 import {
   basename,
   capBody,
-  capDiff,
   capOutput,
+  cappedResult,
   inputSummary,
   isObj,
   isoTime,
@@ -314,13 +314,6 @@ function requestedDiff(name: string, a: Obj): string | undefined {
 
 function toolResult(msg: Obj, id: string, head: Head): Draft {
   const forId = str(msg.toolCallId) ?? ''
-  const result: NonNullable<Draft['result']> = { for_id: forId, ok: msg.isError !== true }
-  const out = contentText(msg.content)
-  if (out) {
-    const c = capOutput(out)
-    result.output_summary = c.text
-    if (c.cut) result.truncated = true
-  }
   const details = isObj(msg.details) ? msg.details : {}
   // details.patch (newer pi) is already unified; details.diff is pi's display format.
   const unified =
@@ -329,11 +322,7 @@ function toolResult(msg: Obj, id: string, head: Head): Draft {
       : typeof details.diff === 'string'
         ? piDiffToUnified(details.diff)
         : undefined
-  if (unified) {
-    const c = capDiff(unified)
-    result.diff = c.text
-    if (c.cut) result.truncated = true
-  }
+  const result = cappedResult(forId, msg.isError !== true, contentText(msg.content), unified)
   return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: forId !== '' }
 }
 
