@@ -55,6 +55,12 @@ export interface AppDeps {
    * indexes each transcript again on its first connect.
    */
   indexCacheDir?: string
+  /**
+   * Read herdr as soon as the app is built and keep watching for
+   * timing.herdrLingerMs: after a bridge restart, the phones that reconnect
+   * find herdr's state read (the executable sets it; tests opt in).
+   */
+  watchAtStart?: boolean
 }
 
 export { tokenOf }
@@ -123,7 +129,15 @@ export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger()
   const timing: Timing = { ...DEFAULT_TIMING, ...deps.timing }
   const log = deps.log ?? ((m: string) => logger.warn(m))
-  const watch = new HerdrWatch(deps.herdr, { socketPath: deps.herdrSocket, pollMs: timing.herdrPollMs, log, info: (m) => logger.info(m) })
+  const watch = new HerdrWatch(deps.herdr, {
+    socketPath: deps.herdrSocket,
+    pollMs: timing.herdrPollMs,
+    lingerMs: timing.herdrLingerMs,
+    log,
+    info: (m) => logger.info(m),
+  })
+  // One use, let go at once: the watcher runs for its linger time.
+  if (deps.watchAtStart) watch.use()()
   // Keys the bridge sends change panes: the watcher's copy is not served as current until herdr is read again.
   const herdr = invalidating(deps.herdr, () => watch.invalidate())
   const sources =

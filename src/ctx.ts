@@ -30,6 +30,12 @@ export interface Timing {
   requestDeadlineMs: number
   /** the herdr watcher's CLI poll when herdr's socket is unreachable (spec: 1 s) */
   herdrPollMs: number
+  /**
+   * The herdr watcher keeps running this long after its last user left: a
+   * phone reconnecting (or a socket following another) finds herdr's state
+   * already read, with no herdr call of its own.
+   */
+  herdrLingerMs: number
   /** WS /events ping (spec: 30 s) */
   eventsPingMs: number
 }
@@ -42,6 +48,7 @@ export const DEFAULT_TIMING: Timing = {
   stalledSocketMs: 60_000,
   requestDeadlineMs: 15_000,
   herdrPollMs: 1000,
+  herdrLingerMs: 30_000,
   eventsPingMs: 30_000,
 }
 

@@ -82,6 +82,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       version: VERSION,
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
+      watchAtStart: true,
     })
     app.listen({ hostname: s.host, port: s.port })
     if (!isLoopback(s.host))

@@ -29,6 +29,12 @@ export interface HerdrWatchOptions {
   retrySocketMs?: number
   /** time limit of one socket request */
   socketTimeoutMs?: number
+  /**
+   * Keeps running this long after the last user left (default 0): a phone that
+   * reconnects, or a socket that follows another, finds herdr's state already
+   * read instead of paying a herdr call of its own.
+   */
+  lingerMs?: number
   log?: (m: string) => void
   /** news that is not a problem (subscribed) */
   info?: (m: string) => void
@@ -93,10 +99,16 @@ export class HerdrWatch {
   /** socket mode: read the whole state now */
   private resyncNow: (() => Promise<void>) | undefined
   private readonly users = new Listeners<Listener>(
-    () => this.start(),
-    () => this.stop(),
+    () => this.begin(),
+    () => this.end(),
   )
+  /** the stop scheduled after the last user left (lingerMs) */
+  private lingering: ReturnType<typeof setTimeout> | undefined
+  /** callers waiting for the running watcher's next full read (or its failure) */
+  private readWaiters: (() => void)[] = []
   private gen = 0
+  /** started and not stopped (its mode is settled only after the first read) */
+  private running = false
   private wake: (() => void) | undefined
   private oneShot: Promise<Snapshot> | undefined
   private readonly o: Required<Omit<HerdrWatchOptions, 'socketPath'>> & { socketPath?: string }
@@ -111,6 +123,7 @@ export class HerdrWatch {
       resyncMs: opts.resyncMs ?? 2000,
       retrySocketMs: opts.retrySocketMs ?? 5000,
       socketTimeoutMs: opts.socketTimeoutMs ?? 2000,
+      lingerMs: opts.lingerMs ?? 0,
       log: opts.log ?? (() => {}),
       info: opts.info ?? opts.log ?? (() => {}),
     }
@@ -139,11 +152,42 @@ export class HerdrWatch {
     return this.snap?.agents.find((a) => a.pane_id === target || a.name === target)
   }
 
+  /**
+   * The agent of a pane as the watcher knows it, waiting (at most `maxMs`) for
+   * the read in flight when the watcher runs but has nothing live yet (it was
+   * just started): a connect then shares that read instead of making its own
+   * herdr call. Undefined when the watcher does not run, its read failed, or
+   * the pane is not among its agents: the caller asks herdr itself.
+   */
+  async agentSoon(target: string, maxMs = 2000): Promise<AgentInfo | undefined> {
+    const a = this.agent(target)
+    if (a || !this.running || this.live()) return a
+    await new Promise<void>((res) => {
+      const t = setTimeout(done, maxMs)
+      const waiters = this.readWaiters
+      function done() {
+        clearTimeout(t)
+        const i = waiters.indexOf(done)
+        if (i >= 0) waiters.splice(i, 1)
+        res()
+      }
+      waiters.push(done)
+    })
+    // A read that just ended counts even before the watcher settled on a mode (socket start-up).
+    if (!this.live() && !this.readRecently()) return undefined
+    return this.snap?.agents.find((a) => a.pane_id === target || a.name === target)
+  }
+
+  /** A full read succeeded within the last few poll periods, and nothing changed a pane since. */
+  private readRecently(): boolean {
+    return !!this.snap && !this.lastError && !this.stale && now() - this.snapAt <= 3 * this.o.pollMs
+  }
+
   /** Whether the cache reflects herdr now (a running subscription, or a recent poll). */
   live(): boolean {
     if (!this.snap || this.lastError || this.stale) return false
     if (this._mode === 'socket') return true
-    if (this._mode === 'poll') return now() - this.snapAt <= 3 * this.o.pollMs
+    if (this._mode === 'poll') return this.readRecently()
     return false
   }
 
@@ -190,20 +234,51 @@ export class HerdrWatch {
   /** Stops everything (server shutdown). */
   close(): void {
     this.users.clear()
+    clearTimeout(this.lingering)
+    this.lingering = undefined
     this.stop()
   }
 
   // ---- running ----
 
+  /** The first user came: cancel a lingering stop (still running), else start. */
+  private begin(): void {
+    if (this.lingering !== undefined) {
+      clearTimeout(this.lingering)
+      this.lingering = undefined
+      if (this.running) return
+    }
+    this.start()
+  }
+
+  /** The last user left: stop now, or after lingerMs. */
+  private end(): void {
+    if (this.o.lingerMs <= 0) return this.stop()
+    clearTimeout(this.lingering)
+    this.lingering = setTimeout(() => {
+      this.lingering = undefined
+      this.stop()
+    }, this.o.lingerMs)
+    ;(this.lingering as { unref?: () => void }).unref?.()
+  }
+
+  /** Wakes every caller of agentSoon: a full read ended, or failed, or the watcher stopped. */
+  private readSettled(): void {
+    for (const w of this.readWaiters.splice(0)) w()
+  }
+
   private start(): void {
+    this.running = true
     const gen = ++this.gen
     void this.run(gen)
   }
 
   private stop(): void {
+    this.running = false
     this.gen++
     this._mode = 'stopped'
     this.wake?.()
+    this.readSettled()
   }
 
   private sleep(ms: number): Promise<void> {
@@ -234,6 +309,7 @@ export class HerdrWatch {
           this.accept(await this.cliSnapshot(), inv)
         } catch (e) {
           this.lastError = e as Error
+          this.readSettled()
         }
         if (gen !== this.gen) return
         await this.sleep(this.o.pollMs)
@@ -371,6 +447,7 @@ export class HerdrWatch {
       this.snapAt = now()
       if (readFrom === this.invalidations) this.stale = false
     }
+    if (readFrom !== undefined) queueMicrotask(() => this.readSettled()) // after the cache below is in place
     const key = canonical(s)
     if (key === this.snapKey && !this.emitNext) return
     this.emitNext = false

@@ -56,8 +56,9 @@ export function transcriptRoutes(ctx: Ctx) {
       ),
       async resolve({ query, status }) {
         if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
-        // The watcher's copy when it runs: opening more sockets costs no herdr call.
-        let agent: AgentInfo | undefined = ctx.watch.agent(query.pane)
+        // The watcher's copy when it runs (or its read in flight, just started):
+        // opening more sockets, or reconnecting, costs no herdr call.
+        let agent: AgentInfo | undefined = await ctx.watch.agentSoon(query.pane)
         if (!agent)
           try {
             agent = await ctx.herdr.agentGet(query.pane)

@@ -63,3 +63,48 @@ describe('herdr calls stay flat in the number of transcript sockets', () => {
     }
   }, 30_000)
 })
+
+describe('connecting costs no herdr call of its own when the watcher has read herdr', () => {
+  async function bridgeOn(o: { watchAtStart?: boolean; herdrLingerMs?: number }) {
+    const home = claudeHome('cc-working')
+    const pane = claudePane({ pane_id: 'w1:p1', cwd: home.cwd, agent: { agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: home.id } } })
+    const b = await startBridge({
+      homes: { claudeDir: home.dir },
+      state: { panes: [pane] },
+      timing: { herdrPollMs: 1000, herdrLingerMs: o.herdrLingerMs },
+      deps: { watchAtStart: o.watchAtStart },
+    })
+    bridges.push(b)
+    return b
+  }
+  async function connectOnce(b: Bridge) {
+    const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=w1:p1&token=${ADMIN}`)
+    await q.until((f) => f.type === 'backlog_complete')
+    q.close()
+    await q.closed
+  }
+  const agentGets = (b: Bridge) => b.calls().filter((c) => c[0] === 'agent' && c[1] === 'get').length
+
+  test('a reconnect within the linger: the first connect starts the watcher, the next ones make no `agent get`', async () => {
+    const b = await bridgeOn({ herdrLingerMs: 30_000 })
+    await connectOnce(b)
+    const after = agentGets(b)
+    for (let i = 0; i < 3; i++) await connectOnce(b)
+    expect(agentGets(b)).toBe(after)
+  })
+
+  test('without a linger every reconnect asks herdr again (what the linger saves)', async () => {
+    const b = await bridgeOn({ herdrLingerMs: 0 })
+    await connectOnce(b)
+    const after = agentGets(b)
+    await connectOnce(b)
+    expect(agentGets(b)).toBe(after + 1)
+  })
+
+  test('watchAtStart: the first connect after the bridge starts shares the watcher’s read, no `agent get`', async () => {
+    const b = await bridgeOn({ watchAtStart: true, herdrLingerMs: 30_000 })
+    await connectOnce(b)
+    expect(agentGets(b)).toBe(0)
+    expect(b.calls().filter((c) => c.join(' ') === 'api snapshot').length).toBeGreaterThanOrEqual(1)
+  })
+})

@@ -171,3 +171,77 @@ describe('CLI poll fallback', () => {
     expect(w.counters.cliSnapshots).toBe(1)
   })
 })
+
+describe('lingering and reads in flight', () => {
+  const watchers: HerdrWatch[] = []
+  afterEach(() => {
+    for (const w of watchers.splice(0)) w.close()
+  })
+
+  test('with lingerMs it keeps running after the last user left, and a new user within it finds it running', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const w = new HerdrWatch(s.herdr, { pollMs: 100, lingerMs: 400 })
+    watchers.push(w)
+    const first = nextSnapshot(w, () => true)
+    await first.done
+    first.release()
+    expect(w.mode).toBe('poll')
+    // a user coming back within the linger joins the running watcher: no new start, its agent is live at once
+    w.use()()
+    expect(w.agent('w1:p1')?.pane_id).toBe('w1:p1')
+    await waitFor(() => w.mode === 'stopped', 3000, 'the linger to end')
+    expect(w.agent('w1:p1')).toBeUndefined()
+  })
+
+  test('without lingerMs it stops with its last user', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const w = new HerdrWatch(s.herdr, { pollMs: 100 })
+    watchers.push(w)
+    const first = nextSnapshot(w, () => true)
+    await first.done
+    first.release()
+    expect(w.mode).toBe('stopped')
+  })
+
+  test('agentSoon waits for the read in flight of a watcher just started, instead of answering nothing', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const w = new HerdrWatch(s.herdr, { pollMs: 1000 })
+    watchers.push(w)
+    w.use()
+    expect(w.agent('w1:p1')).toBeUndefined() // nothing read yet
+    const a = await w.agentSoon('w1:p1')
+    expect(a?.pane_id).toBe('w1:p1')
+    expect(w.counters.cliSnapshots).toBe(1)
+  })
+
+  test('agentSoon, socket mode starting: the first session.snapshot answers it', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    try {
+      const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath })
+      watchers.push(w)
+      w.use()
+      expect((await w.agentSoon('w1:p1'))?.pane_id).toBe('w1:p1')
+      expect(w.counters.cliSnapshots).toBe(0)
+    } finally {
+      await sock.close()
+    }
+  })
+
+  test('agentSoon: a stopped watcher, an unknown pane or a failing herdr answer undefined (the caller asks herdr itself)', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const stopped = new HerdrWatch(s.herdr, { pollMs: 1000 })
+    expect(await stopped.agentSoon('w1:p1')).toBeUndefined()
+    expect(stopped.counters.cliSnapshots).toBe(0)
+    const w = new HerdrWatch(s.herdr, { pollMs: 1000 })
+    watchers.push(w)
+    w.use()
+    expect(await w.agentSoon('w1:p9')).toBeUndefined()
+    const broken = new HerdrWatch(createHerdrClient({ bin: '/nonexistent/herdr' }), { pollMs: 1000 })
+    watchers.push(broken)
+    broken.use()
+    const t0 = performance.now()
+    expect(await broken.agentSoon('w1:p1', 5000)).toBeUndefined()
+    expect(performance.now() - t0).toBeLessThan(4000) // woken by the failure, not by the time limit
+  })
+})

@@ -51,7 +51,8 @@ describe('a client that stops reading for good releases everything', () => {
     b = await startBridge({
       homes: { claudeDir: s.claudeDir },
       state: { panes: [s.pane] },
-      timing: { stalledSocketMs: 1500, sessionPollMs: 50, herdrPollMs: 100 },
+      // no linger: the watcher stopping shows the socket let go of it
+      timing: { stalledSocketMs: 1500, sessionPollMs: 50, herdrPollMs: 100, herdrLingerMs: 0 },
     })
     const tailersBefore = jsonlCounters.activeTailers
     const pausedBefore = streamCounters.paused

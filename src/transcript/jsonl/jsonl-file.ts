@@ -10,6 +10,7 @@ import { placed, type Draft, type Entry } from '../entry'
 import { indexStoreCounters, type IndexStore } from './index-store'
 import { tooLarge } from './normalizer'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
+import { RecentEntries } from './recent-entries'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
 /** Process-wide counters, for tests and measurements. */
@@ -28,6 +29,8 @@ export const jsonlCounters = {
   counterDistrusted: 0,
   /** read() calls served */
   reads: 0,
+  /** read() calls served from the entries normalized lately, with no file read */
+  recentHits: 0,
   /** the largest buffer a scan allocated to hold one line (bounded by maxLineBytes) */
   maxLineBuffer: 0,
   /** lines skipped for being longer than maxLineBytes */
@@ -158,6 +161,8 @@ export class JsonlFile {
   /** the file's size and mtime at the last stat */
   private lastStat = { size: -1, mtime: -1 }
   private persistOnIdle = false
+  /** entries normalized lately (pages read, the live tail): served again without a read */
+  private readonly recent = new RecentEntries()
 
   constructor(
     readonly path: string,
@@ -259,6 +264,11 @@ export class JsonlFile {
     const from = Math.max(1, Math.floor(fromSeq))
     const to = Math.min(index.total(), Math.floor(toSeq))
     if (this.resetting || fh === null || !(from <= to)) return []
+    const held = this.recent.get(generation, from, to)
+    if (held) {
+      jsonlCounters.recentHits++
+      return held
+    }
     const r0 = index.rowOf(from)
     const r1 = index.rowOf(to)
     const out: Entry[] = []
@@ -278,6 +288,7 @@ export class JsonlFile {
       out.push(...run)
       r = e + 1
     }
+    if (generation === this.generation && !this.resetting) this.recent.put(generation, out)
     return out
   }
 
@@ -598,6 +609,7 @@ export class JsonlFile {
   private emitGrown(collect: Draft[] | undefined, before: number): void {
     if (!collect || collect.length === 0) return
     const entries = collect.map((d, i) => placed(d, before + 1 + i))
+    this.recent.put(this.generation, entries)
     for (const l of [...this.growListeners]) {
       try {
         l(entries)
