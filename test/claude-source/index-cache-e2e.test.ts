@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FakePane } from '../../src/demo/fake-herdr'
 import { dropJsonlCache, jsonlCounters } from '../../src/transcript/jsonl/timeline'
-import { indexStoreCounters } from '../../src/transcript/jsonl/index-store'
+import { flushIndexStores, indexStoreCounters } from '../../src/transcript/jsonl/index-store'
 import { rosterCounters } from '../../src/transcript/kinds/claude/roster-watch'
 import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
 import { tempHome, type TempHome } from './helpers'
@@ -123,4 +123,45 @@ test('restart after the session was replaced by a shorter one: rebuilt, the new 
   expect(fresh.built).toBe(0)
   expect(fresh.hello.total).toBe(again.hello.total)
   expect(fresh.hello.subagents).toEqual(again.hello.subagents)
+})
+
+test('restart, session unchanged: the newest page is sent from the saved entries, no line read or normalized', async () => {
+  const { h, dataDir } = setup()
+  const first = await life(h, dataDir)
+  await flushIndexStores(5000) // the save made at release, which holds the page the phone got
+  const reads = jsonlCounters.reads
+  const hits = jsonlCounters.recentHits
+  const again = await life(h, dataDir)
+  expect(again.entries).toEqual(first.entries)
+  expect(jsonlCounters.reads - reads).toBeGreaterThan(0)
+  expect(jsonlCounters.recentHits - hits).toBe(jsonlCounters.reads - reads)
+})
+
+test('saved entries that do not fit the index are a corrupt cache: ignored, and the page is read as ever', async () => {
+  const { h, dataDir } = setup()
+  const first = await life(h, dataDir)
+  await flushIndexStores(5000)
+  const dir = join(dataDir, 'index-cache')
+  const file = join(dir, readdirSync(dir).find((n) => n.endsWith('.idx'))!)
+  // shift every saved seq by one and re-seal the file, as a foreign writer could
+  const buf = readFileSync(file)
+  const jsonBytes = buf.readUInt32LE(8)
+  const header = JSON.parse(buf.toString('utf8', 16, 16 + jsonBytes))
+  expect(header.newest.length).toBe(first.entries.length)
+  header.newest = header.newest.map((e: { seq: number }) => ({ ...e, seq: e.seq + 1 }))
+  const json = Buffer.from(JSON.stringify(header))
+  const pad = (json.length + 7) & ~7
+  const rows = buf.subarray(16 + ((jsonBytes + 7) & ~7), buf.length - 8)
+  const out = Buffer.alloc(16 + pad + rows.length + 8, 0x20)
+  buf.copy(out, 0, 0, 16)
+  out.writeUInt32LE(json.length, 8)
+  json.copy(out, 16)
+  rows.copy(out, 16 + pad)
+  out.writeBigUInt64LE(Bun.hash.wyhash(out.subarray(0, out.length - 8), 0n), out.length - 8)
+  writeFileSync(file, out)
+  const rejects = indexStoreCounters.rejects
+  const again = await life(h, dataDir)
+  expect(indexStoreCounters.rejects).toBe(rejects + 1)
+  expect(indexStoreCounters.lastReject).toBe('newest entries do not fit the index')
+  expect(again.entries).toEqual(first.entries)
 })

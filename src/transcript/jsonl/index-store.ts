@@ -8,7 +8,8 @@
 //
 // The header names the transcript path, the normalizer, the fold and the code
 // that wrote it, the file as it was (dev, ino, size, mtime) and its head and
-// tail bytes. This module only checks that a cache file is whole and ours
+// tail bytes, and holds the newest page's entries when they were at hand (a
+// restart sends them without normalizing their lines again). This module only checks that a cache file is whole and ours
 // (checksum, header, shape); whether it still describes the transcript (same
 // inode, not shorter, not rewritten, same head and tail bytes) is checked by
 // the JSONL file against its open descriptor. Anything that fails is ignored
@@ -20,6 +21,7 @@ import { readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node
 import { dirname, join, relative } from 'node:path'
 import { LineIndex } from './line-index'
 import type { LineFold } from './normalizer'
+import type { Entry } from '../entry'
 
 const MAGIC = Buffer.from('GTHIDX01')
 const PRELUDE = 16
@@ -38,6 +40,8 @@ export interface SavedIndex {
   headPrint: Buffer
   /** the bytes just before index.scanned */
   tailPrint: Buffer
+  /** the newest entries, normalized (contiguous seqs ending at the index's total), when they were at hand */
+  newest?: Entry[]
 }
 
 export interface IndexStoreOptions {
@@ -76,6 +80,7 @@ interface Header {
   head: string
   tail: string
   facts?: unknown
+  newest?: Entry[]
 }
 
 /** Every store made in this process, so shutdown can wait for their writes. */
@@ -236,6 +241,7 @@ export class IndexStore {
       head: s.headPrint.toString('base64'),
       tail: s.tailPrint.toString('base64'),
       ...(fold ? { facts: fold.save(index.facts) } : {}),
+      ...(s.newest?.length ? { newest: s.newest } : {}),
     }
     const json = Buffer.from(JSON.stringify(header))
     const headerBytes = (json.length + 7) & ~7
@@ -311,7 +317,18 @@ export class IndexStore {
     const tailPrint = Buffer.from(h.tail, 'base64')
     if (headPrint.length > h.scanned || tailPrint.length > h.scanned || (h.scanned > 0 && (headPrint.length === 0 || tailPrint.length === 0)))
       return no('prints do not fit')
-    return { index, dev: h.dev, ino: h.ino, size: h.size, mtimeMs: h.mtimeMs, headPrint, tailPrint }
+    let newest: Entry[] | undefined
+    if (h.newest !== undefined) {
+      // Written by this code (stamp) and whole (checksum): its shape is checked, not every field.
+      const total = n > 0 ? index.cum[n - 1]! : 0
+      const ok =
+        Array.isArray(h.newest) &&
+        h.newest.length > 0 &&
+        h.newest.every((e, i) => typeof e === 'object' && e !== null && typeof e.id === 'string' && e.seq === total - h.newest!.length + 1 + i)
+      if (!ok) return no('newest entries do not fit the index')
+      newest = h.newest
+    }
+    return { index, dev: h.dev, ino: h.ino, size: h.size, mtimeMs: h.mtimeMs, headPrint, tailPrint, newest }
   }
 
   private reject(file: string, reason: string): void {

@@ -6,7 +6,7 @@ import { watch, type FSWatcher } from 'node:fs'
 import { constants } from 'node:fs'
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, sep } from 'node:path'
-import { placed, type Draft, type Entry } from '../entry'
+import { LIMITS, placed, type Draft, type Entry } from '../entry'
 import { indexStoreCounters, type IndexStore } from './index-store'
 import { tooLarge } from './normalizer'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
@@ -157,7 +157,7 @@ export class JsonlFile {
   /** the on-disk cache was consulted (once, for the first open) */
   private storeTried = false
   /** the index generation and reach last saved to (or loaded from) the cache */
-  private savedAt = { generation: -1, scanned: -1 }
+  private savedAt = { generation: -1, scanned: -1, newest: false }
   /** the file's size and mtime at the last stat */
   private lastStat = { size: -1, mtime: -1 }
   private persistOnIdle = false
@@ -355,9 +355,12 @@ export class JsonlFile {
     if (!this.store || this.resetting || this.lastError !== undefined || this.index.scanned === 0 || this.lastStat.size < 0) return
     const at = this.savedAt
     const sameGeneration = at.generation === this.generation
-    if (sameGeneration && at.scanned === this.index.scanned) return
+    // The newest page as a phone last got it: a restart serves it without normalizing.
+    const total = this.index.total()
+    const newest = total > 0 ? this.recent.get(this.generation, Math.max(1, total - LIMITS.newestPage + 1), total) : undefined
+    if (sameGeneration && at.scanned === this.index.scanned && (at.newest || !newest)) return
     if (sameGeneration && !changed && this.index.scanned - at.scanned < PERSIST_EVERY) return
-    this.savedAt = { generation: this.generation, scanned: this.index.scanned }
+    this.savedAt = { generation: this.generation, scanned: this.index.scanned, newest: !!newest }
     this.store.save(this.path, this.cacheKey, this.fold, {
       index: this.index,
       dev: this.dev,
@@ -366,6 +369,7 @@ export class JsonlFile {
       mtimeMs: this.lastStat.mtime,
       headPrint: this.headPrint,
       tailPrint: this.tailPrint,
+      newest,
     })
   }
 
@@ -397,7 +401,8 @@ export class JsonlFile {
     this.seenSize = unchanged ? st.size : -1
     this.seenMtime = unchanged ? st.mtimeMs : -1
     this.lastStat = { size: saved.size, mtime: saved.mtimeMs }
-    this.savedAt = { generation: this.generation, scanned }
+    this.savedAt = { generation: this.generation, scanned, newest: !!saved.newest }
+    if (saved.newest) this.recent.put(this.generation, saved.newest)
     return true
   }
 
