@@ -161,6 +161,37 @@ describe('finding the session', () => {
   })
 })
 
+describe('a bridge restart', () => {
+  test('the rollout’s index is saved in the data dir and loaded by the next bridge: no index pass, the same opening', async () => {
+    freshCodexDir()
+    const dataDir = tempDir('codex-data-')
+    const { dropJsonlCache, jsonlCounters } = await import('../../src/transcript/jsonl/timeline')
+    const { flushIndexStores, indexStoreCounters } = await import('../../src/transcript/jsonl/index-store')
+    const life = async () => {
+      dropJsonlCache() // a new process has nothing in memory
+      const b = await startBridge({ state: { panes: [codexPane(cwdOf(rollout(A)), A)] }, homes: { codexDir }, timing: FAST, deps: { indexCacheDir: join(dataDir, 'index-cache') } })
+      const builds = jsonlCounters.indexBuilds
+      let opening
+      try {
+        opening = await readOpening(await open(b))
+      } finally {
+        for (const q of sockets.splice(0)) q.close()
+        await b.stop()
+      }
+      await flushIndexStores(5000)
+      return { opening, built: jsonlCounters.indexBuilds - builds }
+    }
+    const first = await life()
+    expect(first.built).toBe(1)
+    const loads = indexStoreCounters.loads
+    const again = await life()
+    expect(again.built).toBe(0)
+    expect(indexStoreCounters.loads).toBe(loads + 1)
+    expect(again.opening.entries).toEqual(first.opening.entries)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+})
+
 describe('live', () => {
   test('appended records stream live; a late command result arrives under the old call id', async () => {
     freshCodexDir()

@@ -17,11 +17,14 @@ import { readHeadLines } from '../../jsonl/files'
 import { acquireJsonlTimeline } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT } from '../../source'
+import type { IndexStore } from '../../jsonl/index-store'
 import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine } from './normalize'
 
 export interface CodexSourceOptions {
   pollMs?: number
   log?: (m: string) => void
+  /** the on-disk index cache (data dir): a restart does not read a rollout again */
+  indexStore?: IndexStore
 }
 
 export interface CodexSession {
@@ -196,7 +199,7 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
       if (!at) return NO_TRANSCRIPT
       try {
         // read only through a real path inside CODEX_HOME (a rollout symlinked out of it is refused)
-        const timeline = await acquireJsonlTimeline(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log, within: codexDir })
+        const timeline = await acquireJsonlTimeline(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log, within: codexDir, store: opts.indexStore })
         return { ok: true, sessionId: at.threadId, timeline }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
