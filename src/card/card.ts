@@ -48,6 +48,9 @@ export const CardSchema = t.Object({
 })
 export type Card = Static<typeof CardSchema>
 
+/** At most this many recent conversation rows make a card's transcript (every grammar). */
+export const TRANSCRIPT_LINES = 12
+
 /** The card fields `gothalo explain` accounts for, one rule each. */
 export type ExplainedField = 'headline' | 'detail' | 'blocked.question' | 'blocked.options' | 'permission_mode'
 

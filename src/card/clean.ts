@@ -4,11 +4,14 @@
 // plain space (Claude Code puts U+00A0 after ❯ and ⎿), no trailing blanks.
 import stripAnsi from 'strip-ansi'
 
-// C0/C1 controls except \n and \t; DEL; zero-width and bidi marks; BOM; U+FFFD.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ufffd]/g
+/** One character cleanScreen drops: C0/C1 controls except \n and \t; DEL; zero-width and bidi marks; BOM; U+FFFD. */
+export const CONTROL_CHAR = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ufffd]/
+const CONTROL = new RegExp(CONTROL_CHAR.source, 'g')
 // Leftover escape introducers strip-ansi does not know (cut sequences at a read boundary).
 const STRAY_ESC = /\u001b(?:\[[0-9;?]*)?/g
-const NBSP_LIKE = /[\u00a0\u2007\u202f]/g
+/** One character cleanScreen turns into a plain space (NBSP and its narrow kin). */
+export const NBSP_LIKE_CHAR = /[\u00a0\u2007\u202f]/
+const NBSP_LIKE = new RegExp(NBSP_LIKE_CHAR.source, 'g')
 
 /** Strip escapes and control characters; NBSP → space; CRLF → LF; right-trim each row. */
 export function cleanScreen(raw: unknown): string {

@@ -3,7 +3,7 @@
 // with a cursor glyph on one of them and/or hint rows under them. Agent-specific
 // glyphs and wording come in through DialogVocabulary. Pure.
 import type { DialogReading, Option } from './card'
-import { indentOf, isDashedRule, isRule, wrapsInto } from './lines'
+import { anyMatch, indentOf, isDashedRule, isRule, wrapsInto } from './lines'
 
 export interface DialogVocabulary {
   /** the cursor glyph at the start of a row (❯, ›) */
@@ -74,8 +74,6 @@ function optionAt(line: string, vocab: DialogVocabulary): OptionRow | undefined 
   if (!m) return undefined
   return { row: -1, n: Number(m[3]), cursor: !!m[2], text: m[4].trim() }
 }
-
-const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
 
 /**
  * The dialog in lines[from..], if one is live there. `liveBreaker` rows (bullets,

@@ -53,13 +53,17 @@ export function paneWidth(lines: readonly string[]): number {
 
 /**
  * Was `line` soft-wrapped into `next`? A terminal wraps at word boundaries, so a row
- * was wrapped when the next row's first word would not have fitted after it.
- * Rows longer than the pane (already-joined scrollback) are never wrapped.
+ * was wrapped when the next row's first word would not have fitted after it, in a
+ * pane `width` wide whose TUI keeps `slack` columns of right margin. Rows longer than
+ * the pane (already-joined scrollback) are never wrapped.
  */
-export function wrapsInto(line: string, next: string, width: number): boolean {
+export function wrapsInto(line: string, next: string, width: number, slack = 0): boolean {
   if (!next.trim() || width <= 0) return false
   const len = columns(line)
   if (len > width) return false
   const word = next.trim().split(/\s/)[0]
-  return len + 1 + columns(word) > width
+  return len + 1 + columns(word) > width - slack
 }
+
+/** Whether any of the patterns matches `s` (vocabularies list several per landmark). */
+export const anyMatch = (res: readonly RegExp[], s: string): boolean => res.some((r) => r.test(s))

@@ -2,7 +2,8 @@
 // kind, whatever its screen looks like. A grammar cuts its screen into blocks
 // (prompts, prose, tool steps) and says how to read one; this decides.
 import type { AgentInfo } from '../herdr/types'
-import { columns } from './lines'
+import type { ScreenReading } from './card'
+import { wrapsInto } from './lines'
 
 const DETAIL_MAX_LINES = 40
 const DETAIL_MAX_CHARS = 4000
@@ -73,6 +74,12 @@ export function readTurn<B>(t: TurnOf<B>, agent: AgentInfo | undefined, working:
   return { headline: '', detail: '', rule: `${ns}.turn.nothing`, why }
 }
 
+/** A turn reading as the card fields it decides: headline and detail, both under its rule. */
+export function turnFields(turn: TurnReading): Pick<ScreenReading, 'headline' | 'detail' | 'rule' | 'decisions'> {
+  const decided = { rule: turn.rule, why: turn.why }
+  return { headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided } }
+}
+
 /** Detail is the tail of what was said: at most 40 lines and 4000 characters. */
 export function capDetail(lines: string[]): string {
   const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
@@ -84,15 +91,6 @@ export function capDetail(lines: string[]): string {
 export function titleOf(agent: AgentInfo | undefined): string {
   const t = agent?.terminal_title_stripped ?? agent?.title ?? ''
   return typeof t === 'string' ? t.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
-}
-
-/** Whether `line` was soft-wrapped by the terminal: the next line's first word would not have fit. */
-export function softWrapped(line: string, next: string, width: number, slack: number): boolean {
-  if (!next.trim() || width <= 0) return false
-  const len = columns(line)
-  if (len > width) return false
-  const word = next.trim().split(/\s/)[0]
-  return len + 1 + columns(word) > width - slack
 }
 
 /**
@@ -109,7 +107,7 @@ export function unwrapProse(rows: readonly string[], width: number, slack: numbe
       continue
     }
     const text = dedent(row)
-    if (prev && out.length && out[out.length - 1] !== '' && softWrapped(prev, row, width, slack)) {
+    if (prev && out.length && out[out.length - 1] !== '' && wrapsInto(prev, row, width, slack)) {
       out[out.length - 1] += ' ' + text.trim()
     } else out.push(text)
     prev = row

@@ -3,16 +3,15 @@
 // (rule / ❯ / rule / footer) or a live dialog that replaces it. The wording it keys on
 // lives in claude-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
-import type { Decision, DialogReading, Region, ScreenGrammar, ScreenReading } from '../card'
+import { TRANSCRIPT_LINES, type Decision, type DialogReading, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
-import { indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
+import { anyMatch, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
-import { readTurn, unwrapProse } from '../turn'
+import { readTurn, turnFields, unwrapProse } from '../turn'
 
-const TRANSCRIPT_LINES = 12
 
 interface Composer {
   /** row of the rule above the ❯ row */
@@ -40,8 +39,6 @@ interface Block {
   kind: BlockKind
   rows: string[]
 }
-
-const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
 
 function findComposer(lines: readonly string[], v: ClaudeVocabulary): Composer | undefined {
   // the LAST rule / ❯ / … / rule group; footer rows may follow it
@@ -406,8 +403,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
     agent?.agent_status === 'working',
     'claude',
   )
-  const decided = { rule: turn.rule, why: turn.why }
-  return withMode({ ...base, headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided } })
+  return withMode({ ...base, ...turnFields(turn) })
 }
 
 /** Every rule the Claude Code grammar can name, in the order it tries them. */

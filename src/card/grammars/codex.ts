@@ -11,16 +11,15 @@
 // separator "Worked for 3s • 16:00", a stopped one with "■ Conversation interrupted …",
 // a failed one with "■ <error>". The wording lives in codex-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading as Blocked, Decision, ScreenGrammar, ScreenReading } from '../card'
+import { TRANSCRIPT_LINES, type DialogReading as Blocked, type Decision, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
-import { indentOf, isBoxArt, isRule, paneWidth } from '../lines'
+import { anyMatch, indentOf, isBoxArt, isRule, paneWidth } from '../lines'
 import { capDetail, readTurn, unwrapProse } from '../turn'
 import { codexVocabulary as V, type CodexVocabulary } from './codex-vocabulary'
 import { unrecognised } from './fallback'
 
-const TRANSCRIPT_LINES = 12
 // the composer grows with its draft; footer rows under it are few
 const MAX_COMPOSER_ROWS = 12
 const MAX_FOOTER_ROWS = 4
@@ -60,8 +59,6 @@ export interface CodexLayout {
   /** the footer says the Plan collaboration mode is on */
   planMode: boolean
 }
-
-const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
 
 /** The composer: the last "›" row with only its draft, blanks and footer rows under it. */
 function findComposer(lines: readonly string[], v: CodexVocabulary): { row: number; footer: string[] } {

@@ -1,12 +1,11 @@
 // Fallback grammar for kinds without a dedicated parser (parsed:false): best-effort
 // last readable line, recent readable text, never `blocked`. Kind-agnostic chrome
 // (key hints, frame glyphs, spinners, status bars under the last rule) is data below.
-import type { ScreenGrammar, ScreenReading } from '../card'
+import { TRANSCRIPT_LINES, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules } from '../rules'
 import { screenLines } from '../clean'
 import { isBoxArt, isDashedRule, isRule, paneWidth, stripFrame, wrapsInto } from '../lines'
 
-const TRANSCRIPT_LINES = 12
 const DETAIL_LINES = 20
 const HEADLINE_MAX = 300
 // TUIs without a known layout often keep a right margin: count a row this close to the edge as full

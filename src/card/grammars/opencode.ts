@@ -5,20 +5,20 @@
 // Under it either the prompt box (framed rows down to a "╹▀▀▀" edge, then a footer), or
 // a framed dialog that replaces it at the bottom: the question picker (numbered options)
 // or "△ Permission required" (unnumbered buttons on one row). opencode draws no cursor:
-// the highlighted option is shown by colour only, so `selected` comes from the SGR codes
+// the highlighted option is shown by colour only, so `selected` comes from the SGR codes (../sgr.ts)
 // when the screen carries them (herdr `agent read --format ansi`), and from plain text it
 // is the first option — the one opencode highlights when a dialog opens.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading, Option, Region, ScreenGrammar, ScreenReading } from '../card'
+import { TRANSCRIPT_LINES, type DialogReading, type Option, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
-import { columns, isBoxArt, paneWidth } from '../lines'
+import { anyMatch, columns, isBoxArt, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
-import { readTurn, unwrapProse } from '../turn'
+import { DEFAULT_CELL, highlighted, styleAt, styledRows, type Cell, type StyledRow } from '../sgr'
+import { readTurn, turnFields, unwrapProse } from '../turn'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
-const TRANSCRIPT_LINES = 12
 
 type BlockKind = 'user' | 'tool' | 'prose' | 'status'
 interface Block {
@@ -48,131 +48,13 @@ export interface OpencodeLayout {
   exited: boolean
 }
 
-const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
-
 // ---- SGR: which option carries the highlight colour --------------------------------
-
-interface Cell {
-  fg: string
-  bg: string
-  inverse: boolean
-}
-interface StyledRow {
-  text: string
-  /** one style per UTF-16 unit of text */
-  cells: Cell[]
-}
-
-const DEFAULT_CELL: Cell = { fg: '', bg: '', inverse: false }
-
-function applySgr(params: string, cur: Cell): Cell {
-  const p = params === '' ? [0] : params.split(/[;:]/).map((x) => (x === '' ? 0 : Number(x)))
-  let c = { ...cur }
-  for (let i = 0; i < p.length; i++) {
-    const n = p[i]
-    if (n === 0) c = { ...DEFAULT_CELL }
-    else if (n === 7) c.inverse = true
-    else if (n === 27) c.inverse = false
-    else if ((n >= 30 && n <= 37) || (n >= 90 && n <= 97)) c.fg = String(n)
-    else if (n === 39) c.fg = ''
-    else if ((n >= 40 && n <= 47) || (n >= 100 && n <= 107)) c.bg = String(n)
-    else if (n === 49) c.bg = ''
-    else if (n === 38 || n === 48) {
-      let v = ''
-      if (p[i + 1] === 5) {
-        v = `5;${p[i + 2]}`
-        i += 2
-      } else if (p[i + 1] === 2) {
-        v = `2;${p[i + 2]};${p[i + 3]};${p[i + 4]}`
-        i += 4
-      }
-      if (n === 38) c.fg = v
-      else c.bg = v
-    }
-  }
-  return c
-}
-
-// what cleanScreen drops or turns into a space, kept in step so columns match its rows
-const DROPPED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ufffd\r]/
-const AS_SPACE = /[\u00a0\u2007\u202f]/
-
-/** The screen's rows with the style of every character; undefined for plain text. */
-export function styledRows(raw: string): StyledRow[] | undefined {
-  if (typeof raw !== 'string' || !raw.includes('\u001b')) return undefined
-  const rows: StyledRow[] = []
-  let text = ''
-  let cells: Cell[] = []
-  let cur: Cell = { ...DEFAULT_CELL }
-  for (let i = 0; i < raw.length; i++) {
-    const ch = raw[i]
-    if (ch === '\u001b') {
-      const next = raw[i + 1]
-      if (next === '[') {
-        let j = i + 2
-        while (j < raw.length && /[0-9;:?<=>]/.test(raw[j])) j++
-        if (j < raw.length && raw[j] === 'm') cur = applySgr(raw.slice(i + 2, j), cur)
-        i = j // the final byte (or a cut sequence) is skipped
-      } else if (next === ']') {
-        // OSC: up to BEL or ST
-        let j = i + 2
-        while (j < raw.length && raw[j] !== '\u0007' && !(raw[j] === '\u001b' && raw[j + 1] === '\\')) j++
-        i = raw[j] === '\u001b' ? j + 1 : j
-      } else i += 1
-      continue
-    }
-    if (ch === '\n' || (ch === '\r' && raw[i + 1] !== '\n')) {
-      // a lone CR is a row break for cleanScreen too
-      rows.push({ text, cells })
-      text = ''
-      cells = []
-      continue
-    }
-    if (ch === '\t') {
-      text += '    '
-      for (let k = 0; k < 4; k++) cells.push(cur)
-      continue
-    }
-    if (DROPPED.test(ch)) continue
-    text += AS_SPACE.test(ch) ? ' ' : ch
-    cells.push(cur)
-  }
-  rows.push({ text, cells })
-  return rows
-}
-
-const bgKey = (c: Cell) => (c.inverse ? `inv:${c.fg}` : c.bg)
-const sigKey = (c: Cell) => `${c.fg}|${c.bg}|${c.inverse}`
-
-/** Style at the first character of `needle` in the row (searching from `from`). */
-function styleAt(row: StyledRow, needle: string, from = 0): { cell: Cell; end: number } | undefined {
-  const at = row.text.indexOf(needle, from)
-  if (at < 0 || at >= row.cells.length) return undefined
-  return { cell: row.cells[at], end: at + needle.length }
-}
 
 /** The row's own background: behind the first blank after its frame glyph (or its start). */
 function baseOf(row: StyledRow, v: OpencodeVocabulary): Cell {
   const m = v.frame.exec(row.text)
   const at = m ? m[0].length : 0
   return row.cells[at] ?? row.cells[0] ?? DEFAULT_CELL
-}
-
-/**
- * Which of the options is highlighted: the one drawn on a background other than its
- * row's, else the one whose colours differ from all the others (which agree). -1 if
- * the colours do not say.
- */
-function highlighted(found: { cell: Cell; base: Cell }[]): number {
-  if (found.length === 0) return -1
-  const off = found.flatMap((f, k) => (bgKey(f.cell) !== bgKey(f.base) ? [k] : []))
-  if (off.length === 1) return off[0]
-  const keys = found.map((f) => sigKey(f.cell))
-  for (let k = 0; k < keys.length; k++) {
-    const others = keys.filter((_, j) => j !== k)
-    if (others.length && others.every((o) => o === others[0]) && keys[k] !== others[0]) return k
-  }
-  return -1
 }
 
 // ---- layout --------------------------------------------------------------------------
@@ -441,8 +323,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
     agent?.agent_status === 'working',
     'opencode',
   )
-  const decided = { rule: turn.rule, why: turn.why }
-  return { ...base, headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided }, regions }
+  return { ...base, ...turnFields(turn), regions }
 }
 
 export const opencodeRules = manifest('opencode', [

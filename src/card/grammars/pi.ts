@@ -10,15 +10,14 @@
 // told apart by the order a turn follows: user, then assistant text and tool boxes
 // alternating, ending on text — so a run of plain groups alternates user/assistant.
 import type { AgentInfo } from '../../herdr/types'
-import type { DialogReading, DriveState, Region, ScreenGrammar, ScreenReading } from '../card'
+import { TRANSCRIPT_LINES, type DialogReading, type DriveState, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
-import { columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
+import { anyMatch, columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
-import { readTurn, unwrapProse } from '../turn'
+import { readTurn, turnFields, unwrapProse } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 
-const TRANSCRIPT_LINES = 12
 // the editor grows with its draft; its two rules are never further apart than this
 const MAX_EDITOR_ROWS = 40
 
@@ -43,8 +42,6 @@ export interface PiLayout {
   /** the loader row is on screen (a turn is running) */
   spinning: boolean
 }
-
-const anyMatch = (res: readonly RegExp[], s: string) => res.some((r) => r.test(s))
 
 function firstText(rows: readonly string[]): string {
   for (const r of rows) if (r.trim()) return r.trim()
@@ -278,8 +275,7 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
   )
   const regions: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]
   if (layout.editorTop >= 0) regions.push({ name: 'editor', from: layout.editorTop, to: layout.editorBottom + 1 })
-  const decided = { rule: turn.rule, why: turn.why }
-  return { ...base, headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided }, regions }
+  return { ...base, ...turnFields(turn), regions }
 }
 
 export const piRules = manifest('pi', [
