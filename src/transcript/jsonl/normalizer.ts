@@ -2,6 +2,7 @@
 // JSONL line → zero or more entry drafts. Pure and deterministic, so a line's
 // entries (and therefore every seq) are the same on every read.
 import type { Draft } from '../entry'
+import { isObj, type Obj } from '../tool-summary'
 
 export type LineNormalizer = (
   /** one complete line, without its trailing newline */
@@ -14,6 +15,32 @@ export type LineNormalizer = (
 export function unplaced(line: string, offset: number, idPrefix = 'line'): Draft {
   const text = line.length > 2000 ? line.slice(0, 2000) + '…' : line
   return { id: `${idPrefix}@${offset}#0`, role: 'system', kind: 'message', text, parsed: false }
+}
+
+/** A blank line yields nothing. (trim only when the line starts blank: a copy of every line otherwise) */
+export const isBlankLine = (line: string): boolean => line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === '')
+
+/**
+ * The one decision a kind's normalizer and its LineCounter share: a line's record
+ * and the slots (entries decided, not built) `planRecord` gives it. undefined ⇒
+ * the line is one parsed:false entry: not JSON, not an object, or a record
+ * `planRecord` cannot place (undefined) or throws on (a shape no branch foresaw
+ * must not break the stream).
+ */
+export function planJsonLine<S>(line: string, planRecord: (rec: Obj) => S[] | undefined): { rec: Obj; slots: S[] } | undefined {
+  let rec: unknown
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  if (!isObj(rec)) return undefined
+  try {
+    const slots = planRecord(rec)
+    return slots && { rec, slots }
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -68,7 +68,7 @@
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
-import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, type Obj } from '../../tool-summary'
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
@@ -133,28 +133,8 @@ type Slot =
   /** a content block the reader does not model */
   | { as: 'pass'; k: number; role: Role; block: Obj }
 
-interface Plan {
-  rec: Obj
-  slots: Slot[]
-}
-
 /** undefined ⇒ the line is one parsed:false entry (not JSON, not an object, or a record that cannot be placed). */
-function planLine(line: string): Plan | undefined {
-  let rec: unknown
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return undefined
-  }
-  if (!isObj(rec)) return undefined
-  try {
-    const slots = planRecord(rec)
-    return slots && { rec, slots }
-  } catch {
-    // Defensive: a shape no branch foresaw must still not cost the stream.
-    return undefined
-  }
-}
+const planLine = (line: string) => planJsonLine(line, planRecord)
 
 export const normalizeClaudeLine: LineNormalizer = (line, offset) => {
   if (line.trim() === '') return []

@@ -19,7 +19,7 @@
 // Decide/build split as in pi: planLine() decides the slots of a line, normalizeCodexLine
 // builds them, countCodexLine counts them (test/codex/count.test.ts). Pure; never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { isBlankLine, planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, cappedResult, inputSummary, isObj, isoTime, oneLine, previewDiff, str, withPreviewDiff, type Obj } from '../../tool-summary'
 
 /** Top-level record types that carry no conversation. */
@@ -39,12 +39,6 @@ type Slot =
   | { as: 'command'; k: number; item: Obj }
   | { as: 'file_change'; k: number; item: Obj }
 
-interface Plan {
-  rec: Obj
-  slots: Slot[]
-}
-
-const isBlankLine = (line: string) => line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === '')
 
 /**
  * Records known to yield nothing, told by their first bytes as codex 0.171.0 writes them
@@ -62,21 +56,11 @@ const SILENT_PREFIX = new RegExp(
     ')',
 )
 
-function planLine(line: string): Plan | undefined {
-  let rec: unknown
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return undefined
-  }
-  if (!isObj(rec) || typeof rec.type !== 'string') return undefined
-  try {
-    const slots = planRecord(rec.type, rec.payload)
-    return slots && { rec, slots }
-  } catch {
-    return undefined
-  }
-}
+/** A record without a string type cannot be placed. */
+const planTyped = (rec: Obj): Slot[] | undefined => (typeof rec.type === 'string' ? planRecord(rec.type, rec.payload) : undefined)
+
+/** undefined ⇒ the line is one parsed:false entry (not JSON, or a record that cannot be placed). */
+const planLine = (line: string) => planJsonLine(line, planTyped)
 
 export const normalizeCodexLine: LineNormalizer = (line, offset) => {
   if (isBlankLine(line) || SILENT_PREFIX.test(line)) return []

@@ -3,7 +3,7 @@
 // `message` entries whose message.role is user | assistant | toolResult (…).
 // Pure: no clock, no files. Never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { isBlankLine, planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import {
   basename,
   capBody,
@@ -55,31 +55,11 @@ type Slot =
   | { as: 'bash_call'; k: 0; msg: Obj }
   | { as: 'bash_result'; k: 1; msg: Obj }
 
-interface Plan {
-  rec: Obj
-  slots: Slot[]
-}
-
-/** A blank line yields nothing. (trim only when the line starts blank: a copy of every line otherwise) */
-const isBlankLine = (line: string) => line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === '')
+/** A record without a string type cannot be placed. */
+const planTyped = (rec: Obj): Slot[] | undefined => (typeof rec.type === 'string' ? planRecord(rec, rec.type) : undefined)
 
 /** undefined ⇒ the line is one parsed:false entry (not JSON, or a record that cannot be placed). */
-function planLine(line: string): Plan | undefined {
-  let rec: unknown
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return undefined
-  }
-  if (!isObj(rec) || typeof rec.type !== 'string') return undefined
-  try {
-    const slots = planRecord(rec, rec.type)
-    return slots && { rec, slots }
-  } catch {
-    // Defensive: a shape no branch foresaw must not break the stream.
-    return undefined
-  }
-}
+const planLine = (line: string) => planJsonLine(line, planTyped)
 
 export const normalizePiLine: LineNormalizer = (line, offset) => {
   if (isBlankLine(line)) return []
