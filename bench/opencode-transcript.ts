@@ -1,5 +1,5 @@
 // Measures the opencode transcript source against an in-process opencode service
-// (a real HTTP server on loopback, test/opencode-source/service.ts) holding one
+// (a real HTTP server on loopback, test/support/opencode-service.ts) holding one
 // session of 5 000 messages (the corpus conversation repeated with fresh ids).
 //   bun bench/opencode-transcript.ts [messages]     (default 5000)
 // Figures: cold first page (resolve + newest 150), a reconnect while the cache is
@@ -15,7 +15,7 @@ import type { AgentInfo } from '../src/herdr/types'
 import { createOpencodeSource } from '../src/transcript/kinds/opencode/source'
 import { dropOpencodeCache, opencodeDebug } from '../src/transcript/kinds/opencode/timeline'
 import type { Resolved } from '../src/transcript/source'
-import { startFakeOpencode } from '../test/opencode-source/service'
+import { startFakeOpencode } from '../test/support/opencode-service'
 import { check, finish, info, loadNote } from './verdict'
 
 const N = Number(process.argv[2] ?? 5000) || 5000

@@ -2,7 +2,7 @@
 // card built from the plain capture (.ansi for opencode, whose selection is colour only) with
 // the expected status, compared with the ground truth: headline, permission_mode, blocked.
 // opencode's permission buttons carry no number on screen, so their index is compared as the
-// contract's 0 (test/card-pi-opencode/corpus.test.ts explains the deliberate differences).
+// contract's 0 (test/card/grammars/pi-opencode-corpus.test.ts explains the deliberate differences).
 //   bun scripts/cards-exact.ts [--list]
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'

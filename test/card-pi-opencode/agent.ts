@@ -1,6 +1,6 @@
 // The herdr agent record the card tests hand to the grammars (the same as test/card's).
 import type { AgentInfo, AgentStatus } from '../../src/herdr/types'
-import { fakeAgent } from '../card/agent'
+import { fakeAgent } from '../support/agent'
 
 export const TITLE = 'Task title from herdr'
 

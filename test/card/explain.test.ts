@@ -15,7 +15,7 @@ import { entriesOf } from '../../src/card/seen'
 import { claudeVocabulary } from '../../src/card/grammars/claude-vocabulary'
 import { piVocabulary } from '../../src/card/grammars/pi-vocabulary'
 import { opencodeVocabulary } from '../../src/card/grammars/opencode-vocabulary'
-import { fakeAgent } from './agent'
+import { fakeAgent } from '../support/agent'
 
 const ROOT = join(import.meta.dir, '../..')
 const SCREENS = join(ROOT, 'fixtures/screens')

@@ -150,7 +150,7 @@ export const normalizeClaudeLine: LineNormalizer = (line, offset) => {
 
 /**
  * How many drafts normalizeClaudeLine(line) returns, without building them:
- * what the index needs. Same plan, so always equal (test/claude-normalize/count.test.ts).
+ * what the index needs. Same plan, so always equal (test/transcript/kinds/claude/count.test.ts).
  */
 export const countClaudeLine: LineCounter = (line) => {
   if (line.trim() === '') return 0

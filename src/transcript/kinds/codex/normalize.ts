@@ -17,7 +17,7 @@
 // (the command's item carries it), so such a call shows no result of its own.
 //
 // Decide/build split as in pi: planLine() decides the slots of a line, normalizeCodexLine
-// builds them, countCodexLine counts them (test/codex/count.test.ts). Pure; never throws.
+// builds them, countCodexLine counts them (test/transcript/kinds/codex/count.test.ts). Pure; never throws.
 import type { Draft, ToolCall } from '../../entry'
 import { isBlankLine, planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, cappedResult, inputSummary, isObj, isoTime, oneLine, previewDiff, str, withPreviewDiff, type Obj } from '../../tool-summary'

@@ -41,7 +41,7 @@ const FILE_TOOLS = new Set(['read', 'edit', 'write', 'ls', 'find', 'grep'])
 // place that decides; normalizePiLine builds each slot it returns, countPiLine
 // returns how many there are. A slot that fails to build becomes one parsed:false
 // draft in its place (never a different number of drafts), so the two cannot
-// disagree (test/pi/count.test.ts).
+// disagree (test/transcript/kinds/pi/count.test.ts).
 
 /** One entry a record yields, decided but not built. `k` is its block index (the id suffix). */
 type Slot =
@@ -72,7 +72,7 @@ export const normalizePiLine: LineNormalizer = (line, offset) => {
 
 /**
  * How many drafts normalizePiLine(line) returns, without building them: what the
- * index needs. Same plan, so always equal (test/pi/count.test.ts).
+ * index needs. Same plan, so always equal (test/transcript/kinds/pi/count.test.ts).
  */
 export const countPiLine: LineCounter = (line) => {
   if (isBlankLine(line)) return 0

@@ -1,0 +1,218 @@
+// dialog(screen) and permissionMode(screen) on the other shapes Claude Code draws
+// (docs/reference/claude-code.md §8.5–8.9), hand-built from the documented rows, plus the
+// footer after each Shift+Tab step on a real corpus screen.
+import { describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { claudeGrammar } from '../../../src/card/grammars/claude'
+import { buildCard } from '../../../src/card/build'
+import type { AgentInfo } from '../../../src/herdr/types'
+
+const RULE = '─'.repeat(100)
+const dialog = (rows: string[]) => claudeGrammar.dialog!(rows.join('\n'))
+const mode = (s: string) => claudeGrammar.permissionMode!(s)
+
+describe('dialogs', () => {
+  test('Edit prompt with a wrapped option 2 and the 2.1.28x wording', () => {
+    const d = dialog([
+      '● Update(notes.txt)',
+      '',
+      RULE,
+      ' Edit file',
+      ' notes.txt',
+      '╌'.repeat(100),
+      ' 1 -seed',
+      ' 1 +sprout',
+      '╌'.repeat(100),
+      ' Do you want to make this edit to notes.txt?',
+      ' ❯ 1. Yes',
+      '   2. Yes, and switch to accept edits (auto-approve file edits and common file commands) for this',
+      '      session (shift+tab)',
+      '   3. No',
+      '',
+      ' Esc to cancel · Tab to amend',
+    ])
+    expect(d).toEqual({
+      question: 'Do you want to make this edit to notes.txt?',
+      options: [
+        { index: 1, label: 'Yes', selected: true },
+        {
+          index: 2,
+          label:
+            'Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)',
+          selected: false,
+        },
+        { index: 3, label: 'No', selected: false },
+      ],
+    })
+  })
+
+  test('multi-question AskUserQuestion with chips and a multi-select list, cursor on option 3', () => {
+    const rows = [
+      RULE,
+      '←  ☒ Button  ☒ Grey cursor  ☐ Glyphs  ☐ Placement  ✔ Submit  →',
+      '',
+      'Which glyphs should the demo use?',
+      '',
+      '  1. [✔] Box drawing',
+      '     Lines and corners',
+      '  2. [ ] Braille',
+      '❯ 3. [ ] Emoji',
+      '  4. [ ] Type something',
+      '     Next',
+      RULE,
+      '  5. Chat about this',
+      '',
+      'Enter to select · Tab/Arrow keys to navigate · Esc to cancel',
+    ]
+    expect(dialog(rows)).toEqual({
+      question: 'Which glyphs should the demo use?',
+      options: [
+        { index: 1, label: 'Box drawing', selected: false, checked: true },
+        { index: 2, label: 'Braille', selected: false, checked: false },
+        { index: 3, label: 'Emoji', selected: true, checked: false },
+        { index: 4, label: 'Type something', selected: false, checked: false, free_text: true },
+        { index: 5, label: 'Chat about this', selected: false },
+      ],
+      multi_select: true,
+    })
+    const card = buildCard({ agent: 'claude', agent_status: 'blocked', pane_id: 'p' } as AgentInfo, rows.join('\n'))
+    expect(card.headline).toBe('Which glyphs should the demo use?')
+    expect(card.detail).toContain('Grey cursor') // the chip row is the form's context
+  })
+
+  test('a │ bar in front of a tabbed question, and inside one that wraps (2.1.28x), is not part of it', () => {
+    expect(
+      dialog([
+        RULE,
+        '←  ☐ Scope  ☐ Tests  ✔ Submit  →',
+        '',
+        '│ Which parts of the parser should the refactor touch, given that the dialog reader is shared',
+        '│ with opencode?',
+        '',
+        '❯ 1. Only claude.ts',
+        '  2. claude.ts and dialog.ts',
+        '  3. Type something.',
+        '',
+        'Enter to select · Tab/Arrow keys to navigate · Esc to cancel',
+      ])?.question,
+    ).toBe('Which parts of the parser should the refactor touch, given that the dialog reader is shared with opencode?')
+  })
+
+  test('review tab of a multi-question form', () => {
+    expect(
+      dialog([
+        RULE,
+        'Review your answers',
+        '',
+        ' ● Which tea?',
+        '   → Green',
+        '',
+        'Ready to submit your answers?',
+        '',
+        '❯ 1. Submit answers',
+        '  2. Cancel',
+      ]),
+    ).toEqual({
+      question: 'Ready to submit your answers?',
+      options: [
+        { index: 1, label: 'Submit answers', selected: true },
+        { index: 2, label: 'Cancel', selected: false },
+      ],
+    })
+  })
+
+  test('folder trust (2.1.280): unnumbered options, cursor on the first', () => {
+    expect(
+      dialog([
+        RULE,
+        ' Accessing workspace:',
+        '',
+        ' /home/me/proj',
+        '',
+        ' Quick safety check: Is this a project you created or one you trust?',
+        '',
+        ' ❯ No, exit',
+        '   Yes, I trust this folder',
+        '',
+        ' Enter to confirm · Esc to cancel',
+      ]),
+    ).toEqual({
+      question: 'Quick safety check: Is this a project you created or one you trust?',
+      options: [
+        { index: 0, label: 'No, exit', selected: true },
+        { index: 0, label: 'Yes, I trust this folder', selected: false },
+      ],
+    })
+  })
+
+  test('usage-limit menu with the › cursor on option 2', () => {
+    expect(
+      dialog([
+        RULE,
+        ' What do you want to do?',
+        '   1. Stop and wait for limit to reset',
+        ' › 2. Wait here, then continue automatically at 7:30pm',
+        '   3. Switch to usage credits',
+      ]),
+    ).toEqual({
+      question: 'What do you want to do?',
+      options: [
+        { index: 1, label: 'Stop and wait for limit to reset', selected: false },
+        { index: 2, label: 'Wait here, then continue automatically at 7:30pm', selected: true },
+        { index: 3, label: 'Switch to usage credits', selected: false },
+      ],
+    })
+  })
+
+  test('a numbered list without cursor or hint is not a dialog; nor is one above the composer', () => {
+    expect(dialog(['● Steps:', '  1. build', '  2. test'])).toBeUndefined()
+    expect(
+      dialog([RULE, ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', RULE, '❯ ', RULE, '  ? for shortcuts']),
+    ).toBeUndefined()
+    // numbering that does not run 1..n
+    expect(dialog([RULE, ' Pick one?', ' ❯ 2. Yes', '   3. No', ' Esc to cancel'])).toBeUndefined()
+  })
+
+  test('after a digit acted: the dialog is gone from the screen', () => {
+    const fixtures = join(import.meta.dir, '../../../fixtures/screens/cc-bash-prompt')
+    expect(claudeGrammar.dialog!(readFileSync(join(fixtures, '01-bash-prompt.txt'), 'utf8'))?.options.length).toBe(3)
+    expect(claudeGrammar.dialog!(readFileSync(join(fixtures, '03-after-reject.txt'), 'utf8'))).toBeUndefined()
+  })
+})
+
+describe('permission mode after each Shift+Tab', () => {
+  const base = readFileSync(join(import.meta.dir, '../../../fixtures/screens/cc-bash-prompt/00-startup.txt'), 'utf8')
+  const footer = '  ? for shortcuts · ← for agents'
+  expect(base).toContain(footer)
+  const withFooter = (row: string) => base.replace(footer, row)
+  const cases: [string, string | undefined][] = [
+    ['  ? for shortcuts · ← for agents', 'default'],
+    ['  ctrl+t to hide tasks · ← for agents', 'default'],
+    ['  ⏵⏵ accept edits on (shift+tab to cycle) · ← for agents', 'acceptEdits'],
+    ['  ⏵⏵ auto-accept edits on (shift+tab to toggle)', 'acceptEdits'],
+    ['  ⏸ plan mode on (shift+tab to cycle)', 'plan'],
+    ['  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt', 'auto'],
+    ['  ⏵⏵ bypass permissions on (shift+tab to cycle) · 1 shell', 'bypassPermissions'],
+    ['  ▶▶ bypass permissions on (shift+tab to cycle)', 'bypassPermissions'],
+    ["  ⏵⏵ don't ask on (shift+tab to cycle)", "don't ask"],
+    // 2.1.2xx+ names the old default mode "manual mode"
+    ['  ⏸ manual mode on · ? for shortcuts · ← for agents', 'default'],
+    ['  ⏵⏵ Yolo Mode on (shift+tab to cycle)', 'yolo mode'],
+  ]
+  for (const [row, want] of cases) {
+    test(JSON.stringify(row.trim()), () => {
+      expect(mode(withFooter(row))).toBe(want)
+      expect(mode(withFooter(row) + '\n                  tmux focus-events off · add it')).toBe(want)
+    })
+  }
+
+  test('absent while a dialog replaces the footer, in the transcript view, and on an empty screen', () => {
+    const fx = (p: string) => readFileSync(join(import.meta.dir, '../../../fixtures/screens', p), 'utf8')
+    expect(mode(fx('cc-plan/01-plan-approval.txt'))).toBeUndefined()
+    expect(mode(fx('cc-subagents/09-transcript-view.txt'))).toBeUndefined()
+    expect(mode('')).toBeUndefined()
+    // a composer cut off before its footer: unknown, not default
+    expect(mode(base.slice(0, base.indexOf(footer)))).toBeUndefined()
+  })
+})

@@ -1,0 +1,110 @@
+// Test helpers for the JSONL engine: a trivial normalizer, a naive reference
+// reader to compare the index against, temp dirs, and waitFor (await an event
+// or a condition with a deadline instead of sleeping).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Draft, Entry } from '../../../src/transcript/entry'
+import { unplaced, type LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
+
+/**
+ * {"uuid":"u","n":3,"t":"x"} → 3 drafts u#0..u#2 (n may be 0: a line with no
+ * entries); anything that is not such JSON → one unplaced draft carrying the line.
+ */
+export const countingNormalizer: LineNormalizer = (line, offset) => {
+  let rec: { uuid?: unknown; n?: unknown; t?: unknown }
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return [unplaced(line, offset)]
+  }
+  if (rec === null || typeof rec !== 'object' || typeof rec.n !== 'number') return [unplaced(line, offset)]
+  const id = typeof rec.uuid === 'string' ? rec.uuid : `line@${offset}`
+  const out: Draft[] = []
+  for (let i = 0; i < rec.n; i++) {
+    out.push({ id: `${id}#${i}`, role: 'assistant', kind: 'message', text: String(rec.t ?? ''), parsed: true })
+  }
+  return out
+}
+
+export function line(uuid: string, n: number, t = ''): string {
+  return JSON.stringify({ uuid, n, t }) + '\n'
+}
+
+/** What the engine must equal: split the whole file, normalize each non-blank line, number the drafts. */
+export function naiveEntries(bytes: Buffer, normalize: LineNormalizer = countingNormalizer): Entry[] {
+  const out: Entry[] = []
+  let pos = 0
+  for (;;) {
+    const nl = bytes.indexOf(0x0a, pos)
+    if (nl === -1) break
+    let end = nl
+    if (end > pos && bytes[end - 1] === 0x0d) end--
+    const text = bytes.toString('utf8', pos, end)
+    if (text.trim() !== '') for (const d of normalize(text, pos)) out.push({ ...d, seq: out.length + 1 })
+    pos = nl + 1
+  }
+  return out
+}
+
+/** The naive index: [start, end, cumulative] for every complete line with ≥1 entry. */
+export function naiveRows(bytes: Buffer, normalize: LineNormalizer = countingNormalizer): number[][] {
+  const rows: number[][] = []
+  let cum = 0
+  let pos = 0
+  for (;;) {
+    const nl = bytes.indexOf(0x0a, pos)
+    if (nl === -1) break
+    let end = nl
+    if (end > pos && bytes[end - 1] === 0x0d) end--
+    const text = bytes.toString('utf8', pos, end)
+    if (text.trim() !== '') {
+      const n = normalize(text, pos).length
+      if (n > 0) rows.push([pos, end, (cum += n)])
+    }
+    pos = nl + 1
+  }
+  return rows
+}
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'gothalo-jsonl-'))
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Resolves when `cond()` is true (checked every few ms); rejects after `ms`. */
+export async function waitFor(cond: () => boolean, ms = 3000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
+/** Collects what a timeline emits; `next(n)` awaits the n-th grow batch. */
+export function recorder() {
+  const batches: Entry[][] = []
+  let resets = 0
+  return {
+    batches,
+    get entries(): Entry[] {
+      return batches.flat()
+    },
+    get resets() {
+      return resets
+    },
+    grow: (entries: Entry[]) => void batches.push(entries),
+    reset: () => void resets++,
+    untilEntries: (n: number, ms = 3000) => waitFor(() => batches.flat().length >= n, ms, `${n} entries`),
+    untilResets: (n: number, ms = 3000) => waitFor(() => resets >= n, ms, `${n} resets`),
+  }
+}
+
+/** Deterministic pseudo-random numbers (tests must be repeatable). */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
+}

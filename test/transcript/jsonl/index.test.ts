@@ -1,0 +1,102 @@
+// The index built in one chunked pass equals a naive full parse, and read()
+// of any range equals the naive result.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { LineIndex, indexLines } from '../../../src/transcript/jsonl/line-index'
+import { acquireJsonlTimeline, dropJsonlCache, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFile } from '../../../src/transcript/jsonl/jsonl-file'
+import { countingNormalizer, line, naiveEntries, naiveRows, rng, tempDir } from './helpers'
+
+const tmp = tempDir()
+let bytes: Buffer
+let path: string
+
+beforeAll(() => {
+  // ~300 KB with 4 KiB chunks: many chunk boundaries, lines longer than a chunk,
+  // multibyte text everywhere (boundaries land inside characters), 0-entry lines,
+  // blank lines, CRLF lines and garbage.
+  const rand = rng(42)
+  const parts: string[] = []
+  for (let i = 0; i < 1500; i++) {
+    const r = rand()
+    if (r < 0.05) parts.push('\n')
+    else if (r < 0.08) parts.push('   \t \n')
+    else if (r < 0.11) parts.push('not json at all ünïcødé {\n')
+    else if (r < 0.13) parts.push(JSON.stringify({ uuid: `c${i}`, n: 1, t: 'crlf' }) + '\r\n')
+    else if (r < 0.15) parts.push(line(`big${i}`, 2, 'é漢🙂'.repeat(900 + Math.floor(rand() * 900))))
+    else parts.push(line(`u${i}`, Math.floor(rand() * 4), 'ü€漢🙂'.slice(0, 1 + Math.floor(rand() * 4)).repeat(Math.floor(rand() * 60))))
+  }
+  bytes = Buffer.from(parts.join(''))
+  path = join(tmp.dir, 'big.jsonl')
+  writeFileSync(path, bytes)
+})
+
+afterAll(() => {
+  dropJsonlCache()
+  tmp.cleanup()
+})
+
+test('indexLines on the whole buffer equals the naive rows', () => {
+  const index = new LineIndex()
+  const used = indexLines(bytes, 0, countingNormalizer, index)
+  expect(used).toBe(bytes.length)
+  const rows = Array.from({ length: index.rows }, (_, r) => [index.starts[r], index.ends[r], index.cum[r]])
+  expect(rows).toEqual(naiveRows(bytes))
+})
+
+test('a chunked streaming build equals the naive rows and total', async () => {
+  const file = new JsonlFile(path, countingNormalizer, { chunkBytes: 4096, watch: false })
+  await file.pump()
+  expect(file.lastError).toBeUndefined()
+  const index = file.index
+  const rows = Array.from({ length: index.rows }, (_, r) => [index.starts[r], index.ends[r], index.cum[r]])
+  const naive = naiveRows(bytes)
+  expect(rows.length).toBeGreaterThan(1000)
+  expect(rows).toEqual(naive)
+  expect(file.total()).toBe(naiveEntries(bytes).length)
+  expect(index.scanned).toBe(bytes.length)
+  await file.close()
+})
+
+test('read(any range) equals the naive entries', async () => {
+  const tl: JsonlTimeline = await acquireJsonlTimeline(path, countingNormalizer, { chunkBytes: 4096, watch: false })
+  try {
+    const all = naiveEntries(bytes)
+    expect(tl.total()).toBe(all.length)
+    const rand = rng(7)
+    for (let k = 0; k < 60; k++) {
+      const a = 1 + Math.floor(rand() * all.length)
+      const b = Math.min(all.length, a + Math.floor(rand() * 500))
+      expect(await tl.read(a, b)).toEqual(all.slice(a - 1, b))
+    }
+    expect(await tl.read(1, all.length)).toEqual(all)
+  } finally {
+    tl.release()
+  }
+})
+
+test('newest page, older pages and out-of-range reads', async () => {
+  const tl = await acquireJsonlTimeline(path, countingNormalizer, { chunkBytes: 4096, watch: false })
+  try {
+    const all = naiveEntries(bytes)
+    const total = tl.total()
+    const newest = await tl.read(total - 149, total)
+    expect(newest.map((e) => e.seq)).toEqual(Array.from({ length: 150 }, (_, i) => total - 149 + i))
+    expect(newest).toEqual(all.slice(total - 150))
+    // page up from the newest page's oldest seq, as load_older does
+    const older = await tl.read(newest[0].seq - 150, newest[0].seq - 1)
+    expect(older).toEqual(all.slice(total - 300, total - 150))
+    expect(older[older.length - 1].seq + 1).toBe(newest[0].seq)
+    // the first page clamps at seq 1
+    expect((await tl.read(-20, 3)).map((e) => e.seq)).toEqual([1, 2, 3])
+    // clamps past the end, empty when reversed or out of range
+    expect((await tl.read(total - 1, total + 50)).map((e) => e.seq)).toEqual([total - 1, total])
+    expect(await tl.read(10, 9)).toEqual([])
+    expect(await tl.read(total + 1, total + 10)).toEqual([])
+    expect(await tl.read(0, 0)).toEqual([])
+    expect(await tl.read(Number.NaN, 5)).toEqual([])
+  } finally {
+    tl.release()
+  }
+})

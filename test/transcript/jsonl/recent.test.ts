@@ -1,0 +1,101 @@
+// The entries normalized lately: a reconnect's newest page, a page another
+// socket just read and the live tail are served again without reading or
+// normalizing their lines, and never across a re-index.
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Entry } from '../../../src/transcript/entry'
+import type { LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
+import { RecentEntries } from '../../../src/transcript/jsonl/recent-entries'
+import { acquireJsonlTimeline, dropJsonlCache, jsonlCounters, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { countingNormalizer, line, naiveEntries, tempDir, waitFor } from './helpers'
+
+const entry = (seq: number): Entry => ({ id: `e${seq}`, seq, role: 'assistant', kind: 'message', text: String(seq), parsed: true }) as Entry
+
+describe('RecentEntries', () => {
+  test('a range is served only when every entry of it is held, for the same generation', () => {
+    const r = new RecentEntries(10)
+    r.put(1, [entry(5), entry(6), entry(7)])
+    expect(r.get(1, 5, 7)?.map((e) => e.seq)).toEqual([5, 6, 7])
+    expect(r.get(1, 4, 7)).toBeUndefined() // 4 missing
+    expect(r.get(2, 5, 7)).toBeUndefined() // another generation
+    r.put(2, [entry(1)]) // a new generation drops the old one's entries
+    expect(r.get(2, 5, 5)).toBeUndefined()
+    expect(r.size).toBe(1)
+  })
+
+  test('bounded: the least recently used go first', () => {
+    const r = new RecentEntries(3)
+    r.put(1, [entry(1), entry(2), entry(3)])
+    r.get(1, 1, 1) // 1 used: 2 is now the oldest
+    r.put(1, [entry(4)])
+    expect(r.size).toBe(3)
+    expect(r.get(1, 2, 2)).toBeUndefined()
+    expect(r.get(1, 1, 1)?.[0]?.seq).toBe(1)
+    expect(r.get(1, 3, 4)?.map((e) => e.seq)).toEqual([3, 4])
+    expect(r.get(1, 1, 4)).toBeUndefined() // more than it can hold
+  })
+})
+
+describe('a file’s reads', () => {
+  const tmp = tempDir()
+  let n = 0
+  const fresh = () => join(tmp.dir, `r-${++n}.jsonl`)
+  const held: JsonlTimeline[] = []
+  let calls = 0
+  // counts its calls under its own name, so no other test's file shares its cache entry
+  const counted: LineNormalizer = function recentCountedNormalizer(l, o) {
+    calls++
+    return countingNormalizer(l, o)
+  }
+  const acquire = async (path: string) => {
+    const tl = await acquireJsonlTimeline(path, counted, { pollMs: 20, watch: false })
+    held.push(tl)
+    return tl
+  }
+  afterEach(() => {
+    for (const tl of held.splice(0)) tl.release()
+    dropJsonlCache()
+  })
+  afterAll(() => tmp.cleanup())
+
+  test('the same page read again (a reconnect) normalizes nothing and gives the same entries', async () => {
+    const p = fresh()
+    writeFileSync(p, Array.from({ length: 40 }, (_, i) => line(`u${i}`, 2, `t${i}`)).join(''))
+    const tl = await acquire(p)
+    const first = await tl.read(31, 80)
+    expect(first).toEqual(naiveEntries(Buffer.from(Array.from({ length: 40 }, (_, i) => line(`u${i}`, 2, `t${i}`)).join(''))).slice(30))
+    tl.release()
+    const again = await acquire(p) // the warm cache kept the file: a reconnect
+    const before = { calls, hits: jsonlCounters.recentHits }
+    expect(await again.read(31, 80)).toEqual(first)
+    expect(calls).toBe(before.calls)
+    expect(jsonlCounters.recentHits).toBe(before.hits + 1)
+  })
+
+  test('entries the tail delivered are read back without normalizing again', async () => {
+    const p = fresh()
+    writeFileSync(p, line('a', 1))
+    const tl = await acquire(p)
+    const grown: Entry[] = []
+    tl.onGrow((es) => grown.push(...es))
+    appendFileSync(p, line('b', 3, 'new'))
+    await waitFor(() => grown.length === 3, 3000, 'the tail')
+    const before = calls
+    expect(await tl.read(2, 4)).toEqual(grown)
+    expect(calls).toBe(before)
+  })
+
+  test('after a re-index (the file replaced) the held entries are not served', async () => {
+    const p = fresh()
+    writeFileSync(p, line('old1', 1, 'OLD') + line('old2', 1, 'OLD'))
+    const tl = await acquire(p)
+    expect((await tl.read(1, 2)).map((e) => e.text)).toEqual(['OLD', 'OLD'])
+    let reset = false
+    tl.onReset?.(() => (reset = true))
+    writeFileSync(p + '.new', line('new1', 1, 'NEW') + line('new2', 1, 'NEW') + line('new3', 1, 'NEW'))
+    renameSync(p + '.new', p)
+    await waitFor(() => reset && tl.total() === 3, 3000, 'the re-index')
+    expect((await tl.read(1, 2)).map((e) => e.text)).toEqual(['NEW', 'NEW'])
+  })
+})

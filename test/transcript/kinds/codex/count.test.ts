@@ -1,0 +1,64 @@
+// countCodexLine builds the index; normalizeCodexLine builds pages and the tail. They must
+// agree on every line: every real rollout line, every bad input, thousands of mutated lines.
+import { describe, expect, test } from 'bun:test'
+import { Value } from '@sinclair/typebox/value'
+import { EntrySchema } from '../../../../src/transcript/entry'
+import { countCodexLine, normalizeCodexLine } from '../../../../src/transcript/kinds/codex/normalize'
+import { BAD_LINES, FIX, codexCorpusFiles, fuzzLines, linesOf, SHAPE_SEEDS } from './fuzz'
+
+const agree = (line: string, offset = 7) => ({ count: countCodexLine(line, offset), drafts: normalizeCodexLine(line, offset).length })
+
+describe('countCodexLine equals normalizeCodexLine(line).length', () => {
+  const files = codexCorpusFiles()
+  test('the corpus is every codex rollout (seven scenarios, resume has two, plus the yield and live captures)', () => {
+    expect(files.length).toBe(10)
+  })
+  for (const file of files) {
+    test(`every line of ${file.slice(FIX.length + 1)}`, () => {
+      const lines = linesOf(file)
+      const wrong = lines.map(({ line, offset }) => ({ offset, ...agree(line, offset) })).filter((r) => r.count !== r.drafts)
+      expect(wrong).toEqual([])
+      expect(lines.reduce((n, { line, offset }) => n + countCodexLine(line, offset), 0)).toBeGreaterThan(1)
+      // every real line is placed: nothing passes through as parsed:false
+      const unplaced = lines.flatMap(({ line, offset }) => normalizeCodexLine(line, offset)).filter((d) => !d.parsed)
+      expect(unplaced).toEqual([])
+    })
+  }
+
+  test.each(SHAPE_SEEDS.map((l, i) => [i, l]))('record shape %i', (_i, line) => {
+    const r = agree(line)
+    expect(r.count).toBe(r.drafts)
+  })
+
+  const expected: Record<string, number> = {
+    '': 0,
+    '   \t\r ': 0,
+    '{"type":"response_item","payload":{"type":"message","role":"wizard","content":[]}}': 1,
+  }
+  test.each(BAD_LINES.map((l) => [l.slice(0, 70), l]))('bad input %p is one parsed:false entry (blank: none)', (_name, line) => {
+    const want = expected[line] ?? 1
+    expect(agree(line)).toEqual({ count: want, drafts: want })
+    if (want === 1) expect(normalizeCodexLine(line, 3)[0]).toMatchObject({ id: 'line@3#0', role: 'system', parsed: false })
+  })
+})
+
+test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-valid', () => {
+  const lines = fuzzLines(4000, 1301)
+  const wrong: { count: number; drafts: number; line: string }[] = []
+  let many = 0
+  let unplacedSeen = 0
+  let none = 0
+  lines.forEach((line, i) => {
+    const count = countCodexLine(line, i)
+    const drafts = normalizeCodexLine(line, i)
+    if (count !== drafts.length) wrong.push({ count, drafts: drafts.length, line: line.slice(0, 300) })
+    if (count > 1) many++
+    if (count === 0) none++
+    if (drafts.some((d) => !d.parsed)) unplacedSeen++
+    for (const d of drafts) if (!Value.Check(EntrySchema, { ...d, seq: 1 })) throw new Error(`invalid draft ${JSON.stringify(d).slice(0, 300)}`)
+  })
+  expect(wrong).toEqual([])
+  expect(many).toBeGreaterThan(0)
+  expect(none).toBeGreaterThan(300)
+  expect(unplacedSeen).toBeGreaterThan(300)
+})

@@ -1,0 +1,180 @@
+// What the codex rollouts of the corpus say once normalized: the chat a phone shows.
+import { describe, expect, test } from 'bun:test'
+import type { Draft } from '../../../../src/transcript/entry'
+import { normalizeCodexLine, patchFiles } from '../../../../src/transcript/kinds/codex/normalize'
+import { codexCorpusFiles, linesOf, SHAPE_SEEDS } from './fuzz'
+
+function drafts(scenario: string, nth = 0): Draft[] {
+  const file = codexCorpusFiles().filter((f) => f.includes(`/${scenario}/`))[nth]!
+  return linesOf(file).flatMap(({ line, offset }) => normalizeCodexLine(line, offset))
+}
+const brief = (d: Draft) =>
+  d.kind === 'tool_call' ? `call ${d.tool!.id} ${d.tool!.name}` : d.kind === 'tool_result' ? `result ${d.result!.for_id} ${d.result!.ok}` : `${d.role} ${d.kind}: ${d.text}`
+
+describe('corpus rollouts', () => {
+  test('interrupt: failing command, interrupted command whose result lands after later turns, interrupted stream', () => {
+    expect(drafts('codex-interrupt').map(brief)).toEqual([
+      'user message: show the config file',
+      'assistant message: Reading the config file.',
+      'call call_mock000002 exec_command',
+      'result call_mock000002 false',
+      'assistant message: There is no config.yml in this folder: `cat` exited with code 1 (No such file or directory).',
+      'user message: run the long job',
+      'assistant message: Starting the long job; it runs for a minute.',
+      'call call_mock000010 exec_command',
+      'result call_mock000010 false',
+      'system message: Conversation interrupted',
+      'user message: explain the project instead',
+      'assistant thinking: **Explaining the layout**\n\nThe folder only holds a notes file; describe it briefly.',
+      'assistant message: The project is tiny: it holds one notes file with two TODO items.',
+      'system message: Conversation interrupted',
+      'user message: never mind, just say ok',
+      'assistant message: OK.',
+      // the background command finished a minute later: its real result, same call id
+      'result call_mock000010 true',
+    ])
+    const d = drafts('codex-interrupt')
+    expect(d[2].tool).toMatchObject({ command: 'cat config.yml', input_summary: 'cat config.yml' })
+    expect(d[3].result).toEqual({ for_id: 'call_mock000002', ok: false, output_summary: 'cat: config.yml: No such file or directory' })
+    expect(d[8].result).toEqual({ for_id: 'call_mock000010', ok: false, output_summary: 'aborted by user' })
+    expect(d[16].result).toEqual({ for_id: 'call_mock000010', ok: true, output_summary: 'job-done' })
+    // ids are unique and stable (record id + byte offset + block)
+    expect(new Set(d.map((x) => x.id)).size).toBe(d.length)
+    expect(d.every((x) => typeof x.ts === 'string')).toBe(true)
+  })
+
+  test('approval: the escalated command keeps its justification; the rejected one is "aborted by user"', () => {
+    const d = drafts('codex-approval')
+    const call = d.find((x) => x.kind === 'tool_call')!
+    expect(call.tool).toMatchObject({
+      name: 'exec_command',
+      command: 'mkdir -p build && date -u +%F > build/stamp.txt && cat build/stamp.txt',
+      subtitle: "Allow creating build/stamp.txt with today's date?",
+    })
+    const results = d.filter((x) => x.kind === 'tool_result').map((x) => x.result)
+    expect(results).toEqual([
+      { for_id: call.tool!.id, ok: true, output_summary: '2026-12-02' },
+      { for_id: expect.any(String), ok: false, output_summary: 'aborted by user' },
+    ])
+    // one result per call: the model's copy ("Chunk ID … Process exited with code 0") is not repeated
+    expect(d.filter((x) => x.kind === 'tool_result' && x.result!.for_id === call.tool!.id)).toHaveLength(1)
+    // injected context (environment, permissions, <turn_aborted>) is never shown as the user's words
+    for (const x of d.filter((x) => x.role === 'user' && x.kind === 'message')) expect(x.text).not.toMatch(/^</)
+  })
+
+  test('patch: the call previews the patch, the result carries the applied diff; a rejected patch fails', () => {
+    const d = drafts('codex-patch')
+    const calls = d.filter((x) => x.kind === 'tool_call')
+    expect(calls.map((c) => [c.tool!.name, c.tool!.file, c.tool!.input_summary])).toEqual([
+      ['apply_patch', 'hello.py', 'A hello.py'],
+      ['apply_patch', 'hello.py', 'M hello.py'],
+      ['apply_patch', 'hello.py', 'M hello.py'],
+      ['apply_patch', 'README.md', 'A README.md'],
+    ])
+    expect(calls[0].tool!.diff).toBe('@@ -0,0 +1,6 @@\n+def greet(name):\n+    return "Hello, " + name\n+\n+\n+if __name__ == "__main__":\n+    print(greet("world"))')
+    const results = d.filter((x) => x.kind === 'tool_result')
+    expect(results[2].result).toEqual({
+      for_id: calls[2].tool!.id,
+      ok: true,
+      output_summary: 'Success. Updated the following files:\nM hello.py',
+      diff: '@@ -5,2 +5,2 @@\n if __name__ == "__main__":\n-    print(greet("world"))\n+    print(greet("codex"))',
+    })
+    expect(results[3].result).toEqual({ for_id: calls[3].tool!.id, ok: false, output_summary: 'aborted by user after 1.5s' })
+    expect(results).toHaveLength(4)
+  })
+
+  test('plan: update_plan as the checklist, request_user_input and its answer, the proposed plan', () => {
+    const d = drafts('codex-plan')
+    const plans = d.filter((x) => x.kind === 'tool_call' && x.tool!.name === 'update_plan').map((x) => [x.tool!.title, x.tool!.input_summary])
+    expect(plans[0]).toEqual(['Updated Plan · 0/3 complete', '□ Create greet.sh (in progress) · □ Add test_greet.sh · □ Run the test'])
+    expect(plans[plans.length - 1]).toEqual(['Updated Plan · 3/3 complete', '✔ Create greet.sh · ✔ Add test_greet.sh · ✔ Run the test'])
+    const ask = d.find((x) => x.kind === 'tool_call' && x.tool!.name === 'request_user_input')!
+    expect(ask.tool!.input_summary).toBe('What should the greeting function be called?')
+    const answer = d.find((x) => x.kind === 'tool_result' && x.result!.for_id === ask.tool!.id)!
+    expect(answer.result).toEqual({ for_id: ask.tool!.id, ok: true, output_summary: 'new_name: greet_user' })
+    const proposed = d.find((x) => x.kind === 'message' && x.text!.startsWith('**Proposed Plan**'))!
+    expect(proposed.text).toBe('**Proposed Plan**\n\n# Rename greet to greet_user\n\n1. Rename the function and its call in greet.sh.\n2. Run test_greet.sh to confirm the output is unchanged.')
+    // codex's own "Implement the plan." is a user message like any other
+    expect(d.some((x) => x.role === 'user' && x.text === 'Implement the plan.')).toBe(true)
+  })
+
+  test('error: the failed turn says why, as a system entry', () => {
+    const d = drafts('codex-error')
+    expect(d.filter((x) => x.role === 'system').map((x) => x.text)).toEqual(['Error: stream disconnected before completion: The mock model is overloaded.'])
+  })
+
+  test('yield: a command still running when the model moved on has one result, when it ended', () => {
+    const d = drafts('codex-yield')
+    const call = d.find((x) => x.kind === 'tool_call')!
+    const results = d.filter((x) => x.kind === 'tool_result' && x.result!.for_id === call.tool!.id)
+    expect(results.map((r) => r.result)).toEqual([{ for_id: call.tool!.id, ok: true, output_summary: 'slow-done' }])
+    // it comes after the turn's answer
+    expect(d.indexOf(results[0])).toBeGreaterThan(d.findIndex((x) => x.text === "The job is still running; I'll check back."))
+  })
+
+  test('resume: the resumed turn is appended to the old file, no second header, no repeats', () => {
+    const d = drafts('codex-resume', 0)
+    expect(d.filter((x) => x.kind === 'message').map((x) => `${x.role}: ${x.text}`)).toEqual([
+      'user: remember the number 42',
+      "assistant: Noted: I'll remember 42.",
+      'user: what number did I ask you to remember?',
+      'assistant: You asked me to remember 42.',
+    ])
+  })
+})
+
+describe('shapes the corpus does not show', () => {
+  const one = (needle: string) => normalizeCodexLine(SHAPE_SEEDS.find((l) => l.includes(needle))!, 100)
+  test('legacy shell argv is unwrapped; JSON output gives ok from exit_code', () => {
+    expect(one('"name":"shell"')[0].tool).toMatchObject({ name: 'shell', command: 'ls -la' })
+    expect(one('"call_id":"c_shell","output"')[0].result).toEqual({ for_id: 'c_shell', ok: false, output_summary: 'a\nb\n' })
+    expect(one('"call_id":"c_sc","output"')[0].result).toEqual({ for_id: 'c_sc', ok: false, output_summary: 'fatal: not a git repository' })
+  })
+  test('a move and a delete in one patch: headers per file', () => {
+    const call = one('c_ap')[0].tool!
+    expect(call.input_summary).toBe('M a.txt, D old.txt')
+    expect(call.diff).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n--- a/old.txt\n+++ /dev/null')
+    expect(patchFiles('garbage')).toEqual([])
+  })
+  test('write_stdin: a poll is dropped, typing into the command is a call', () => {
+    expect(one('c_poll')).toEqual([])
+    expect(one('c_ws')[0].tool).toMatchObject({ name: 'write_stdin', input_summary: 'session 12630: y' })
+  })
+  test('images are attachments; injected context and developer text are dropped', () => {
+    expect(one('look at this').map((d) => [d.kind, d.text])).toEqual([
+      ['message', 'look at this'],
+      ['attachment', '[image]'],
+    ])
+    expect(one('<environment_context>')).toEqual([])
+    expect(one('# AGENTS.md')).toEqual([])
+    expect(one('"role":"developer"')).toEqual([])
+  })
+  test('reasoning falls back to raw content; encrypted-only reasoning is dropped', () => {
+    expect(one('raw thoughts')[0]).toMatchObject({ kind: 'thinking', text: 'raw thoughts' })
+    expect(one('gAAAA')).toEqual([])
+  })
+  test('a "!" command the user ran: call and result from the one item', () => {
+    const d = normalizeCodexLine(SHAPE_SEEDS.find((l) => l.includes('user_shell'))!, 5)
+    expect(d.map((x) => [x.role, x.kind])).toEqual([
+      ['user', 'tool_call'],
+      ['user', 'tool_result'],
+    ])
+    expect(d[0].tool).toMatchObject({ id: 'c_us', command: 'ls' })
+    expect(d[1].result).toEqual({ for_id: 'c_us', ok: true, output_summary: 'a' })
+  })
+  test('a failed file change keeps its stderr and the per-file diff (move and delete)', () => {
+    const r = normalizeCodexLine(SHAPE_SEEDS.find((l) => l.includes('c_fc'))!, 5)[0].result!
+    expect(r.ok).toBe(false)
+    expect(r.output_summary).toBe('permission denied')
+    expect(r.diff).toBe('--- a//p/a.txt → /p/b.txt\n+++ b//p/a.txt → /p/b.txt\n@@ -1 +1 @@\n-a\n+b\n--- a//p/old.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-gone')
+  })
+  test('system entries: compaction, errors, replaced turns, rollbacks; unknown events are dropped', () => {
+    expect(['compacted', '401 Unauthorized', 'replaced', 'thread_rolled_back'].map((n) => one(n)[0].text)).toEqual([
+      'Context compacted\n\nsummary of the work so far',
+      'Error: unexpected status 401 Unauthorized',
+      'Turn aborted (replaced)',
+      'Rolled back 2 turns',
+    ])
+    expect(one('some_future_event')).toEqual([])
+  })
+})
