@@ -12,7 +12,7 @@
 //   w1:p5  a plain shell that echoes what is typed
 import { join } from 'node:path'
 import type { FakePane, FakeReaction, FakeState } from './fake-herdr'
-import { CLAUDE_FOOTERS } from './fake-typing'
+import { CLAUDE_FOOTERS, isComposerRule } from './fake-typing'
 
 export const DEMO_PANES = { working: 'w1:p1', blocked: 'w1:p2', done: 'w1:p3', pi: 'w1:p4', shell: 'w1:p5' } as const
 
@@ -182,15 +182,13 @@ export function approveReactions(pane: string, seq: number, running: string, rej
 
 // ---- the screens after a prompt is answered, derived from the prompt's ----
 
-const isRule = (row: string) => /^─{20,}\s*$/.test(row)
-
 /**
  * A prompt's screen with its dialog (from its top rule down) gone and the tool
  * row's "Waiting…" saying `toolRow`; returns those rows and the rule to reuse.
  */
 function answered(promptScreen: string, toolRow: string): { kept: string[]; rule: string } {
   const rows = promptScreen.split('\n')
-  const top = rows.findIndex(isRule)
+  const top = rows.findIndex(isComposerRule)
   const rule = top >= 0 ? rows[top].trimEnd() : '─'.repeat(80)
   const kept = (top >= 0 ? rows.slice(0, top) : rows).map((r) => r.replace(/⎿[\s\u00a0]+Waiting…/, `⎿  ${toolRow}`))
   while (kept.length && kept[kept.length - 1].trim() === '') kept.pop()

@@ -26,7 +26,8 @@ export const CLAUDE_FOOTERS = {
 
 const SGR = /\x1b\[[0-9;]*m/g
 const plain = (row: string) => row.replace(SGR, '')
-const isRule = (row: string) => /^─{20,}\s*$/.test(plain(row))
+/** A rule of Claude Code's composer box: ─ across the pane (SGR codes ignored). */
+export const isComposerRule = (row: string) => /^─{20,}\s*$/.test(plain(row))
 const isComposer = (row: string) => /^[❯>]\s*$/.test(plain(row))
 const isFooter = (row: string) => /^\s*(?:\? for shortcuts|(?:⏵⏵|⏸|⏵)\s.+\bon\b)/.test(plain(row))
 
@@ -42,7 +43,7 @@ export function withTyping(screen: string, t: Typing): string {
   const submitted = t.submitted ?? []
   const typed = t.typed ?? ''
   if (t.echo === 'composer') {
-    const c = rows.findLastIndex((r, i) => isComposer(r) && i > 0 && isRule(rows[i - 1]))
+    const c = rows.findLastIndex((r, i) => isComposer(r) && i > 0 && isComposerRule(rows[i - 1]))
     if (c >= 0) {
       rows[c] = `❯ ${typed}`
       if (submitted.length) {

@@ -1,8 +1,15 @@
 // A transcript source: how one agent kind finds and reads its conversation.
 // The socket protocol (stream.ts) is written once against Timeline and this.
+import { isAbsolute } from 'node:path'
 import type { AgentInfo } from '../herdr/types'
 import type { Subagent } from './roster'
 import type { Timeline } from './timeline'
+
+/** The pane's cwd as herdr reports it (else its foreground process's), when usable: an absolute path, as given. */
+export function paneCwd(agent: AgentInfo): string | undefined {
+  const cwd = agent.cwd ?? agent.foreground_cwd
+  return typeof cwd === 'string' && isAbsolute(cwd) ? cwd : undefined
+}
 
 /** Where the agents keep their files, as the agents themselves find them (docs/bridge.md). */
 export interface AgentHomes {

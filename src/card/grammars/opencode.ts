@@ -59,7 +59,8 @@ function baseOf(row: StyledRow, v: OpencodeVocabulary): Cell {
 
 // ---- layout --------------------------------------------------------------------------
 
-function stripFrame(row: string, v: OpencodeVocabulary): string {
+/** The row without opencode's left ┃ bar and its padding (lines.ts stripFrame strips any frame glyphs at both edges). */
+function stripFrameBar(row: string, v: OpencodeVocabulary): string {
   return row.replace(v.frameStrip, '')
 }
 
@@ -72,7 +73,7 @@ function readBox(
   v: OpencodeVocabulary,
 ): OpencodeDialog | undefined {
   const rows: string[] = []
-  for (let i = top; i <= bottom; i++) rows.push(stripFrame(lines[i], v).trimEnd())
+  for (let i = top; i <= bottom; i++) rows.push(stripFrameBar(lines[i], v).trimEnd())
 
   // permission: "△ Permission required", context rows, one row of buttons with hints
   const titleAt = rows.findIndex((r) => v.permissionTitle.test(r.trim()))
@@ -187,7 +188,7 @@ function blocksOf(layout: OpencodeLayout, v: OpencodeVocabulary): Block[] {
       prose = undefined
       const start = i
       const rows: string[] = []
-      while (i < convEnd && v.frame.test(lines[i])) rows.push(stripFrame(lines[i++], v).trimEnd())
+      while (i < convEnd && v.frame.test(lines[i])) rows.push(stripFrameBar(lines[i++], v).trimEnd())
       i--
       const content = rows.filter((r) => r.trim())
       if (!content.length) continue
@@ -253,7 +254,7 @@ function transcriptOf(layout: OpencodeLayout, v: OpencodeVocabulary): string[] {
   for (let i = end - 1; i >= 0 && out.length < TRANSCRIPT_LINES; i--) {
     const l = lines[i]
     if (!l.trim() || isBoxArt(l)) continue
-    const t = stripFrame(l, v).trim().replace(v.statusRow, '').replace(/^△\s+/, '').replace(v.spinner, '')
+    const t = stripFrameBar(l, v).trim().replace(v.statusRow, '').replace(/^△\s+/, '').replace(v.spinner, '')
     if (!t || isBoxArt(t) || anyMatch(v.chrome, t)) continue
     if (dialogRows && i >= dialogRows[0] && anyMatch(v.dialogHint, t)) {
       // the button row keeps its buttons, loses its key hints

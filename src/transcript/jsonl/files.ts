@@ -5,6 +5,12 @@
 import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
+/** A file-system error that says the path is not there (gone, or a parent is not a directory). */
+export function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
 export interface JsonlFileInfo {
   path: string
   mtimeMs: number

@@ -9,6 +9,7 @@
 // gathers the facts.
 import { open, readFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { isMissing } from '../../jsonl/files'
 import { openInside, type FactsView } from '../../jsonl/jsonl-file'
 import type { Subagent } from '../../roster'
 import { ParentFacts, RESULT_MARKER, ROSTER_LINE_MARKERS, buildRoster, type SubagentFileFacts } from './roster-logic'
@@ -34,11 +35,6 @@ export function subagentsDirOf(sessionPath: string): string {
 
 const JSONL_NAME = /^agent-(.+)\.jsonl$/
 const META_NAME = /^agent-(.+)\.meta\.json$/
-
-const isMissing = (err: unknown) => {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
 
 /**
  * agent id → the file name of its transcript, for every agent-<id>.jsonl in the

@@ -3,9 +3,10 @@
 // for the session id, then the newest file in the project dir whose recorded cwd
 // is the pane's. Reads only directory listings, stats and head lines.
 import { readdir, stat } from 'node:fs/promises'
-import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path'
+import { basename, join, resolve as resolvePath } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
-import { newestMatching, type JsonlFileInfo } from '../../jsonl/files'
+import { isMissing, newestMatching, type JsonlFileInfo } from '../../jsonl/files'
+import { paneCwd } from '../../source'
 
 /** A session file that exists now. */
 export interface LocatedSession {
@@ -50,9 +51,9 @@ export function isSafeSessionId(value: unknown): value is string {
 }
 
 /** The pane's cwd, if it is usable (absolute), normalized (no trailing slash) as Claude Code records it. */
-export function paneCwd(agent: AgentInfo): string | undefined {
-  const cwd = agent.cwd ?? agent.foreground_cwd
-  return typeof cwd === 'string' && isAbsolute(cwd) ? resolvePath(cwd) : undefined
+export function normalizedPaneCwd(agent: AgentInfo): string | undefined {
+  const cwd = paneCwd(agent)
+  return cwd === undefined ? undefined : resolvePath(cwd)
 }
 
 /** The session id herdr reported, when it is safe to use. */
@@ -77,11 +78,6 @@ export function recordedCwd(headLines: readonly string[]): string | undefined {
     }
   }
   return undefined
-}
-
-const isMissing = (err: unknown) => {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
 /** stat that says undefined for "not there" and throws TranscriptReadError for anything else. */
@@ -119,7 +115,7 @@ async function projectDirsFor(projects: string, cwd: string): Promise<string[]> 
 export async function locateClaudeSession(claudeDir: string, agent: AgentInfo): Promise<LocatedSession | undefined> {
   const projects = join(claudeDir, 'projects')
   const sid = reportedSessionId(agent)
-  const cwd = paneCwd(agent)
+  const cwd = normalizedPaneCwd(agent)
   const dirs = cwd ? await projectDirsFor(projects, cwd) : []
 
   if (sid) {

@@ -10,6 +10,7 @@
 // roster but are streamable if asked for by their exact id: they are files of
 // the same session, and hiding them would need a second rule for no safety gain.
 import type { AgentInfo } from '../../../herdr/types'
+import { isMissing } from '../../jsonl/files'
 import type { IndexStore } from '../../jsonl/index-store'
 import { acquireJsonlTimeline, heldJsonlFacts, type JsonlTimeline } from '../../jsonl/timeline'
 import type { Subagent } from '../../roster'
@@ -44,7 +45,6 @@ export interface ClaudeSource extends TranscriptSource {
   rosterStats(): { held: number; idle: number }
 }
 
-const errCode = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code
 const errText = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
 export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions = {}): ClaudeSource {
@@ -104,7 +104,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
         within: homes.claudeDir,
       })
     } catch (err) {
-      if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') return NO_TRANSCRIPT // gone since we looked
+      if (isMissing(err)) return NO_TRANSCRIPT // gone since we looked
       log(`claude transcript ${target}: ${errText(err)}`)
       return READ_FAILED
     }

@@ -4,10 +4,9 @@
 // The session is herdr's agent_session.value confirmed against the pane's cwd
 // (another directory's session is "no transcript here"), else the newest
 // top-level session recorded in the pane's cwd. No subagent roster.
-import { isAbsolute } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
-import { NO_TRANSCRIPT } from '../../source'
+import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { pickOpencodeSession } from './resolve'
 import {
   createOpencodeServiceClient,
@@ -38,11 +37,6 @@ type Located =
 /** The service cannot be used at all (down, timed out, stale credentials): use the store. */
 function unusable(e: unknown): boolean {
   return e instanceof OpencodeServiceError && (e.status === 0 || e.status === 401 || e.status === 403)
-}
-
-function paneCwd(agent: AgentInfo): string | undefined {
-  const cwd = agent.cwd ?? agent.foreground_cwd
-  return typeof cwd === 'string' && isAbsolute(cwd) ? cwd : undefined
 }
 
 function reportedId(agent: AgentInfo): string | undefined {

@@ -17,7 +17,7 @@ import { listJsonlFiles, newestMatching } from '../../jsonl/files'
 import type { IndexStore } from '../../jsonl/index-store'
 import { acquireJsonlTimeline } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
-import { NO_TRANSCRIPT } from '../../source'
+import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
 
 export interface PiSourceOptions {
@@ -38,12 +38,6 @@ export interface PiSessionFile {
 
 /** A session id herdr may report bare: uuid-ish, never a path. */
 const SESSION_ID = /^[A-Za-z0-9-]+$/
-
-/** The pane's cwd when it is usable (absolute). */
-function paneCwd(agent: AgentInfo): string | undefined {
-  const cwd = agent.cwd ?? agent.foreground_cwd
-  return typeof cwd === 'string' && isAbsolute(cwd) ? cwd : undefined
-}
 
 /**
  * Canonical form of a path for containment checks: symlinks resolved in the longest
