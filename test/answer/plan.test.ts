@@ -6,14 +6,13 @@ import { join } from 'node:path'
 import { blockedOf } from '../../src/card/build'
 import { grammarFor } from '../../src/card/registry'
 import { planAnswer, type Choice, type LiveDialog, type Step } from '../../src/answer/plan'
-import type { AgentInfo } from '../../src/herdr/types'
+import { fakeAgent } from '../support/agent'
 
 const ROOT = join(import.meta.dir, '../../fixtures')
-const agentOf = (kind: string) => ({ agent: kind, agent_status: 'blocked', pane_id: 'w1:p1', state_change_seq: 1 }) as AgentInfo
 
 function live(kind: string, file: string): LiveDialog {
   const screen = readFileSync(join(ROOT, file), 'utf8')
-  const r = grammarFor(kind).read(screen, agentOf(kind))
+  const r = grammarFor(kind).read(screen, fakeAgent(kind, 'blocked'))
   if (!r.blocked) throw new Error(`no dialog in ${file}`)
   return { blocked: blockedOf(kind, r.blocked, r.identity), drive: r.drive, identity: r.identity }
 }

@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { DEMO_PANES, approveReactions, demoState, runningScreen } from '../../src/demo/data'
 import { lastUuid, liveTemplates, restamp } from '../../src/demo/restamp'
 import { buildCard } from '../../src/card/build'
-import type { AgentInfo } from '../../src/herdr/types'
 import { ROOT } from '../support/harness'
+import { fakeAgent } from '../support/agent'
 
 const SAMPLES = join(ROOT, 'src/demo/samples')
 const MIX = readFileSync(join(SAMPLES, 'claude/projects/-home-me-cc-tools-mix-proj/7444533a-645f-44b8-9f33-73e27f0ddc04.jsonl'), 'utf8')
@@ -95,8 +95,7 @@ describe('runningScreen', () => {
     expect(running).not.toContain('Do you want to proceed?')
     expect(running).toContain('⎿  Running…')
     expect(running).not.toContain('Waiting…')
-    const agent = (status: 'blocked' | 'working') =>
-      ({ agent: 'claude', agent_status: status, pane_id: 'w1:p2', focused: false, revision: 0, state_change_seq: 1, tab_id: 't', terminal_id: 'x', workspace_id: 'w' }) as AgentInfo
+    const agent = (status: 'blocked' | 'working') => fakeAgent('claude', status)
     expect(buildCard(agent('blocked'), BASH_PROMPT).blocked?.question).toBe('Do you want to proceed?')
     const card = buildCard(agent('working'), running)
     expect(card.blocked).toBeUndefined()

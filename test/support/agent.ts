@@ -1,7 +1,8 @@
-// The herdr agent record the card tests hand to buildCard and the grammars.
+// The herdr agent record (as `herdr agent get` reports it) that the card, answer and demo
+// tests hand to buildCard and the grammars: one fake, so every test reads the same record.
 import type { AgentInfo, AgentStatus } from '../../src/herdr/types'
 
-export const FAKE_TITLE = 'Fake task title'
+export const FAKE_TITLE = 'Task title from herdr'
 
 export function fakeAgent(kind: string, status: AgentStatus, extra: Partial<AgentInfo> = {}): AgentInfo {
   return {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeGrammar } from '../../../src/card/grammars/claude'
 import { buildCard } from '../../../src/card/build'
-import type { AgentInfo } from '../../../src/herdr/types'
+import { fakeAgent } from '../../support/agent'
 
 const RULE = '─'.repeat(100)
 const dialog = (rows: string[]) => claudeGrammar.dialog!(rows.join('\n'))
@@ -76,7 +76,7 @@ describe('dialogs', () => {
       ],
       multi_select: true,
     })
-    const card = buildCard({ agent: 'claude', agent_status: 'blocked', pane_id: 'p' } as AgentInfo, rows.join('\n'))
+    const card = buildCard(fakeAgent('claude', 'blocked'), rows.join('\n'))
     expect(card.headline).toBe('Which glyphs should the demo use?')
     expect(card.detail).toContain('Grey cursor') // the chip row is the form's context
   })

@@ -10,26 +10,13 @@ import { claudeGrammar, readClaude } from '../../../src/card/grammars/claude'
 import { fallbackGrammar } from '../../../src/card/grammars/fallback'
 import { grammarFor } from '../../../src/card/registry'
 import { onCard } from '../../support/blocked'
+import { fakeAgent } from '../../support/agent'
 
 const ROOT = join(import.meta.dir, '../../../fixtures/screens')
 const TITLE = 'Fix the login bug'
 const screen = (scenario: string, label: string) => readFileSync(join(ROOT, scenario, label), 'utf8')
 
-function agent(status: AgentStatus, kind = 'claude', extra: Partial<AgentInfo> = {}): AgentInfo {
-  return {
-    agent: kind,
-    agent_status: status,
-    focused: true,
-    pane_id: 'w2:p3',
-    revision: 4,
-    state_change_seq: 9,
-    tab_id: 'w2:t1',
-    terminal_id: 't-9',
-    workspace_id: 'w2',
-    terminal_title_stripped: TITLE,
-    ...extra,
-  }
-}
+const agent = (status: AgentStatus, kind = 'claude', extra: Partial<AgentInfo> = {}) => fakeAgent(kind, status, { terminal_title_stripped: TITLE, ...extra })
 
 const RULE = (w: number) => '─'.repeat(w)
 const ESC = /\u001b/
@@ -214,7 +201,7 @@ describe('hand-made screens', () => {
   test('an unreadable terminal (screen undefined) still answers', () => {
     const card = buildCard(agent('blocked'), undefined)
     expect(card).toEqual({
-      pane_id: 'w2:p3',
+      pane_id: 'w1:p1',
       agent_kind: 'claude',
       agent_status: 'blocked',
       headline: TITLE,

@@ -11,12 +11,11 @@ import { onCard } from '../../support/blocked'
 import { buildCard, explainCard } from '../../../src/card/build'
 import { grammarFor } from '../../../src/card/registry'
 import { codexGrammar, readCodex } from '../../../src/card/grammars/codex'
-import { fakeAgent } from '../../support/agent'
+import { FAKE_TITLE, fakeAgent } from '../../support/agent'
 
 const ROOT = join(import.meta.dir, '../../../fixtures/screens')
 const ESC = /\u001b/
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█\u2800-\u28ff]/
-const TITLE = 'Task title from herdr'
 const VARIANTS = ['.txt', '.ansi', '.recent.txt']
 export const CODEX_SCENARIOS = ['approval', 'error', 'interrupt', 'patch', 'plan', 'resume', 'working', 'trust', 'live', 'digits'].map((s) => `codex-${s}`)
 
@@ -24,8 +23,6 @@ interface Expected {
   agent: string
   screens: Record<string, { agent_status: AgentStatus; permission_mode: string | null; headline: string | null; blocked?: Blocked }>
 }
-
-const agentOf = (status: AgentStatus) => fakeAgent('codex', status, { terminal_title_stripped: TITLE })
 
 for (const scenario of CODEX_SCENARIOS) {
   const expected: Expected = JSON.parse(readFileSync(join(ROOT, scenario, 'expected.json'), 'utf8'))
@@ -39,7 +36,7 @@ for (const scenario of CODEX_SCENARIOS) {
       for (const variant of VARIANTS) {
         test(`${label}${variant}`, () => {
           const screen = readFileSync(join(ROOT, scenario, label + variant), 'utf8')
-          const agent = agentOf(want.agent_status)
+          const agent = fakeAgent('codex', want.agent_status)
 
           const reading = readCodex(screen, agent)
           expect(reading.parsed).toBe(true)
@@ -52,7 +49,7 @@ for (const scenario of CODEX_SCENARIOS) {
           expect(card.agent_kind).toBe('codex')
           expect(card.agent_status).toBe(want.agent_status)
           expect(card.parsed).toBe(true)
-          expect(card.headline).toBe(want.headline ?? TITLE)
+          expect(card.headline).toBe(want.headline ?? FAKE_TITLE)
           expect(card.permission_mode ?? null).toBe(want.permission_mode)
           expect(card.blocked).toEqual(onCard('codex', want.blocked))
           for (const text of [card.headline, card.detail, ...(card.transcript ?? [])]) {

@@ -20,7 +20,7 @@ import { cleanScreen } from '../../../src/card/clean'
 import { grammarFor } from '../../../src/card/registry'
 import { opencodeGrammar, readOpencode } from '../../../src/card/grammars/opencode'
 import { piGrammar, readPi } from '../../../src/card/grammars/pi'
-import { agentOf, TITLE } from '../../card-pi-opencode/agent'
+import { FAKE_TITLE, fakeAgent } from '../../support/agent'
 import { onCard } from '../../support/blocked'
 import type { DialogReading } from '../../../src/card/card'
 
@@ -66,7 +66,7 @@ for (const scenario of ['pi-basic', 'pi-new-session', 'opencode']) {
       for (const variant of VARIANTS) {
         test(`${label}${variant}`, () => {
           const screen = readFileSync(join(ROOT, scenario, label + variant), 'utf8')
-          const agent = agentOf(expected.agent, want.agent_status)
+          const agent = fakeAgent(expected.agent, want.agent_status)
 
           // the grammar itself
           const reading = read(screen, agent)
@@ -81,7 +81,7 @@ for (const scenario of ['pi-basic', 'pi-new-session', 'opencode']) {
           expect(card.agent_kind).toBe(expected.agent)
           expect(card.agent_status).toBe(want.agent_status)
           expect(card.parsed).toBe(true)
-          expect(card.headline).toBe(want.headline ?? TITLE)
+          expect(card.headline).toBe(want.headline ?? FAKE_TITLE)
           expect(card.permission_mode).toBeUndefined()
           expect(card.blocked).toEqual(onCard('opencode', wantBlocked(want.blocked, variant)))
           for (const text of [card.headline, card.detail, ...(card.transcript ?? [])]) {
@@ -120,10 +120,10 @@ describe('what the cards say beyond the headline', () => {
   const screen = (scenario: string, file: string) => readFileSync(join(ROOT, scenario, file), 'utf8')
 
   test('opencode permission: the tool and command are the detail; buttons without key hints in the transcript', () => {
-    const card = buildCard(agentOf('opencode', 'blocked'), screen('opencode', '09-bash-permission.txt'))
+    const card = buildCard(fakeAgent('opencode', 'blocked'), screen('opencode', '09-bash-permission.txt'))
     expect(card.detail).toBe('Shell command\n$ touch /home/me/oc/proj/made.txt && echo made')
     expect(card.transcript!.slice(-2)).toEqual(['$ touch /home/me/oc/proj/made.txt && echo made', 'Allow once  Allow always  Reject'])
-    const edit = buildCard(agentOf('opencode', 'blocked'), screen('opencode', '11-edit-permission.ansi'))
+    const edit = buildCard(fakeAgent('opencode', 'blocked'), screen('opencode', '11-edit-permission.ansi'))
     expect(edit.detail).toBe('→ Edit hello.txt\n1 - hello opencode\n1 + hey there')
   })
 
@@ -133,22 +133,22 @@ describe('what the cards say beyond the headline', () => {
   })
 
   test('working with a tool after the prose: the step joins the detail', () => {
-    const oc = buildCard(agentOf('opencode', 'working'), screen('opencode', '04-bash-running.txt'))
+    const oc = buildCard(fakeAgent('opencode', 'working'), screen('opencode', '04-bash-running.txt'))
     expect(oc.detail).toBe('Running the slow check.\n\nsleep 8 && echo slow-ok')
-    const pi = buildCard(agentOf('pi', 'working'), screen('pi-basic', '03-bash-running.txt'))
+    const pi = buildCard(fakeAgent('pi', 'working'), screen('pi-basic', '03-bash-running.txt'))
     expect(pi.detail).toBe('One slow command to finish.\n\n$ sleep 8 && echo slow-done · Elapsed 3.0s')
   })
 
   test('pi: the thinking and the text of one message are one block; the prompt is not prose', () => {
-    const card = buildCard(agentOf('pi', 'done'), screen('pi-basic', '04-done.recent.txt'))
+    const card = buildCard(fakeAgent('pi', 'done'), screen('pi-basic', '04-done.recent.txt'))
     expect(card.headline).toBe('All done: the environment works, the failing cat was reported, and notes.md is now final.')
-    const working = buildCard(agentOf('pi', 'working'), screen('pi-basic', '01-working.txt'))
-    expect(working.headline).toBe(TITLE) // "Give me a quick tour" is the user's, not the agent's
+    const working = buildCard(fakeAgent('pi', 'working'), screen('pi-basic', '01-working.txt'))
+    expect(working.headline).toBe(FAKE_TITLE) // "Give me a quick tour" is the user's, not the agent's
     expect(working.transcript).toEqual(['Give me a quick tour'])
   })
 
   test('pi: the draft in the editor and the autocomplete row are not conversation', () => {
-    const card = buildCard(agentOf('pi', 'idle'), screen('pi-new-session', '02-typing-new.txt'))
+    const card = buildCard(fakeAgent('pi', 'idle'), screen('pi-new-session', '02-typing-new.txt'))
     for (const t of [card.detail, ...card.transcript!]) {
       expect(t).not.toContain('/new')
       expect(t).not.toContain('Start a new session')
@@ -157,8 +157,8 @@ describe('what the cards say beyond the headline', () => {
   })
 
   test('opencode exited: no headline of its own, the session summary as detail', () => {
-    const card = buildCard(agentOf('opencode', 'idle'), screen('opencode', '15-exit.txt'))
-    expect(card.headline).toBe(TITLE)
+    const card = buildCard(fakeAgent('opencode', 'idle'), screen('opencode', '15-exit.txt'))
+    expect(card.headline).toBe(FAKE_TITLE)
     expect(card.detail).toBe('Session: Opencode permissions\nContinue: opencode -s ses_dc9c6f3f6ffeaI7KYi9o9i7LPb')
   })
 
@@ -168,8 +168,8 @@ describe('what the cards say beyond the headline', () => {
       ['opencode', 'opencode', '08-second-startup.ansi'],
       ['pi', 'pi-basic', '00-startup.txt'],
     ]) {
-      const card = buildCard(agentOf(kind, 'idle'), screen(scenario, file))
-      expect(card.headline).toBe(TITLE)
+      const card = buildCard(fakeAgent(kind, 'idle'), screen(scenario, file))
+      expect(card.headline).toBe(FAKE_TITLE)
       expect(card.transcript).toBeUndefined()
     }
   })

@@ -10,7 +10,7 @@ import { cleanScreen } from '../../../src/card/clean'
 import { opencodeGrammar, readOpencode } from '../../../src/card/grammars/opencode'
 import { styledRows } from '../../../src/card/sgr'
 import { groupsOf, readPi } from '../../../src/card/grammars/pi'
-import { agentOf } from '../../card-pi-opencode/agent'
+import { fakeAgent } from '../../support/agent'
 import { onCard } from '../../support/blocked'
 
 const ROOT = join(import.meta.dir, '../../../fixtures/screens')
@@ -19,7 +19,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/
 const screen = (scenario: string, file: string) => readFileSync(join(ROOT, scenario, file), 'utf8')
 
 function checkClean(kind: string, status: AgentStatus, s: string) {
-  const card = buildCard(agentOf(kind, status), s)
+  const card = buildCard(fakeAgent(kind, status), s)
   expect(typeof card.headline).toBe('string')
   for (const t of [card.headline, card.detail, ...(card.transcript ?? [])]) {
     expect(t).not.toMatch(CONTROL)
@@ -130,7 +130,7 @@ describe('opencode selection by colour', () => {
       `  ${pr}\u001b[48;2;30;30;30m   Allow once   \u001b[48;2;250;178;131m Allow always \u001b[48;2;30;30;30m  Reject      ⇆ select  enter confirm`,
       `  ${pr}`,
     ].join('\r\n')
-    const card = buildCard(agentOf('opencode', 'blocked'), s)
+    const card = buildCard(fakeAgent('opencode', 'blocked'), s)
     expect(card.blocked).toEqual(
       onCard('opencode', {
         question: 'Permission required',
@@ -162,14 +162,14 @@ describe('opencode layouts the corpus does not show', () => {
     const rows = ['', '  ┃', '  ┃  Explain', '  ┃', '', '     This answer is long enough that the terminal wraps it onto', '     a second row before it ends.', '', '     ▣  Build · Model · 2.0s', '', ...box]
     // the rows are padded to the pane width by the box edge row
     expect(rows.some((r) => r.length >= w)).toBe(true)
-    const card = buildCard(agentOf('opencode', 'done'), rows.join('\n'))
+    const card = buildCard(fakeAgent('opencode', 'done'), rows.join('\n'))
     expect(card.headline).toBe('This answer is long enough that the terminal wraps it onto a second row before it ends.')
   })
 
   test('only tools in the current turn: the task title while working, the step when done', () => {
     const rows = ['  ┃', '  ┃  Run it', '  ┃', '', '     $ make test', '', '     ▣  Build · Model', '', ...box]
-    expect(buildCard(agentOf('opencode', 'working'), rows.join('\n')).headline).toBe('Task title from herdr')
-    expect(buildCard(agentOf('opencode', 'done'), rows.join('\n')).headline).toBe('$ make test')
+    expect(buildCard(fakeAgent('opencode', 'working'), rows.join('\n')).headline).toBe('Task title from herdr')
+    expect(buildCard(fakeAgent('opencode', 'done'), rows.join('\n')).headline).toBe('$ make test')
   })
 
   test('a screen that is not opencode degrades to the raw fallback reading', () => {
@@ -186,7 +186,7 @@ describe('pi layouts the corpus does not show', () => {
     const rows = [' Check it.', '', '', ' $ cat file', '', ' top', '', '', '', ' bottom', '', ' Took 0.1s', '', '', ' Looks fine.']
     const kinds = groupsOf(rows).map((g) => g.kind)
     expect(kinds).toEqual(['text', 'tool', 'text'])
-    const card = buildCard(agentOf('pi', 'done'), [...rows, ...editor].join('\n'))
+    const card = buildCard(fakeAgent('pi', 'done'), [...rows, ...editor].join('\n'))
     expect(card.headline).toBe('Looks fine.')
   })
 
@@ -194,7 +194,7 @@ describe('pi layouts the corpus does not show', () => {
     const rows = [' ✓ New session started', '', '', ' Hi', '', '', ' Hello!', '', '', ' And now?', '', '']
     expect(groupsOf(rows).map((g) => g.kind)).toEqual(['notice', 'user', 'text', 'user'])
     // the current turn (after "And now?") has produced nothing yet: no stale headline
-    const card = buildCard(agentOf('pi', 'working'), [...rows, ' ⠋ Working...', ...editor].join('\n'))
+    const card = buildCard(fakeAgent('pi', 'working'), [...rows, ' ⠋ Working...', ...editor].join('\n'))
     expect(card.headline).toBe('Task title from herdr')
   })
 
@@ -202,10 +202,10 @@ describe('pi layouts the corpus does not show', () => {
     // 15 words fill 74 columns + the indent; "longer" (6) would end past column 78
     const first = ' ' + 'word '.repeat(15).trim()
     const rows = [' pi v0.73.1', '', '', ' Go', '', '', first, ' longer end.']
-    const card = buildCard(agentOf('pi', 'done'), [...rows, ...editor].join('\n'))
+    const card = buildCard(fakeAgent('pi', 'done'), [...rows, ...editor].join('\n'))
     expect(card.headline).toBe('word '.repeat(15).trim() + ' longer end.')
     // a short row is not wrapped: two lines, the last is the headline
-    const two = buildCard(agentOf('pi', 'done'), [...rows.slice(0, 6), ' Short one.', ' Second line.', ...editor].join('\n'))
+    const two = buildCard(fakeAgent('pi', 'done'), [...rows.slice(0, 6), ' Short one.', ' Second line.', ...editor].join('\n'))
     expect(two.headline).toBe('Second line.')
   })
 
