@@ -28,7 +28,8 @@ import { createAnswering } from './answer/answering'
 import { DEFAULT_TIMING, type Ctx, type Timing } from './ctx'
 import { IndexStore } from './transcript/jsonl/index-store'
 import type { AuthStore, Principal } from './auth/types'
-import type { HerdrClient } from './herdr/client'
+import { HerdrError, type HerdrClient } from './herdr/client'
+import { herdrFailure, notFoundFor } from './routes/edge'
 import type { AgentHomes } from './transcript/source'
 import { createLogger, whoOf, type Logger } from './log'
 
@@ -267,9 +268,14 @@ export function createApp(deps: AppDeps) {
         device: whoOf(c),
       })
     })
-    .onError(({ code, error, set }) => {
+    .onError(({ code, error, set, request }) => {
       // Plain-text errors everywhere; never a stack trace or an internal message.
       set.headers['content-type'] = 'text/plain;charset=utf-8'
+      // By class, not `code`: Elysia reports an error's own `code` field, here herdr's (agent_not_found, …).
+      if (error instanceof HerdrError) {
+        const f = herdrFailure(error, notFoundFor(request))
+        return (set.status = f.code), f.body
+      }
       if (code === 'NOT_FOUND') return (set.status = 404), 'not found'
       if (code === 'PARSE') return (set.status = 400), 'bad request body'
       // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').

@@ -1,6 +1,7 @@
 // The answering policy behind POST /approve, POST /answer and the digit shortcut of
 // POST /send: which checks come first, the duplicate guard on the pane id herdr
-// resolves, and the dialog driven key by key. Routes only shape requests and replies.
+// resolves, and the dialog driven key by key. Routes only shape requests and replies;
+// a herdr failure propagates to the route edge (routes/edge.ts), which maps it.
 import { blockedOf } from '../card/build'
 import type { ScreenGrammar } from '../card/card'
 import { cleanScreen } from '../card/clean'
@@ -11,11 +12,10 @@ import { play, SETTLE, type DialogPort, type Settle } from './driver'
 import { PaneGuard } from './guard'
 import { CANNOT, planAnswer, type Choice, type LiveDialog } from './plan'
 
-export type Refusal = { status: 400 | 404 | 409 | 422 | 502; body: string }
+export type Refusal = { status: 400 | 409 | 422; body: string }
 export type Reply<T> = { ok: T } | Refusal
 
 export interface AnswerRequest extends Choice {
-  pane: string
   seq: number
   fingerprint: string
 }
@@ -28,12 +28,6 @@ export interface AnswerResult {
 
 /** How long /send watches a digit take effect before it adds the Enter. */
 const DIGIT_SETTLE_MS = 1000
-
-/** Same body the routes give for any herdr failure. */
-function herdrRefusal(e: unknown, notFound: string): Refusal {
-  if (e instanceof HerdrError) return e.kind === 'not_found' ? { status: 404, body: notFound } : { status: 502, body: e.message }
-  throw e
-}
 
 /**
  * The answering service. One per app: its guard is what makes taps on the same dialog
@@ -62,70 +56,53 @@ export function createAnswering(o: { guard?: PaneGuard; settle?: Settle } = {}) 
   return {
     guard,
 
-    /** POST /approve: Enter, once per (pane, seq), only on the dialog the phone saw. */
-    async approve(herdr: HerdrClient, target: string, seq: number, fingerprint?: string): Promise<Reply<AnswerResult>> {
-      let first: AgentInfo
-      try {
-        first = await herdr.agentGet(target)
-      } catch (e) {
-        return herdrRefusal(e, 'no such agent')
-      }
+    /**
+     * POST /approve: Enter, once per (pane, seq), only on the dialog the phone saw.
+     * `first` is the agent the request named, as herdr resolved it: the guard keys on its pane.
+     */
+    async approve(herdr: HerdrClient, first: AgentInfo, seq: number, fingerprint?: string): Promise<Reply<AnswerResult>> {
       const pane = first.pane_id
       return guard.exclusive(pane, async (): Promise<Reply<AnswerResult>> => {
         if (guard.succeeded(pane, 'approve', seq)) return { ok: { sent: false, duplicate: true } }
-        try {
-          const agent = await herdr.agentGet(pane)
-          if (agent.agent_status !== 'blocked') return { status: 409, body: 'not blocked' }
-          if (agent.state_change_seq !== seq) return { status: 409, body: 'stale seq' }
-          if (fingerprint !== undefined) {
-            const grammar = grammarFor(agent.agent)
-            const now = hasGrammar(agent.agent) ? await liveDialog(herdr, agent, grammar) : undefined
-            if (now?.blocked.fingerprint !== fingerprint) return { status: 409, body: 'dialog changed' }
-          }
-          await herdr.agentSendKeys(pane, ['enter'])
-          guard.recordSuccess(pane, 'approve', seq)
-          return { ok: { sent: true } }
-        } catch (e) {
-          return herdrRefusal(e, 'no such agent')
+        const agent = await herdr.agentGet(pane)
+        if (agent.agent_status !== 'blocked') return { status: 409, body: 'not blocked' }
+        if (agent.state_change_seq !== seq) return { status: 409, body: 'stale seq' }
+        if (fingerprint !== undefined) {
+          const grammar = grammarFor(agent.agent)
+          const now = hasGrammar(agent.agent) ? await liveDialog(herdr, agent, grammar) : undefined
+          if (now?.blocked.fingerprint !== fingerprint) return { status: 409, body: 'dialog changed' }
         }
+        await herdr.agentSendKeys(pane, ['enter'])
+        guard.recordSuccess(pane, 'approve', seq)
+        return { ok: { sent: true } }
       })
     },
 
-    /** POST /answer: the chosen options in the agent's own UI, key by key. */
-    async answer(herdr: HerdrClient, req: AnswerRequest): Promise<Reply<AnswerResult>> {
-      let first: AgentInfo
-      try {
-        first = await herdr.agentGet(req.pane)
-      } catch (e) {
-        return herdrRefusal(e, 'no such agent')
-      }
+    /** POST /answer: the chosen options in the agent's own UI, key by key. `first` as for approve. */
+    async answer(herdr: HerdrClient, first: AgentInfo, req: AnswerRequest): Promise<Reply<AnswerResult>> {
       const pane = first.pane_id
       return guard.exclusive(pane, async (): Promise<Reply<AnswerResult>> => {
         if (guard.succeeded(pane, 'answer', req.seq, req.fingerprint)) return { ok: { sent: false, duplicate: true } }
+        const agent = await herdr.agentGet(pane)
+        if (!hasGrammar(agent.agent)) return { status: 422, body: CANNOT }
+        if (agent.agent_status !== 'blocked') return { status: 409, body: 'not blocked' }
+        if (agent.state_change_seq !== req.seq) return { status: 409, body: 'stale seq' }
+        const grammar = grammarFor(agent.agent)
+        const now = await liveDialog(herdr, agent, grammar)
+        if (now?.blocked.fingerprint !== req.fingerprint) return { status: 409, body: 'dialog changed' }
+        const drive = now.drive ? grammar.drives?.[now.drive.kind] : undefined
+        const plan = planAnswer(agent.agent ?? 'unknown', now, drive, req)
+        if ('error' in plan) return { status: plan.error, body: plan.body }
+        const played = await play(portFor(herdr, agent, grammar), plan.steps, req.fingerprint, settle)
+        if (!played.done) return { status: 409, body: played.body }
+        guard.recordSuccess(pane, 'answer', req.seq, req.fingerprint)
+        let status = 'unknown'
         try {
-          const agent = await herdr.agentGet(pane)
-          if (!hasGrammar(agent.agent)) return { status: 422, body: CANNOT }
-          if (agent.agent_status !== 'blocked') return { status: 409, body: 'not blocked' }
-          if (agent.state_change_seq !== req.seq) return { status: 409, body: 'stale seq' }
-          const grammar = grammarFor(agent.agent)
-          const now = await liveDialog(herdr, agent, grammar)
-          if (now?.blocked.fingerprint !== req.fingerprint) return { status: 409, body: 'dialog changed' }
-          const drive = now.drive ? grammar.drives?.[now.drive.kind] : undefined
-          const plan = planAnswer(agent.agent ?? 'unknown', now, drive, req)
-          if ('error' in plan) return { status: plan.error, body: plan.body }
-          const played = await play(portFor(herdr, agent, grammar), plan.steps, req.fingerprint, settle)
-          if (!played.done) return { status: 409, body: played.body }
-          guard.recordSuccess(pane, 'answer', req.seq, req.fingerprint)
-          let status = 'unknown'
-          try {
-            status = (await herdr.agentGet(pane)).agent_status
-          } catch {
-            // the keys went; a failed status read does not undo the answer
-          }
-          return { ok: { sent: true, agent_status: status, next_fingerprint: played.after?.blocked.fingerprint ?? null } }
-        } catch (e) {
-          return herdrRefusal(e, 'no such agent')
+          status = (await herdr.agentGet(pane)).agent_status
+        } catch {
+          // the keys went; a failed status read does not undo the answer
         }
+        return { ok: { sent: true, agent_status: status, next_fingerprint: played.after?.blocked.fingerprint ?? null } }
       })
     },
 

@@ -2,84 +2,59 @@
 // The answering policy (guards, checks, keys) lives in src/answer/.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
-import { grammarFor } from '../card/registry'
-import { cleanScreen } from '../card/clean'
-import { HerdrError, herdrFor, type HerdrClient } from '../herdr/client'
-import type { AgentInfo } from '../herdr/types'
-import { herdrFailure, plausibleTarget, requestSignal } from './errors'
+import { cyclePermissionMode } from '../answer/mode'
+import { paneTargets } from './edge'
 
 export const SEND_MAX = 4096
-
-/** How long to watch the screen for a keypress to take effect. */
-const SETTLE = { tries: 10, everyMs: 60 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** `text` of /answer: what /send allows, minus \n (the answer's Enter is the bridge's). */
 const ANSWER_TEXT_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/
 
+/** /answer's text rules, checked before its target is looked at. */
+function answerTextProblem(body: { text?: string }): string | undefined {
+  const { text } = body
+  if (text === undefined) return undefined
+  if ([...text].length > SEND_MAX) return `text longer than ${SEND_MAX} characters`
+  if (ANSWER_TEXT_FORBIDDEN.test(text)) return 'control characters are not allowed in text'
+  return undefined
+}
+
 export function actionRoutes(ctx: Ctx) {
   const answering = ctx.answering
-  async function screenOf(herdr: HerdrClient, agent: AgentInfo): Promise<string | undefined> {
-    try {
-      return cleanScreen(await herdr.agentRead(agent.pane_id, { source: 'visible' }))
-    } catch {
-      return undefined
-    }
-  }
-
-  /** Re-reads the screen until `changed` says so, or the settle time runs out. */
-  async function watch<T>(
-    herdr: HerdrClient,
-    signal: AbortSignal,
-    agent: AgentInfo,
-    readOff: (screen: string) => T,
-    changed: (v: T) => boolean,
-  ): Promise<T | undefined> {
-    let last: T | undefined
-    for (let i = 0; i < SETTLE.tries && !signal.aborted; i++) {
-      const s = await screenOf(herdr, agent)
-      if (s !== undefined) {
-        last = readOff(s)
-        if (changed(last)) return last
-      }
-      await sleep(SETTLE.everyMs)
-    }
-    return last
-  }
-
   return new Elysia({ name: 'actions' })
+    .use(paneTargets(ctx))
+    .macro({
+      answerText: {
+        resolve({ body, status }) {
+          const problem = answerTextProblem(body as { text?: string })
+          if (problem !== undefined) return status(400, problem)
+        },
+      },
+    })
     .post(
       '/send',
-      async ({ body, status, request }) => {
-        const { pane, text: typed } = body
-        const signal = requestSignal(request, ctx.timing.requestDeadlineMs)
-        const herdr = herdrFor(ctx.herdr, signal)
-        if (!plausibleTarget(pane)) return status(404, 'no such pane')
+      async ({ body, status, herdr, signal, target: pane }) => {
+        const typed = body.text
         if ([...typed].length > SEND_MAX) return status(400, `text longer than ${SEND_MAX} characters`)
         // Each \n is an Enter; every other control character is refused, C1 too (U+009B is an 8-bit CSI).
         if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(typed)) return status(400, 'control characters other than \\n are not allowed')
-        try {
-          // Answering a numbered dialog: in Claude Code a digit selects at once, so
-          // the contract's "3\n" would send a stray Enter into whatever comes next.
-          const digit = /^([1-9])\n$/.exec(typed)?.[1]
-          if (digit) {
-            const skipped = await answering.digit(herdr, signal, pane, digit)
-            if (skipped !== undefined) return skipped ? { sent: true, enter_suppressed: true } : { sent: true }
-          }
-          const parts = typed.split('\n')
-          // Stops between keystrokes once the client has gone or the deadline passed.
-          for (let i = 0; i < parts.length; i++) {
-            if (parts[i]) await herdr.paneSendText(pane, parts[i])
-            if (i < parts.length - 1) await herdr.paneSendKeys(pane, ['enter'])
-          }
-          return { sent: true }
-        } catch (e) {
-          const f = herdrFailure(e, 'no such pane')
-          return status(f.code, f.body)
+        // Answering a numbered dialog: in Claude Code a digit selects at once, so
+        // the contract's "3\n" would send a stray Enter into whatever comes next.
+        const digit = /^([1-9])\n$/.exec(typed)?.[1]
+        if (digit) {
+          const skipped = await answering.digit(herdr, signal, pane, digit)
+          if (skipped !== undefined) return skipped ? { sent: true, enter_suppressed: true } : { sent: true }
         }
+        const parts = typed.split('\n')
+        // Stops between keystrokes once the client has gone or the deadline passed.
+        for (let i = 0; i < parts.length; i++) {
+          if (parts[i]) await herdr.paneSendText(pane, parts[i])
+          if (i < parts.length - 1) await herdr.paneSendKeys(pane, ['enter'])
+        }
+        return { sent: true }
       },
       {
+        paneTarget: true,
         body: t.Object(
           { pane: t.String({ minLength: 1 }), text: t.String() },
           { error: 'want {"pane": pane_id, "text": string}' },
@@ -101,14 +76,13 @@ export function actionRoutes(ctx: Ctx) {
     )
     .post(
       '/approve',
-      async ({ body, status, request }) => {
-        const { agent: target, seq, fingerprint } = body
-        const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
-        if (!plausibleTarget(target)) return status(404, 'no such agent')
-        const r = await answering.approve(herdr, target, seq, fingerprint)
-        return 'ok' in r ? r.ok : status(r.status as 400 | 404 | 409 | 502, r.body)
+      async ({ body, status, herdr, agent }) => {
+        const r = await answering.approve(herdr, agent, body.seq, body.fingerprint)
+        // approve refuses only with 409 (not blocked, stale seq, dialog changed)
+        return 'ok' in r ? r.ok : status(r.status as 409, r.body)
       },
       {
+        agentTarget: true,
         body: t.Object(
           {
             agent: t.String({ minLength: 1 }),
@@ -135,18 +109,14 @@ export function actionRoutes(ctx: Ctx) {
     )
     .post(
       '/answer',
-      async ({ body, status, request }) => {
-        const { pane, seq, fingerprint, choose, text } = body
-        const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
-        if (text !== undefined) {
-          if ([...text].length > SEND_MAX) return status(400, `text longer than ${SEND_MAX} characters`)
-          if (ANSWER_TEXT_FORBIDDEN.test(text)) return status(400, 'control characters are not allowed in text')
-        }
-        if (!plausibleTarget(pane)) return status(404, 'no such agent')
-        const r = await answering.answer(herdr, { pane, seq, fingerprint, choose, text })
+      async ({ body, status, herdr, agent }) => {
+        const { seq, fingerprint, choose, text } = body
+        const r = await answering.answer(herdr, agent, { seq, fingerprint, choose, text })
         return 'ok' in r ? r.ok : status(r.status, r.body)
       },
       {
+        answerText: true,
+        agentTarget: true,
         body: t.Object(
           {
             pane: t.String({ minLength: 1, description: 'pane id or agent name' }),
@@ -187,34 +157,12 @@ export function actionRoutes(ctx: Ctx) {
     )
     .post(
       '/agent-mode/cycle',
-      async ({ body, status, request }) => {
-        const { pane } = body
-        if (!plausibleTarget(pane)) return status(404, 'no such agent')
-        const signal = requestSignal(request, ctx.timing.requestDeadlineMs)
-        const herdr = herdrFor(ctx.herdr, signal)
-        try {
-          const agent = await herdr.agentGet(pane)
-          const grammar = grammarFor(agent.agent)
-          if (!grammar.permissionMode) return status(422, 'permission modes not supported for this agent kind')
-          if (agent.agent_status === 'blocked') return status(409, 'agent is blocked')
-          const before = await screenOf(herdr, agent)
-          const previous = before === undefined ? undefined : grammar.permissionMode(before)
-          await herdr.agentSendKeys(pane, ['shift+tab'])
-          const now = await watch(herdr, signal, agent, (s) => grammar.permissionMode!(s), (m) => m !== undefined && m !== previous)
-          if (signal.aborted) throw new HerdrError('failed', 'deadline', `herdr agent read ${pane}: no answer within ${ctx.timing.requestDeadlineMs} ms`)
-          const confirmed = now !== undefined && now !== previous
-          return {
-            pane_id: agent.pane_id,
-            previous_mode: previous ?? null,
-            permission_mode: now ?? null,
-            confirmed,
-          }
-        } catch (e) {
-          const f = herdrFailure(e)
-          return status(f.code, f.body)
-        }
+      async ({ status, herdr, signal, target, agent }) => {
+        const r = await cyclePermissionMode(herdr, signal, target, agent, ctx.timing.requestDeadlineMs)
+        return 'refused' in r ? status(r.refused, r.body) : r
       },
       {
+        agentTarget: true,
         body: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want {"pane": pane_id}' }),
         response: {
           200: t.Object({

@@ -5,8 +5,7 @@ import type { Ctx } from '../ctx'
 import { explainCard } from '../card/build'
 import { CardSchema } from '../card/card'
 import { grammarFor } from '../card/registry'
-import { herdrFor } from '../herdr/client'
-import { herdrFailure, plausibleTarget, requestSignal } from './errors'
+import { paneTargets } from './edge'
 
 export const paneQuery = t.Object(
   { pane: t.String({ minLength: 1, description: 'the herdr pane_id (e.g. wQ:p2), from /snapshot' }) },
@@ -14,18 +13,9 @@ export const paneQuery = t.Object(
 )
 
 export function agentStateRoutes(ctx: Ctx) {
-  return new Elysia({ name: 'agent-state' }).get(
+  return new Elysia({ name: 'agent-state' }).use(paneTargets(ctx)).get(
     '/agent-state',
-    async ({ query, status, set, request }) => {
-      if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
-      const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
-      let agent
-      try {
-        agent = await herdr.agentGet(query.pane)
-      } catch (e) {
-        const f = herdrFailure(e)
-        return status(f.code, f.body)
-      }
+    async ({ query, set, agent, herdr }) => {
       // `--source visible`: an explicit --lines read of a non-idle Claude Code or
       // OpenCode agent is refused (agent_not_idle), and an idle one would be
       // scrolled with side effects. A failed read still answers 200 (contract).
@@ -43,6 +33,7 @@ export function agentStateRoutes(ctx: Ctx) {
     },
     {
       query: paneQuery,
+      agentTarget: true,
       response: { 200: CardSchema, 400: t.String(), 401: t.String(), 404: t.String(), 502: t.String() },
       detail: {
         summary: 'The parsed state card of an agent pane',

@@ -4,7 +4,7 @@
 // are typed into the pane with `herdr pane send-text`.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
-import { herdrFailure, plausibleTarget } from './errors'
+import { paneTargets } from './edge'
 import { whoOf } from '../log'
 
 const CLEAR = '\x1b[H\x1b[2J'
@@ -51,22 +51,19 @@ function headOf(s: string, n: number): string {
 
 export function attachRoutes(ctx: Ctx) {
   return new Elysia({ name: 'attach' })
+    .use(paneTargets(ctx))
     .macro('attachPane', {
-      query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
-      async resolve({ query, status }) {
-        if (!plausibleTarget(query.pane)) return status(404, 'no such pane')
-        try {
-          await ctx.herdr.paneRead(query.pane, { source: 'visible' })
-        } catch (e) {
-          const f = herdrFailure(e, 'no such pane')
-          return status(f.code, f.body)
-        }
+      paneTarget: 'socket',
+      async resolve({ target, herdr }) {
+        // the pane exists: one screen read (herdr's not-found is the edge's 404)
+        await herdr.paneRead(target, { source: 'visible' })
         return {
-          attach: { pane: query.pane, busy: false, blocked: false, closed: false, input: '', typing: false, inputPaused: false } as AttachConn,
+          attach: { pane: target, busy: false, blocked: false, closed: false, input: '', typing: false, inputPaused: false } as AttachConn,
         }
       },
     })
     .ws('/attach', {
+      query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
       attachPane: true,
       open(ws) {
         const c = ws.data.attach

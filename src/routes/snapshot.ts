@@ -2,7 +2,6 @@
 import { Elysia, t, type Static } from 'elysia'
 import type { Ctx } from '../ctx'
 import type { AgentInfo, Snapshot } from '../herdr/types'
-import { herdrFailure } from './errors'
 
 export const SnapshotRowSchema = t.Object({
   pane_id: t.String(),
@@ -71,15 +70,10 @@ export function snapshotRoutes(ctx: Ctx) {
   const counter: SubagentCounter = (agent) => ctx.sources.subagentCounts(agent)
   return new Elysia({ name: 'snapshot' }).get(
     '/snapshot',
-    async ({ status }) => {
-      let snap
-      try {
-        // The watcher's state while it runs; else one herdr read shared by concurrent requests.
-        snap = await ctx.watch.snapshot()
-      } catch (e) {
-        // A snapshot names no target, so every failure is herdr's: 502.
-        return status(502, herdrFailure(e).body)
-      }
+    async () => {
+      // The watcher's state while it runs; else one herdr read shared by concurrent requests.
+      // A snapshot names no target, so every herdr failure is 502 (routes/edge.ts).
+      const snap = await ctx.watch.snapshot()
       const panes = await snapshotRows(snap, counter, ctx.log)
       return { panes, herdr: { version: snap.version, protocol: snap.protocol } }
     },

@@ -7,7 +7,7 @@ import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
 import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcript/source'
 import { TranscriptStream } from '../transcript/stream'
-import { herdrFailure, plausibleTarget } from './errors'
+import { paneTargets } from './edge'
 import { whoOf } from '../log'
 
 /** The most bytes any transcript socket had queued in the server (tests, measurements). */
@@ -49,23 +49,14 @@ export function transcriptRoutes(ctx: Ctx) {
   }
 
   return new Elysia({ name: 'agent-transcript' })
+    .use(paneTargets(ctx))
     .macro('transcriptConn', {
       query: t.Object(
         { pane: t.String({ minLength: 1 }), subagent: t.Optional(t.String()) },
         { error: 'want ?pane=<pane_id>' },
       ),
-      async resolve({ query, status }) {
-        if (!plausibleTarget(query.pane)) return status(404, 'no such agent')
-        // The watcher's copy when it runs (or its read in flight, just started):
-        // opening more sockets, or reconnecting, costs no herdr call.
-        let agent: AgentInfo | undefined = await ctx.watch.agentSoon(query.pane)
-        if (!agent)
-          try {
-            agent = await ctx.herdr.agentGet(query.pane)
-          } catch (e) {
-            const f = herdrFailure(e)
-            return status(f.code, f.body)
-          }
+      agentTarget: 'socket',
+      async resolve({ query, status, agent }) {
         const source = sources.forKind(agent.agent)
         if (!source) return status(404, NOT_SUPPORTED.body)
         let resolved
