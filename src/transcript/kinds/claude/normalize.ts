@@ -69,7 +69,7 @@
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
 import { planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
-import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, type Obj } from '../../tool-summary'
+import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, withPreviewDiff, type Obj } from '../../tool-summary'
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
 
@@ -590,23 +590,20 @@ export function toolCall(id: string, name: string, rawInput: unknown): ToolCall 
   const fileKey = FILE_TOOLS[name]
   const path = fileKey ? str(input[fileKey]) : undefined
   if (path) tool.file = basename(path)
-  const preview = previewFor(name, input)
-  if (preview.diff) {
-    tool.diff = preview.diff
-    if (preview.truncated) tool.diff_truncated = true
-  }
+  withPreviewDiff(tool, previewFor(name, input))
   tool.input_summary = summaryByTool(name, input)
   return tool
 }
 
-function previewFor(name: string, input: Obj): { diff?: string; truncated: boolean } {
+/** The diff a call asks for (Edit, Write, MultiEdit), before capping; undefined for other tools. */
+function previewFor(name: string, input: Obj): string | undefined {
   if (name === 'Edit') {
     const before = str(input.old_string)
     const after = str(input.new_string)
-    if (before !== undefined && after !== undefined) return cappedDiff(previewDiff(before, after))
+    if (before !== undefined && after !== undefined) return previewDiff(before, after)
   } else if (name === 'Write') {
     const content = str(input.content)
-    if (content !== undefined) return cappedDiff(previewDiff('', content))
+    if (content !== undefined) return previewDiff('', content)
   } else if (name === 'MultiEdit' && Array.isArray(input.edits)) {
     const parts: string[] = []
     for (const e of input.edits) {
@@ -615,9 +612,9 @@ function previewFor(name: string, input: Obj): { diff?: string; truncated: boole
       const after = str(e.new_string)
       if (before !== undefined && after !== undefined) parts.push(previewDiff(before, after))
     }
-    return cappedDiff(parts.filter(Boolean).join('\n'))
+    return parts.filter(Boolean).join('\n')
   }
-  return { truncated: false }
+  return undefined
 }
 
 /** Per-tool one-liners (summaryByTool); anything else gets its compact JSON input. */
