@@ -1,6 +1,11 @@
 // Seeded mutation of real transcript lines, for the tests that prove a line
-// counter never disagrees with its normalizer. Each kind brings the values and
-// keys that steer its decisions; the mutations themselves are the same.
+// counter never disagrees with its normalizer. Each kind brings its corpus and the
+// values and keys that steer its decisions; reading the corpus, the mutations and
+// the comparison are the same for every kind.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { Value } from '@sinclair/typebox/value'
+import { EntrySchema, type Draft } from '../../src/transcript/entry'
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 export function rng(seed: number): () => number {
@@ -72,4 +77,68 @@ export function mutateBytes(line: string, rand: () => number, s: Steering): stri
   if (op < 0.6) return line.slice(0, at) + line.slice(at + 1 + Math.floor(rand() * 8))
   const junk = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '\u0000', '\ufffd', '\ud83d', 'null', s.recordish]
   return line.slice(0, at) + junk[Math.floor(rand() * junk.length)] + line.slice(at)
+}
+
+// ── a kind's corpus and its mutated lines ──────────────────────────────────
+
+/** Every .jsonl below `dir`, in name order, descending into folders (sessions, subagents, rollout days). */
+export function jsonlFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((n) => {
+      const p = join(dir, n)
+      return statSync(p).isDirectory() ? jsonlFiles(p) : p.endsWith('.jsonl') ? [p] : []
+    })
+}
+
+/** Every line of a file (the empty one after the last newline too) with its byte offset. */
+export function linesOf(path: string): { line: string; offset: number }[] {
+  const out: { line: string; offset: number }[] = []
+  let offset = 0
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    out.push({ line, offset })
+    offset += Buffer.byteLength(line) + 1
+  }
+  return out
+}
+
+/** `n` lines drawn from `sources` (blank ones skipped) with a seeded generator, each mutated: mostly in its structure, else in its bytes. */
+export function mutatedLines(sources: string[], s: Steering, n: number, seed: number): string[] {
+  const rand = rng(seed)
+  const pool = sources.filter((l) => l.trim() !== '')
+  const out: string[] = []
+  for (let i = 0; i < n; i++) {
+    const original = pool[Math.floor(rand() * pool.length)]!
+    out.push(rand() < 0.8 ? mutateStructure(original, rand, s) : mutateBytes(original, rand, s))
+  }
+  return out
+}
+
+// ── counter against normalizer ─────────────────────────────────────────────
+
+export interface Agreement {
+  /** the lines where the count and the number of drafts differ */
+  wrong: { count: number; drafts: number; line: string }[]
+  /** lines that gave more than one entry, none, and at least one parsed:false one */
+  many: number
+  none: number
+  unplaced: number
+}
+
+/**
+ * Counts and normalizes each line (its index as its offset) and compares the two; a draft
+ * outside the entry schema throws. The tallies show the lines reached every side of the decisions.
+ */
+export function agreement(lines: readonly string[], count: (line: string, offset: number) => number, normalize: (line: string, offset: number) => Draft[]): Agreement {
+  const out: Agreement = { wrong: [], many: 0, none: 0, unplaced: 0 }
+  lines.forEach((line, i) => {
+    const n = count(line, i)
+    const drafts = normalize(line, i)
+    if (n !== drafts.length) out.wrong.push({ count: n, drafts: drafts.length, line: line.slice(0, 300) })
+    if (n > 1) out.many++
+    if (n === 0) out.none++
+    if (drafts.some((d) => !d.parsed)) out.unplaced++
+    for (const d of drafts) if (!Value.Check(EntrySchema, { ...d, seq: 1 })) throw new Error(`invalid draft ${JSON.stringify(d).slice(0, 300)}`)
+  })
+  return out
 }

@@ -1,20 +1,15 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+// The Claude corpus (fixtures/claude) as the normalizer tests read it: its session files,
+// their lines with byte offsets (no empty line after the last newline), a session's drafts.
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Draft } from '../../../../src/transcript/entry'
 import { normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
+import { jsonlFiles } from '../../../support/fuzz'
 
 export const FIXTURES = join(import.meta.dir, '../../../../fixtures/claude')
 
 /** Every .jsonl under fixtures/claude (main sessions and subagent files). */
-export function corpusFiles(dir = FIXTURES): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) out.push(...corpusFiles(p))
-    else if (p.endsWith('.jsonl')) out.push(p)
-  }
-  return out
-}
+export const corpusFiles = (dir = FIXTURES): string[] => jsonlFiles(dir)
 
 /** Lines with their byte offsets, as the file engine will hand them over. */
 export function linesOf(file: string): { line: string; offset: number }[] {

@@ -1,10 +1,9 @@
 // countCodexLine builds the index; normalizeCodexLine builds pages and the tail. They must
 // agree on every line: every real rollout line, every bad input, thousands of mutated lines.
 import { describe, expect, test } from 'bun:test'
-import { Value } from '@sinclair/typebox/value'
-import { EntrySchema } from '../../../../src/transcript/entry'
 import { countCodexLine, normalizeCodexLine } from '../../../../src/transcript/kinds/codex/normalize'
-import { BAD_LINES, FIX, codexCorpusFiles, fuzzLines, linesOf, SHAPE_SEEDS } from './fuzz'
+import { BAD_LINES, FIX, codexCorpusFiles, fuzzLines, SHAPE_SEEDS } from './fuzz'
+import { agreement, linesOf } from '../../../support/fuzz'
 
 const agree = (line: string, offset = 7) => ({ count: countCodexLine(line, offset), drafts: normalizeCodexLine(line, offset).length })
 
@@ -43,22 +42,9 @@ describe('countCodexLine equals normalizeCodexLine(line).length', () => {
 })
 
 test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-valid', () => {
-  const lines = fuzzLines(4000, 1301)
-  const wrong: { count: number; drafts: number; line: string }[] = []
-  let many = 0
-  let unplacedSeen = 0
-  let none = 0
-  lines.forEach((line, i) => {
-    const count = countCodexLine(line, i)
-    const drafts = normalizeCodexLine(line, i)
-    if (count !== drafts.length) wrong.push({ count, drafts: drafts.length, line: line.slice(0, 300) })
-    if (count > 1) many++
-    if (count === 0) none++
-    if (drafts.some((d) => !d.parsed)) unplacedSeen++
-    for (const d of drafts) if (!Value.Check(EntrySchema, { ...d, seq: 1 })) throw new Error(`invalid draft ${JSON.stringify(d).slice(0, 300)}`)
-  })
-  expect(wrong).toEqual([])
-  expect(many).toBeGreaterThan(0)
-  expect(none).toBeGreaterThan(300)
-  expect(unplacedSeen).toBeGreaterThan(300)
+  const r = agreement(fuzzLines(4000, 1301), countCodexLine, normalizeCodexLine)
+  expect(r.wrong).toEqual([])
+  expect(r.many).toBeGreaterThan(0)
+  expect(r.none).toBeGreaterThan(300)
+  expect(r.unplaced).toBeGreaterThan(300)
 })

@@ -1,30 +1,12 @@
 // Seeded line fuzz for codex's normalizer: real rollout lines (fixtures/codex) plus record
 // shapes the corpus does not show, mutated where the normalizer decides things.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
+import { jsonlFiles, linesOf, mutatedLines, type Steering } from '../../../support/fuzz'
 
 export const FIX = join(import.meta.dir, '../../../../fixtures/codex')
 
-export function codexCorpusFiles(dir = FIX): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((n) => {
-      const p = join(dir, n)
-      return statSync(p).isDirectory() ? codexCorpusFiles(p) : p.endsWith('.jsonl') ? [p] : []
-    })
-}
-
-/** Every line of a file (the empty one after the last newline too) with its byte offset. */
-export function linesOf(path: string): { line: string; offset: number }[] {
-  const out: { line: string; offset: number }[] = []
-  let offset = 0
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    out.push({ line, offset })
-    offset += Buffer.byteLength(line) + 1
-  }
-  return out
-}
+/** The kind's corpus: every .jsonl under fixtures/codex. */
+export const codexCorpusFiles = (): string[] => jsonlFiles(FIX)
 
 const ts = '2026-12-02T16:00:10.000Z'
 const item = (payload: object) => JSON.stringify({ timestamp: ts, ordinal: 1, type: 'response_item', payload })
@@ -82,16 +64,8 @@ const CODEX: Steering = {
 }
 
 /** `n` mutated lines drawn from the corpus and the shape seeds. */
-export function fuzzLines(n: number, seed: number): string[] {
-  const rand = rng(seed)
-  const sources = [...codexCorpusFiles().flatMap((f) => linesOf(f).map((l) => l.line)), ...SHAPE_SEEDS].filter((l) => l.trim() !== '')
-  const out: string[] = []
-  for (let i = 0; i < n; i++) {
-    const original = sources[Math.floor(rand() * sources.length)]!
-    out.push(rand() < 0.8 ? mutateStructure(original, rand, CODEX) : mutateBytes(original, rand, CODEX))
-  }
-  return out
-}
+export const fuzzLines = (n: number, seed: number): string[] =>
+  mutatedLines([...codexCorpusFiles().flatMap((f) => linesOf(f).map((l) => l.line)), ...SHAPE_SEEDS], CODEX, n, seed)
 
 /** Inputs a reader must survive: torn, not JSON, not objects, wrong shapes. */
 export const BAD_LINES: string[] = [

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'bun:test'
 import type { Draft } from '../../../../src/transcript/entry'
 import { normalizeCodexLine, patchFiles } from '../../../../src/transcript/kinds/codex/normalize'
-import { codexCorpusFiles, linesOf, SHAPE_SEEDS } from './fuzz'
+import { codexCorpusFiles, SHAPE_SEEDS } from './fuzz'
+import { linesOf } from '../../../support/fuzz'
 
 function drafts(scenario: string, nth = 0): Draft[] {
   const file = codexCorpusFiles().filter((f) => f.includes(`/${scenario}/`))[nth]!

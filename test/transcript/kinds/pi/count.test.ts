@@ -3,10 +3,9 @@
 // silently missing when the counter says 0), so they must agree on every line:
 // every real corpus line, every bad input, thousands of mutated real lines.
 import { describe, expect, test } from 'bun:test'
-import { Value } from '@sinclair/typebox/value'
-import { EntrySchema } from '../../../../src/transcript/entry'
 import { countPiLine, normalizePiLine } from '../../../../src/transcript/kinds/pi/normalize'
-import { BAD_LINES, FIX, fuzzLines, linesOf, piCorpusFiles, SHAPE_SEEDS } from './fuzz'
+import { BAD_LINES, FIX, fuzzLines, piCorpusFiles, SHAPE_SEEDS } from './fuzz'
+import { agreement, linesOf } from '../../../support/fuzz'
 
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   return { count: countPiLine(line, offset), drafts: normalizePiLine(line, offset).length }
@@ -58,23 +57,10 @@ describe('countPiLine equals normalizePiLine(line).length', () => {
 })
 
 test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-valid', () => {
-  const lines = fuzzLines(4000, 7301)
-  const wrong: { count: number; drafts: number; line: string }[] = []
-  let many = 0
-  let unplacedSeen = 0
-  let none = 0
-  lines.forEach((line, i) => {
-    const count = countPiLine(line, i)
-    const drafts = normalizePiLine(line, i)
-    if (count !== drafts.length) wrong.push({ count, drafts: drafts.length, line: line.slice(0, 300) })
-    if (count > 1) many++
-    if (count === 0) none++
-    if (drafts.some((d) => !d.parsed)) unplacedSeen++
-    for (const d of drafts) if (!Value.Check(EntrySchema, { ...d, seq: 1 })) throw new Error(`invalid draft ${JSON.stringify(d).slice(0, 300)}`)
-  })
-  expect(wrong).toEqual([])
+  const r = agreement(fuzzLines(4000, 7301), countPiLine, normalizePiLine)
+  expect(r.wrong).toEqual([])
   // the fuzz reaches every side of the decisions: several entries, none, unplaced
-  expect(many).toBeGreaterThan(200)
-  expect(none).toBeGreaterThan(300)
-  expect(unplacedSeen).toBeGreaterThan(300)
+  expect(r.many).toBeGreaterThan(200)
+  expect(r.none).toBeGreaterThan(300)
+  expect(r.unplaced).toBeGreaterThan(300)
 })

@@ -2,31 +2,13 @@
 // record shapes the corpus does not show (docs/reference/pi-opencode-codex.md), mutated where the
 // normalizer decides things. Deterministic: the same seed gives the same lines,
 // so a snapshot of their drafts can be compared across refactors.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
+import { jsonlFiles, linesOf, mutatedLines, type Steering } from '../../../support/fuzz'
 
 export const FIX = join(import.meta.dir, '../../../../fixtures/pi')
 
-export function piCorpusFiles(dir = FIX): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((n) => {
-      const p = join(dir, n)
-      return statSync(p).isDirectory() ? piCorpusFiles(p) : p.endsWith('.jsonl') ? [p] : []
-    })
-}
-
-/** Every line of a file (the empty one after the last newline too) with its byte offset. */
-export function linesOf(path: string): { line: string; offset: number }[] {
-  const out: { line: string; offset: number }[] = []
-  let offset = 0
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    out.push({ line, offset })
-    offset += Buffer.byteLength(line) + 1
-  }
-  return out
-}
+/** The kind's corpus: every .jsonl under fixtures/pi. */
+export const piCorpusFiles = (): string[] => jsonlFiles(FIX)
 
 /** Record shapes pi writes that the corpus sessions do not contain (docs/reference/pi-opencode-codex.md). */
 export const SHAPE_SEEDS: string[] = [
@@ -69,16 +51,8 @@ const PI: Steering = {
 }
 
 /** `n` mutated lines drawn from the corpus and the shape seeds. */
-export function fuzzLines(n: number, seed: number): string[] {
-  const rand = rng(seed)
-  const sources = [...piCorpusFiles().flatMap((f) => linesOf(f).map((l) => l.line)), ...SHAPE_SEEDS].filter((l) => l.trim() !== '')
-  const out: string[] = []
-  for (let i = 0; i < n; i++) {
-    const original = sources[Math.floor(rand() * sources.length)]!
-    out.push(rand() < 0.8 ? mutateStructure(original, rand, PI) : mutateBytes(original, rand, PI))
-  }
-  return out
-}
+export const fuzzLines = (n: number, seed: number): string[] =>
+  mutatedLines([...piCorpusFiles().flatMap((f) => linesOf(f).map((l) => l.line)), ...SHAPE_SEEDS], PI, n, seed)
 
 /** Inputs a reader must survive: torn, not JSON, not objects, wrong shapes. */
 export const BAD_LINES: string[] = [

@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { normalizePiLine } from '../../../../src/transcript/kinds/pi/normalize'
-import { BAD_LINES, FIX, fuzzLines, linesOf, piCorpusFiles, SHAPE_SEEDS } from './fuzz'
+import { BAD_LINES, FIX, fuzzLines, piCorpusFiles, SHAPE_SEEDS } from './fuzz'
+import { linesOf } from '../../../support/fuzz'
 
 export const SNAPSHOT = join(import.meta.dir, 'normalize.snapshot.json')
 export const SNAPSHOT_FUZZ = { n: 1500, seed: 20261202 }
