@@ -14,7 +14,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
-import { dropJsonlCache } from '../src/transcript/jsonl/timeline'
 import { createCodexSource } from '../src/transcript/kinds/codex/source'
 import type { Resolved } from '../src/transcript/source'
 import { floor, median } from './floor'
@@ -89,7 +88,6 @@ let total = 0
 let rssPeak = 0
 let rssServing = 0
 for (let i = 0; i < 3; i++) {
-  dropJsonlCache()
   const before = settle()
   let peak = before
   const sampler = setInterval(() => (peak = Math.max(peak, rssMB())), 5)

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
 import { createOpencodeSource } from '../src/transcript/kinds/opencode/source'
-import { dropOpencodeCache, opencodeDebug } from '../src/transcript/kinds/opencode/timeline'
+import { OpencodeSessions } from '../src/transcript/kinds/opencode/timeline'
 import type { Resolved } from '../src/transcript/source'
 import { startFakeOpencode } from '../test/support/opencode-service'
 import { check, finish, info, loadNote } from './verdict'
@@ -38,7 +38,8 @@ const agent = {
   agent_session: { agent: 'opencode', kind: 'id', source: 'herdr:opencode', value: DEMO },
 } as AgentInfo
 // A long poll interval: the bench drives the one poll it measures.
-const source = createOpencodeSource(homes, { pollMs: 60_000 })
+const registry = new OpencodeSessions()
+const source = createOpencodeSource(homes, { pollMs: 60_000, opencode: registry })
 const ms = (t0: number) => performance.now() - t0
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -55,12 +56,12 @@ async function firstPage(): Promise<{ ms: number; r: Resolved & { ok: true } }> 
 const colds: number[] = []
 let total = 0
 for (let i = 0; i < 3; i++) {
-  dropOpencodeCache()
+  registry.drop()
   const c = await firstPage()
   total = c.r.timeline.total()
   colds.push(c.ms)
   c.r.timeline.release()
-  dropOpencodeCache()
+  registry.drop()
 }
 const first = await firstPage()
 first.r.timeline.release()
@@ -94,7 +95,7 @@ const figures = {
   cold_first_page_ms: +median(colds).toFixed(1),
   warm_reconnect_ms: +median(warms).toFixed(1),
   requests_per_warm_reconnect: requests,
-  loads: opencodeDebug().loads,
+  loads: registry.debug().loads,
 }
 console.log(JSON.stringify(figures))
 console.log(`opencode session of ${N} messages → ${total} entries, through a loopback service; ${loadNote()}`)

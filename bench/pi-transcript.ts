@@ -12,7 +12,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
-import { dropJsonlCache } from '../src/transcript/jsonl/timeline'
 import { createPiSource } from '../src/transcript/kinds/pi/source'
 import type { Resolved } from '../src/transcript/source'
 import { floor, median } from './floor'
@@ -104,7 +103,6 @@ try {
     colds.push(out.ms)
     total = out.total
   }
-  dropJsonlCache()
   const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
   const first = await resolveAndPage(source)
   first.r.timeline.release()

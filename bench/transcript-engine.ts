@@ -18,13 +18,17 @@
 import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { acquireJsonlTimeline, dropJsonlCache, jsonlDebug, type JsonlTimeline } from '../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../src/transcript/jsonl/timeline'
+
 import { IndexStore, flushIndexStores, indexStoreCounters } from '../src/transcript/jsonl/index-store'
 import { countClaudeLine, normalizeClaudeLine } from '../src/transcript/kinds/claude/normalize'
 import { claudeRosterFold } from '../src/transcript/kinds/claude/roster-fold'
 import { corpusRecords, generateTranscript } from './gen-transcript'
 import { floor, freshFloor, median } from './floor'
 import { check, finish, info, loadNote } from './verdict'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const OPTS = { count: countClaudeLine, fold: claudeRosterFold }
 const ms = (t0: number) => performance.now() - t0
@@ -42,13 +46,13 @@ async function newestPage(tl: JsonlTimeline) {
 async function openOnce(path: string, cacheDir?: string) {
   const store = cacheDir ? new IndexStore({ dir: cacheDir }) : undefined
   const t0 = performance.now()
-  const tl = await acquireJsonlTimeline(path, normalizeClaudeLine, { ...OPTS, store, watch: false })
+  const tl = await jsonl.acquire(path, normalizeClaudeLine, { ...OPTS, store, watch: false })
   const page = await newestPage(tl)
   const took = ms(t0)
   if (page.length !== Math.min(150, tl.total())) throw new Error('newest page has the wrong size')
   tl.release()
   await flushIndexStores(30_000)
-  console.log(JSON.stringify({ ms: took, builds: jsonlDebug().indexBuilds, loads: indexStoreCounters.loads }))
+  console.log(JSON.stringify({ ms: took, builds: jsonl.debug().indexBuilds, loads: indexStoreCounters.loads }))
 }
 
 async function fresh(path: string, cacheDir?: string): Promise<{ ms: number; builds: number; loads: number }> {
@@ -116,11 +120,11 @@ async function main() {
         restart.push(f.ms)
       }
 
-      dropJsonlCache()
+      jsonl.drop()
       const rssBefore = rssMB()
       let peak = rssBefore
       const sampler = setInterval(() => (peak = Math.max(peak, rssMB())), 5)
-      let tl = await acquireJsonlTimeline(path, normalizeClaudeLine, OPTS)
+      let tl = await jsonl.acquire(path, normalizeClaudeLine, OPTS)
       await newestPage(tl)
       clearInterval(sampler)
       const total = tl.total()
@@ -128,12 +132,12 @@ async function main() {
       const warm: number[] = []
       for (let k = 0; k < 5; k++) {
         const t1 = performance.now()
-        const again = await acquireJsonlTimeline(path, normalizeClaudeLine, OPTS)
+        const again = await jsonl.acquire(path, normalizeClaudeLine, OPTS)
         await newestPage(again)
         warm.push(ms(t1))
         again.release()
       }
-      tl = await acquireJsonlTimeline(path, normalizeClaudeLine, OPTS)
+      tl = await jsonl.acquire(path, normalizeClaudeLine, OPTS)
       const deep: number[] = []
       for (let k = 0; k < 9; k++) {
         const from = Math.max(1, Math.floor(total * (0.05 + k * 0.05)))
@@ -145,20 +149,20 @@ async function main() {
       const lat = await tailLatency(tl, path, recs, 50)
       const rssServing = rssMB()
 
-      const builds = jsonlDebug().indexBuilds
+      const builds = jsonl.debug().indexBuilds
       const many: JsonlTimeline[] = []
       const t3 = performance.now()
       for (let k = 0; k < 200; k++) {
-        const h = await acquireJsonlTimeline(path, normalizeClaudeLine, OPTS)
+        const h = await jsonl.acquire(path, normalizeClaudeLine, OPTS)
         await newestPage(h)
         h.onGrow(() => {})
         many.push(h)
       }
       const manyMs = ms(t3)
-      const manyBuilds = jsonlDebug().indexBuilds - builds
+      const manyBuilds = jsonl.debug().indexBuilds - builds
       for (const h of many) h.release()
       tl.release()
-      dropJsonlCache()
+      jsonl.drop()
 
       results.push({
         mb,

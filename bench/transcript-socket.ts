@@ -50,7 +50,6 @@ async function serve(cfg: ServeConfig): Promise<void> {
   const { createApp } = await import('../src/app')
   const { createAuthStore } = await import('../src/auth/store')
   const { createHerdrClient } = await import('../src/herdr/client')
-  const { jsonlDebug } = await import('../src/transcript/jsonl/timeline')
   const { flushIndexStores, indexStoreCounters } = await import('../src/transcript/jsonl/index-store')
   const herdrEnv = { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: cfg.statePath, CANNED_DIR: join(cfg.dir, 'canned') }
   const bin = process.env.BENCH_HERDR === 'fake' ? FAKE_HERDR : join(cfg.dir, 'canned', 'herdr')
@@ -75,7 +74,7 @@ async function serve(cfg: ServeConfig): Promise<void> {
     let reply: unknown
     if (m.cmd === 'flush') reply = await flushIndexStores(10_000)
     // RSS as the OS sees it: no forced GC before reading it
-    else reply = { rss_mb: rss(), peak_mb: Math.max(peak, rss()), start_mb: rssStart, listening_mb: listening, heap_mb: process.memoryUsage().heapUsed / 1048576, jsonl: jsonlDebug(), store: { ...indexStoreCounters }, logs: logs.slice(-5) }
+    else reply = { rss_mb: rss(), peak_mb: Math.max(peak, rss()), start_mb: rssStart, listening_mb: listening, heap_mb: process.memoryUsage().heapUsed / 1048576, jsonl: app.decorator.jsonl.debug(), store: { ...indexStoreCounters }, logs: logs.slice(-5) }
     process.send!({ id: m.id, reply })
   })
   process.send!({ ready: true, port: app.server!.port })

@@ -27,6 +27,8 @@ import { createSources, type SourceRegistry } from './transcript/sources'
 import { createAnswering } from './answer/answering'
 import { DEFAULT_TIMING, type Ctx, type Timing } from './ctx'
 import { IndexStore } from './transcript/jsonl/index-store'
+import { JsonlFiles } from './transcript/jsonl/timeline'
+import { OpencodeSessions } from './transcript/kinds/opencode/timeline'
 import type { AuthStore, Principal } from './auth/types'
 import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
@@ -141,9 +143,14 @@ export function createApp(deps: AppDeps) {
   if (deps.watchAtStart) watch.use()()
   // Keys the bridge sends change panes: the watcher's copy is not served as current until herdr is read again.
   const herdr = invalidating(deps.herdr, () => watch.invalidate())
+  // The app's JSONL files (indexes, tailers, the warm cache): its own, shared with no other app.
+  const jsonl = new JsonlFiles()
+  const opencode = new OpencodeSessions()
   const sources =
     deps.sources ??
     createSources(deps.homes, {
+      jsonl,
+      opencode,
       pollMs: timing.tailPollMs,
       log,
       // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
@@ -245,6 +252,9 @@ export function createApp(deps: AppDeps) {
   })
     // the herdr watcher, for tests and benches that count its calls (app.decorator.watch)
     .decorate('watch', ctx.watch)
+    // the app's JSONL files, for tests and benches that read their counters (app.decorator.jsonl)
+    .decorate('jsonl', jsonl)
+    .decorate('opencode', opencode)
     .decorate('events', hub)
     .decorate('push', { sender, notifier })
     .onRequest(({ request }) => {

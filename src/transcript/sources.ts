@@ -4,6 +4,8 @@
 import type { AgentInfo } from '../herdr/types'
 import type { AgentHomes, TranscriptSource } from './source'
 import type { IndexStore } from './jsonl/index-store'
+import { JsonlFiles } from './jsonl/timeline'
+import type { OpencodeSessions } from './kinds/opencode/timeline'
 import { createClaudeSource } from './kinds/claude/source'
 import { createPiSource } from './kinds/pi/source'
 import { createOpencodeSource } from './kinds/opencode/source'
@@ -17,6 +19,10 @@ export interface SourceOptions {
   log?: (m: string) => void
   /** the on-disk index cache of JSONL transcripts (data dir) */
   indexStore?: IndexStore
+  /** the JSONL files the file-backed kinds share (default: a registry of their own) */
+  jsonl?: JsonlFiles
+  /** opencode's sessions (default: a registry of its own) */
+  opencode?: OpencodeSessions
 }
 
 export interface SourceRegistry {
@@ -26,8 +32,9 @@ export interface SourceRegistry {
 }
 
 export function createSources(homes: AgentHomes, opts: SourceOptions = {}): SourceRegistry {
-  const claude = createClaudeSource(homes, opts)
-  const all: TranscriptSource[] = [claude, createPiSource(homes, opts), createOpencodeSource(homes, opts), createCodexSource(homes, opts)]
+  const shared = { ...opts, jsonl: opts.jsonl ?? new JsonlFiles() }
+  const claude = createClaudeSource(homes, shared)
+  const all: TranscriptSource[] = [claude, createPiSource(homes, shared), createOpencodeSource(homes, shared), createCodexSource(homes, shared)]
   const byKind = new Map<string, TranscriptSource>()
   for (const s of all) for (const k of s.kinds) byKind.set(k, s)
   return {

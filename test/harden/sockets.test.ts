@@ -3,7 +3,6 @@
 // good releases its stream, file, tail poll and herdr poller.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
-import { jsonlCounters } from '../../src/transcript/jsonl/jsonl-file'
 import { streamCounters } from '../../src/transcript/stream'
 import { bridgeWithHerdr, claudeSession, clientFrame, gatedHerdr, pairDevice, rawSocket } from './helpers'
 
@@ -54,6 +53,7 @@ describe('a client that stops reading for good releases everything', () => {
       // no linger: the watcher stopping shows the socket let go of it
       timing: { stalledSocketMs: 1500, sessionPollMs: 50, herdrPollMs: 100, herdrLingerMs: 0 },
     })
+    const jsonlCounters = b.app.decorator.jsonl.counters // the bridge's own files
     const tailersBefore = jsonlCounters.activeTailers
     const pausedBefore = streamCounters.paused
     const sock = await rawSocket(b.base, `/agent-transcript?pane=w1:p2&token=${ADMIN}`, { pauseAfterUpgrade: true })

@@ -14,7 +14,10 @@ import { RecentEntries } from './recent-entries'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
 /** Process-wide counters, for tests and measurements. */
-export const jsonlCounters = {
+/** What a registry of JSONL files counts (its own: each app has its own registry). */
+export type JsonlCounters = ReturnType<typeof newJsonlCounters>
+
+export const newJsonlCounters = () => ({
   /** scans that started at byte 0 (a cold build or a re-index after a reset) */
   indexBuilds: 0,
   /** tailers (poll timers) running now */
@@ -35,7 +38,7 @@ export const jsonlCounters = {
   maxLineBuffer: 0,
   /** lines skipped for being longer than maxLineBytes */
   oversizedLines: 0,
-}
+})
 
 /** A line longer than this is not read: it becomes one entry marked too large (tooLarge). */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -73,6 +76,8 @@ export interface JsonlFileOptions {
   store?: IndexStore
   /** names the normalizer in the on-disk cache key (default: the function's name; no cache without one) */
   cacheKey?: string
+  /** where this file counts its work (its registry's counters; default: its own) */
+  counters?: JsonlCounters
 }
 
 /** A session file whose real path leaves the agent's directory. */
@@ -123,6 +128,7 @@ export class JsonlFile {
   evictTimer: ReturnType<typeof setTimeout> | null = null
 
   private fh: FileHandle | null = null
+  private readonly counters: JsonlCounters
   /** false once close() ran: a pass still in flight must not leave a descriptor open */
   private wanted = true
   private ino = -1
@@ -171,6 +177,7 @@ export class JsonlFile {
   ) {
     this.dir = dirname(path)
     this.name = basename(path)
+    this.counters = opts.counters ?? newJsonlCounters()
     this.pollMs = opts.pollMs ?? 250
     this.useWatch = opts.watch ?? true
     this.chunkBytes = Math.max(4096, opts.chunkBytes ?? 2 * 1024 * 1024)
@@ -239,7 +246,7 @@ export class JsonlFile {
     this.running = (async () => {
       do {
         this.again = false
-        jsonlCounters.pumps++
+        this.counters.pumps++
         try {
           await this.pumpOnce()
           this.lastError = undefined
@@ -257,7 +264,7 @@ export class JsonlFile {
 
   /** Entries fromSeq..toSeq: one contiguous read of just their lines, normalized again. */
   async read(fromSeq: number, toSeq: number): Promise<Entry[]> {
-    jsonlCounters.reads++
+    this.counters.reads++
     const index = this.index
     const generation = this.generation
     const fh = this.fh
@@ -266,7 +273,7 @@ export class JsonlFile {
     if (this.resetting || fh === null || !(from <= to)) return []
     const held = this.recent.get(generation, from, to)
     if (held) {
-      jsonlCounters.recentHits++
+      this.counters.recentHits++
       return held
     }
     const r0 = index.rowOf(from)
@@ -325,7 +332,7 @@ export class JsonlFile {
         // again for this file, so the re-index cannot repeat the mistake.
         if (this.count && countSafely(this.count, this.normalize, line, start) !== drafts.length) {
           this.count = undefined
-          jsonlCounters.counterDistrusted++
+          this.counters.counterDistrusted++
           this.report(`jsonl ${this.path}: line counter disagrees with the normalizer at byte ${start}; indexing by normalizing`)
         }
         this.suspect = true
@@ -411,7 +418,7 @@ export class JsonlFile {
     if (this.timer) return
     this.timer = setInterval(() => void this.pump(), this.pollMs)
     ;(this.timer as { unref?: () => void }).unref?.()
-    jsonlCounters.activeTailers++
+    this.counters.activeTailers++
     this.watchDir()
   }
 
@@ -419,7 +426,7 @@ export class JsonlFile {
     if (!this.timer) return
     clearInterval(this.timer)
     this.timer = null
-    jsonlCounters.activeTailers--
+    this.counters.activeTailers--
     this.watcher?.close()
     this.watcher = null
   }
@@ -539,7 +546,7 @@ export class JsonlFile {
       this.resetting = false
     }
     if (hadContent) {
-      jsonlCounters.resets++
+      this.counters.resets++
       for (const l of [...this.resetListeners]) {
         try {
           l()
@@ -566,7 +573,7 @@ export class JsonlFile {
   private async extend(index: LineIndex, size: number, emit: boolean): Promise<void> {
     const fh = this.fh
     if (!fh) return
-    if (index.scanned === 0) jsonlCounters.indexBuilds++
+    if (index.scanned === 0) this.counters.indexBuilds++
     let buf = Buffer.allocUnsafe(Math.min(this.chunkBytes, this.maxLineBytes, Math.max(4096, size - index.scanned)))
     let pos = index.scanned
     while (pos < size) {
@@ -590,7 +597,7 @@ export class JsonlFile {
       const want = Math.min(buf.length, size - pos)
       const { bytesRead } = await fh.read(buf, 0, want, pos)
       if (bytesRead === 0) break
-      jsonlCounters.bytesScanned += bytesRead
+      this.counters.bytesScanned += bytesRead
       const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
       if (used === 0) {
         // No '\n' in what we read: a half-written line, or one longer than the
@@ -602,7 +609,7 @@ export class JsonlFile {
         }
         if (bytesRead < want || pos + bytesRead >= size) break
         buf = Buffer.allocUnsafe(Math.min(buf.length * 2, this.maxLineBytes))
-        if (buf.length > jsonlCounters.maxLineBuffer) jsonlCounters.maxLineBuffer = buf.length
+        if (buf.length > this.counters.maxLineBuffer) this.counters.maxLineBuffer = buf.length
         continue
       }
       pos += used
@@ -626,7 +633,7 @@ export class JsonlFile {
 
   /** Indexes an oversized line [start, nl) as one too-large entry. */
   private skipLongLine(index: LineIndex, start: number, nl: number, collect: Draft[] | undefined): void {
-    jsonlCounters.oversizedLines++
+    this.counters.oversizedLines++
     index.push(start, nl, 1)
     collect?.push(tooLarge(start, nl - start))
     this.report(`jsonl ${this.path}: line at byte ${start} is ${nl - start} bytes, over ${this.maxLineBytes}: sent as too large`)
@@ -638,7 +645,7 @@ export class JsonlFile {
     while (pos < size) {
       const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos)
       if (bytesRead === 0) break
-      jsonlCounters.bytesScanned += bytesRead
+      this.counters.bytesScanned += bytesRead
       const i = buf.subarray(0, bytesRead).indexOf(0x0a)
       if (i >= 0) return pos + i
       pos += bytesRead

@@ -1,14 +1,14 @@
-// The JSONL Timeline and its registry: one JsonlFile (index + tailer) per
-// (absolute path, normalizer), shared by every socket on that file and
-// reference counted. A file nobody holds stops its tailer at once but keeps its
-// index in a small warm cache, so a reconnect only verifies and extends it.
+// The JSONL Timeline and its registry (JsonlFiles): one JsonlFile (index +
+// tailer) per (absolute path, normalizer), shared by every socket on that file
+// and reference counted. A file nobody holds stops its tailer at once but keeps
+// its index in a small warm cache, so a reconnect only verifies and extends it.
 import { resolve } from 'node:path'
 import type { Entry } from '../entry'
 import type { Timeline } from '../timeline'
-import { JsonlFile, jsonlCounters, type JsonlFileOptions } from './jsonl-file'
+import { JsonlFile, newJsonlCounters, type JsonlCounters, type JsonlFileOptions } from './jsonl-file'
 import type { LineNormalizer } from './normalizer'
 
-export { jsonlCounters } from './jsonl-file'
+export type { JsonlCounters } from './jsonl-file'
 
 export interface JsonlTimelineOptions extends JsonlFileOptions {
   /** Serve a path that does not exist yet as an empty timeline that fills when it appears (pi). */
@@ -29,102 +29,157 @@ export interface JsonlTimeline extends Timeline {
   missing(): boolean
 }
 
-const files = new Map<string, JsonlFile>()
-const cacheSettings = { keepAliveMs: 60_000, maxFiles: 8 }
-/** Released files in the order they were released (oldest first), for the LRU bound. */
-const released: JsonlFile[] = []
-const normalizerIds = new WeakMap<LineNormalizer, number>()
-let nextNormalizerId = 1
-
-function keyOf(path: string, normalize: LineNormalizer, id: string | undefined): string {
-  if (id === undefined) {
-    let n = normalizerIds.get(normalize)
-    if (n === undefined) normalizerIds.set(normalize, (n = nextNormalizerId++))
-    id = `#${n}`
-  }
-  return `${path}\0${id}`
+/** How long released indexes stay warm, and how many. */
+export interface JsonlCacheSettings {
+  keepAliveMs: number
+  maxFiles: number
 }
 
 /**
- * Opens (or joins) the shared index of a JSONL file and returns a handle on it.
- * The index is built (cold) or verified and extended (warm) before this resolves,
- * so total() is current. Rejects when the file cannot be read, and with an
- * ENOENT error when it does not exist unless `allowMissing`. The first acquirer's
- * poll/watch/chunk/count options are the file's; later ones join as they are.
- * Pass the kind's `count` (a LineCounter equal to normalize(line).length) to
- * make index builds cheap; reads and the live tail still use `normalize`.
+ * The JSONL files of one app: one JsonlFile (index + tailer) per (absolute
+ * path, normalizer), shared by every socket on that file and reference counted.
+ * A file nobody holds stops its tailer at once but keeps its index in a small
+ * warm cache (LRU, `keepAliveMs`), so a reconnect only verifies and extends it.
+ * Owned by whoever builds the sources (createApp): two apps share nothing.
  */
-export async function acquireJsonlTimeline(
-  path: string,
-  normalize: LineNormalizer,
-  opts: JsonlTimelineOptions = {},
-): Promise<JsonlTimeline> {
-  const abs = resolve(path)
-  const key = keyOf(abs, normalize, opts.normalizerId)
-  let file = files.get(key)
-  if (!file) {
-    file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId })
-    files.set(key, file)
+export class JsonlFiles {
+  /** what the files of this registry did (tests and benches read it) */
+  readonly counters: JsonlCounters = newJsonlCounters()
+  private readonly files = new Map<string, JsonlFile>()
+  private readonly settings: JsonlCacheSettings
+  /** Released files in the order they were released (oldest first), for the LRU bound. */
+  private readonly released: JsonlFile[] = []
+  private readonly normalizerIds = new WeakMap<LineNormalizer, number>()
+  private nextNormalizerId = 1
+
+  constructor(settings: Partial<JsonlCacheSettings> = {}) {
+    this.settings = { keepAliveMs: 60_000, maxFiles: 8, ...settings }
   }
-  retain(file)
-  try {
-    await file.pump()
-    if (!file.isOpen()) {
-      if (file.lastError && (file.lastError as NodeJS.ErrnoException).code !== 'ENOENT') throw file.lastError
-      if (!opts.allowMissing) {
-        const err = new Error(`ENOENT: no such file, open '${abs}'`) as NodeJS.ErrnoException
-        err.code = 'ENOENT'
-        err.path = abs
-        throw err
-      }
+
+  /**
+   * Opens (or joins) the shared index of a JSONL file and returns a handle on it.
+   * The index is built (cold) or verified and extended (warm) before this resolves,
+   * so total() is current. Rejects when the file cannot be read, and with an
+   * ENOENT error when it does not exist unless `allowMissing`. The first acquirer's
+   * poll/watch/chunk/count options are the file's; later ones join as they are.
+   * Pass the kind's `count` (a LineCounter equal to normalize(line).length) to
+   * make index builds cheap; reads and the live tail still use `normalize`.
+   */
+  async acquire(path: string, normalize: LineNormalizer, opts: JsonlTimelineOptions = {}): Promise<JsonlTimeline> {
+    const abs = resolve(path)
+    const key = this.keyOf(abs, normalize, opts.normalizerId)
+    let file = this.files.get(key)
+    if (!file) {
+      file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId, counters: this.counters })
+      this.files.set(key, file)
     }
-  } catch (err) {
-    unretain(file, key)
-    throw err
+    this.retain(file)
+    try {
+      await file.pump()
+      if (!file.isOpen()) {
+        if (file.lastError && (file.lastError as NodeJS.ErrnoException).code !== 'ENOENT') throw file.lastError
+        if (!opts.allowMissing) {
+          const err = new Error(`ENOENT: no such file, open '${abs}'`) as NodeJS.ErrnoException
+          err.code = 'ENOENT'
+          err.path = abs
+          throw err
+        }
+      }
+    } catch (err) {
+      this.unretain(file, key)
+      throw err
+    }
+    return handleOn(file, () => this.unretain(file, key))
   }
-  return handleOn(file, key)
-}
 
-function retain(file: JsonlFile): void {
-  if (file.evictTimer) {
-    clearTimeout(file.evictTimer)
+  /**
+   * The fold facts of a file a timeline holds now, brought up to the file first
+   * (one pump: a stat when nothing changed), as JsonlFile.factsView() gives them;
+   * undefined when nobody holds the file, it has no fold, or it is not at its
+   * path now. Lets a kind use what the index pass gathered instead of reading the
+   * file again.
+   */
+  async heldFacts(path: string, normalize: LineNormalizer, normalizerId?: string) {
+    const file = this.files.get(this.keyOf(resolve(path), normalize, normalizerId))
+    if (!file || file.refs === 0) return undefined
+    await file.pump()
+    return file.refs > 0 && !file.missing ? file.factsView() : undefined
+  }
+
+  /** Tunes the warm cache of released indexes (defaults: 60 s, 8 files). */
+  configure(settings: Partial<JsonlCacheSettings>): void {
+    Object.assign(this.settings, settings)
+  }
+
+  /** Forgets every released index now (files still held are untouched). */
+  drop(): void {
+    for (const [k, f] of [...this.files]) if (f.refs === 0) this.evict(f, k)
+  }
+
+  /** The counters and what the registry holds, for tests and measurements. */
+  debug() {
+    let held = 0
+    let cached = 0
+    let indexBytes = 0
+    for (const f of this.files.values()) {
+      if (f.refs > 0) held++
+      else cached++
+      indexBytes += f.index.byteSize()
+    }
+    return { ...this.counters, heldFiles: held, cachedFiles: cached, indexBytes }
+  }
+
+  private keyOf(path: string, normalize: LineNormalizer, id: string | undefined): string {
+    if (id === undefined) {
+      let n = this.normalizerIds.get(normalize)
+      if (n === undefined) this.normalizerIds.set(normalize, (n = this.nextNormalizerId++))
+      id = `#${n}`
+    }
+    return `${path}\0${id}`
+  }
+
+  private retain(file: JsonlFile): void {
+    if (file.evictTimer) {
+      clearTimeout(file.evictTimer)
+      file.evictTimer = null
+    }
+    const i = this.released.indexOf(file)
+    if (i >= 0) this.released.splice(i, 1)
+    file.refs++
+    file.startTailer()
+  }
+
+  private unretain(file: JsonlFile, key: string): void {
+    file.refs--
+    if (file.refs > 0) return
+    file.persistSoon()
+    file.stopTailer()
+    void file.close()
+    const { keepAliveMs, maxFiles } = this.settings
+    if (file.index.scanned === 0 || keepAliveMs <= 0 || maxFiles <= 0) {
+      this.evict(file, key)
+      return
+    }
+    this.released.push(file)
+    file.evictTimer = setTimeout(() => this.evict(file, key), keepAliveMs)
+    ;(file.evictTimer as { unref?: () => void }).unref?.()
+    while (this.released.length > maxFiles) {
+      const oldest = this.released[0]
+      for (const [k, f] of this.files) if (f === oldest) this.evict(f, k)
+    }
+  }
+
+  private evict(file: JsonlFile, key: string): void {
+    if (file.refs > 0) return
+    if (file.evictTimer) clearTimeout(file.evictTimer)
     file.evictTimer = null
-  }
-  const i = released.indexOf(file)
-  if (i >= 0) released.splice(i, 1)
-  file.refs++
-  file.startTailer()
-}
-
-function unretain(file: JsonlFile, key: string): void {
-  file.refs--
-  if (file.refs > 0) return
-  file.persistSoon()
-  file.stopTailer()
-  void file.close()
-  if (file.index.scanned === 0 || cacheSettings.keepAliveMs <= 0 || cacheSettings.maxFiles <= 0) {
-    evict(file, key)
-    return
-  }
-  released.push(file)
-  file.evictTimer = setTimeout(() => evict(file, key), cacheSettings.keepAliveMs)
-  ;(file.evictTimer as { unref?: () => void }).unref?.()
-  while (released.length > cacheSettings.maxFiles) {
-    const oldest = released[0]
-    for (const [k, f] of files) if (f === oldest) evict(f, k)
+    const i = this.released.indexOf(file)
+    if (i >= 0) this.released.splice(i, 1)
+    if (this.files.get(key) === file) this.files.delete(key)
   }
 }
 
-function evict(file: JsonlFile, key: string): void {
-  if (file.refs > 0) return
-  if (file.evictTimer) clearTimeout(file.evictTimer)
-  file.evictTimer = null
-  const i = released.indexOf(file)
-  if (i >= 0) released.splice(i, 1)
-  if (files.get(key) === file) files.delete(key)
-}
-
-function handleOn(file: JsonlFile, key: string): JsonlTimeline {
+function handleOn(file: JsonlFile, unretain: () => void): JsonlTimeline {
   const subscriptions = new Set<() => void>()
   let isReleased = false
   const subscribe = (off: () => void): (() => void) => {
@@ -151,44 +206,8 @@ function handleOn(file: JsonlFile, key: string): JsonlTimeline {
       if (isReleased) return
       isReleased = true
       for (const off of [...subscriptions]) off()
-      unretain(file, key)
+      unretain()
     },
   }
 }
 
-/**
- * The fold facts of a file a timeline holds now, brought up to the file first
- * (one pump: a stat when nothing changed), as JsonlFile.factsView() gives them;
- * undefined when nobody holds the file, it has no fold, or it is not at its
- * path now. Lets a kind use what the index pass gathered instead of reading the
- * file again.
- */
-export async function heldJsonlFacts(path: string, normalize: LineNormalizer, normalizerId?: string) {
-  const file = files.get(keyOf(resolve(path), normalize, normalizerId))
-  if (!file || file.refs === 0) return undefined
-  await file.pump()
-  return file.refs > 0 && !file.missing ? file.factsView() : undefined
-}
-
-/** Tunes the warm cache of released indexes (defaults: 60 s, 8 files). */
-export function configureJsonlCache(settings: Partial<typeof cacheSettings>): void {
-  Object.assign(cacheSettings, settings)
-}
-
-/** Forgets every released index now (files still held are untouched). */
-export function dropJsonlCache(): void {
-  for (const [k, f] of [...files]) if (f.refs === 0) evict(f, k)
-}
-
-/** A snapshot of the registry, for tests and measurements. */
-export function jsonlDebug() {
-  let held = 0
-  let cached = 0
-  let indexBytes = 0
-  for (const f of files.values()) {
-    if (f.refs > 0) held++
-    else cached++
-    indexBytes += f.index.byteSize()
-  }
-  return { ...jsonlCounters, heldFiles: held, cachedFiles: cached, indexBytes }
-}

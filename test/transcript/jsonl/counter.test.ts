@@ -8,8 +8,12 @@ import { join } from 'node:path'
 import { LineIndex, indexLines } from '../../../src/transcript/jsonl/line-index'
 import type { LineCounter, LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
 import { JsonlFile } from '../../../src/transcript/jsonl/jsonl-file'
-import { acquireJsonlTimeline, dropJsonlCache, jsonlCounters, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+
 import { countingNormalizer, line, naiveEntries, naiveRows, recorder, rng, tempDir } from './helpers'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const tmp = tempDir()
 let n = 0
@@ -19,7 +23,7 @@ const held: JsonlTimeline[] = []
 
 afterEach(() => {
   for (const tl of held.splice(0)) tl.release()
-  dropJsonlCache()
+  jsonl.drop()
 })
 afterAll(() => tmp.cleanup())
 
@@ -85,7 +89,7 @@ test('a timeline with a counter: the cold build only counts, pages normalize, th
   const bytes = mixedFile()
   writeFileSync(path, bytes)
   const s = spied()
-  const tl = await acquireJsonlTimeline(path, s.normalize, { ...FAST, count: s.count })
+  const tl = await jsonl.acquire(path, s.normalize, { ...FAST, count: s.count })
   held.push(tl)
   const naive = naiveEntries(bytes)
   expect(tl.total()).toBe(naive.length)
@@ -112,9 +116,9 @@ test('a counter that disagrees with the normalizer: the read finds it, the file 
   const lying: LineCounter = (text, offset) => honest(text, offset) + (text.includes('"lie"') ? 1 : 0)
   const lines = [line('a', 2), line('b', 1, 'lie'), line('c', 3), line('d', 1)]
   writeFileSync(path, lines.join(''))
-  const distrusted = jsonlCounters.counterDistrusted
+  const distrusted = jsonl.counters.counterDistrusted
   const logs: string[] = []
-  const tl = await acquireJsonlTimeline(path, countingNormalizer, { ...FAST, count: lying, log: (m) => logs.push(m) })
+  const tl = await jsonl.acquire(path, countingNormalizer, { ...FAST, count: lying, log: (m) => logs.push(m) })
   held.push(tl)
   expect(tl.total()).toBe(8) // the wrong count: 2 + (1+1) + 3 + 1
   const rec = recorder()
@@ -122,7 +126,7 @@ test('a counter that disagrees with the normalizer: the read finds it, the file 
 
   expect(await tl.read(1, 8)).toEqual([]) // never a short or shifted page
   await rec.untilResets(1)
-  expect(jsonlCounters.counterDistrusted).toBe(distrusted + 1)
+  expect(jsonl.counters.counterDistrusted).toBe(distrusted + 1)
   expect(logs.some((m) => m.includes('line counter disagrees'))).toBe(true)
   expect(tl.total()).toBe(7)
   expect((await tl.read(1, 7)).map((e) => e.id)).toEqual(['a#0', 'a#1', 'b#0', 'c#0', 'c#1', 'c#2', 'd#0'])
@@ -143,7 +147,7 @@ test('bytes changed under the index with an honest counter: re-indexed, the coun
   const fd = openSync(path, 'r+')
   writeSync(fd, pad('b', 3), at) // same length: {"n":2} → {"n":3}
   closeSync(fd)
-  const distrusted = jsonlCounters.counterDistrusted
+  const distrusted = jsonl.counters.counterDistrusted
   let resets = 0
   file.onReset(() => resets++)
   expect(await file.read(1, 4)).toEqual([])
@@ -151,7 +155,7 @@ test('bytes changed under the index with an honest counter: re-indexed, the coun
   expect(resets).toBe(1)
   expect(file.total()).toBe(5)
   expect(file.countsWithCounter()).toBe(true)
-  expect(jsonlCounters.counterDistrusted).toBe(distrusted)
+  expect(jsonl.counters.counterDistrusted).toBe(distrusted)
   expect((await file.read(1, 5)).map((e) => e.id)).toEqual(['a#0', 'b#0', 'b#1', 'b#2', 'c#0'])
   await file.close()
 })

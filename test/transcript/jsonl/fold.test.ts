@@ -5,14 +5,18 @@ import { afterAll, afterEach, expect, test } from 'bun:test'
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { LineFold } from '../../../src/transcript/jsonl/normalizer'
-import { acquireJsonlTimeline, dropJsonlCache, heldJsonlFacts, jsonlCounters, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+
 import { countingNormalizer, line, tempDir, waitFor } from './helpers'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const tmp = tempDir()
 const held: JsonlTimeline[] = []
 afterEach(() => {
   for (const tl of held.splice(0)) tl.release()
-  dropJsonlCache()
+  jsonl.drop()
 })
 afterAll(() => tmp.cleanup())
 
@@ -46,10 +50,10 @@ test('the index pass folds every non-blank line once, in order, with one call pe
   writeFileSync(path, text)
   const { fold, calls } = recordingFold()
   const count = (t: string, o: number) => countingNormalizer(t, o).length
-  const tl = await acquireJsonlTimeline(path, countingNormalizer, { count, fold, pollMs: 20, watch: false })
+  const tl = await jsonl.acquire(path, countingNormalizer, { count, fold, pollMs: 20, watch: false })
   held.push(tl)
   expect(tl.total()).toBe(4)
-  const view = await heldJsonlFacts(path, countingNormalizer)
+  const view = await jsonl.heldFacts(path, countingNormalizer)
   expect(view!.facts).toEqual(offsetsOf(text))
   expect(calls).toEqual({ countAndFold: 4, fold: 0 })
   expect(view!.scanned).toBe(Buffer.byteLength(text))
@@ -57,7 +61,7 @@ test('the index pass folds every non-blank line once, in order, with one call pe
   const grown = new Promise<void>((res) => tl.onGrow(() => res()))
   appendFileSync(path, line('d', 1) + line('e', 0))
   await grown
-  const after = await heldJsonlFacts(path, countingNormalizer)
+  const after = await jsonl.heldFacts(path, countingNormalizer)
   expect(after!.facts).toEqual(offsetsOf(text + line('d', 1) + line('e', 0)))
   expect(calls.fold).toBe(2)
 })
@@ -66,14 +70,14 @@ test('a re-index starts the facts over; facts are only offered while a timeline 
   const path = join(tmp.dir, 'fold-b.jsonl')
   writeFileSync(path, line('a', 1) + line('b', 1))
   const { fold } = recordingFold()
-  const tl = await acquireJsonlTimeline(path, countingNormalizer, { count: (t, o) => countingNormalizer(t, o).length, fold, pollMs: 20, watch: false })
-  const first = await heldJsonlFacts(path, countingNormalizer)
-  const resets = jsonlCounters.resets
+  const tl = await jsonl.acquire(path, countingNormalizer, { count: (t, o) => countingNormalizer(t, o).length, fold, pollMs: 20, watch: false })
+  const first = await jsonl.heldFacts(path, countingNormalizer)
+  const resets = jsonl.counters.resets
   writeFileSync(path, line('z', 1)) // shorter: truncated and rewritten
-  await waitFor(() => jsonlCounters.resets > resets)
-  const second = await heldJsonlFacts(path, countingNormalizer)
+  await waitFor(() => jsonl.counters.resets > resets)
+  const second = await jsonl.heldFacts(path, countingNormalizer)
   expect(second!.facts).toEqual(['0'])
   expect(second!.generation).toBeGreaterThan(first!.generation)
   tl.release()
-  expect(await heldJsonlFacts(path, countingNormalizer)).toBeUndefined()
+  expect(await jsonl.heldFacts(path, countingNormalizer)).toBeUndefined()
 })

@@ -8,15 +8,19 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, read
 import { join } from 'node:path'
 import { IndexStore, indexStoreCounters } from '../../../src/transcript/jsonl/index-store'
 import type { LineFold } from '../../../src/transcript/jsonl/normalizer'
-import { acquireJsonlTimeline, dropJsonlCache, jsonlCounters, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+
 import { countingNormalizer, line, naiveEntries, tempDir } from './helpers'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const tmp = tempDir()
 let n = 0
 const held: JsonlTimeline[] = []
 afterEach(() => {
   for (const tl of held.splice(0)) tl.release()
-  dropJsonlCache()
+  jsonl.drop()
 })
 afterAll(() => tmp.cleanup())
 
@@ -45,18 +49,18 @@ function lines(from: number, to: number): string {
 
 /** A bridge start: a fresh store on the directory, nothing in memory. */
 async function start(path: string, cacheDir: string, opts: { stamp?: string; maxFiles?: number; maxBytes?: number; logs?: string[] } = {}) {
-  dropJsonlCache()
+  jsonl.drop()
   const store = new IndexStore({ dir: cacheDir, stamp: opts.stamp ?? 'test-code', maxFiles: opts.maxFiles, maxBytes: opts.maxBytes, log: (m) => opts.logs?.push(m) })
-  const builds = jsonlCounters.indexBuilds
-  const scanned = jsonlCounters.bytesScanned
+  const builds = jsonl.counters.indexBuilds
+  const scanned = jsonl.counters.bytesScanned
   const loads = indexStoreCounters.loads
-  const tl = await acquireJsonlTimeline(path, countingNormalizer, { count, fold: linesSeen, store, pollMs: 20, watch: false })
+  const tl = await jsonl.acquire(path, countingNormalizer, { count, fold: linesSeen, store, pollMs: 20, watch: false })
   held.push(tl)
   return {
     tl,
     store,
-    built: jsonlCounters.indexBuilds - builds,
-    scanned: jsonlCounters.bytesScanned - scanned,
+    built: jsonl.counters.indexBuilds - builds,
+    scanned: jsonl.counters.bytesScanned - scanned,
     loaded: indexStoreCounters.loads - loads,
     /** release (saves the index) and wait for the write */
     async stop() {
@@ -83,8 +87,7 @@ const cacheFileOf = (cacheDir: string) => {
 }
 
 const factsOf = async (path: string) => {
-  const { heldJsonlFacts } = await import('../../../src/transcript/jsonl/timeline')
-  return ((await heldJsonlFacts(path, countingNormalizer))?.facts as { n: number }).n
+  return ((await jsonl.heldFacts(path, countingNormalizer))?.facts as { n: number }).n
 }
 
 test('unchanged file: the restart loads the index and its facts and reads nothing of the file', async () => {

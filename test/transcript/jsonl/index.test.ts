@@ -4,9 +4,13 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { LineIndex, indexLines } from '../../../src/transcript/jsonl/line-index'
-import { acquireJsonlTimeline, dropJsonlCache, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+
 import { JsonlFile } from '../../../src/transcript/jsonl/jsonl-file'
 import { countingNormalizer, line, naiveEntries, naiveRows, rng, tempDir } from './helpers'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const tmp = tempDir()
 let bytes: Buffer
@@ -33,7 +37,7 @@ beforeAll(() => {
 })
 
 afterAll(() => {
-  dropJsonlCache()
+  jsonl.drop()
   tmp.cleanup()
 })
 
@@ -60,7 +64,7 @@ test('a chunked streaming build equals the naive rows and total', async () => {
 })
 
 test('read(any range) equals the naive entries', async () => {
-  const tl: JsonlTimeline = await acquireJsonlTimeline(path, countingNormalizer, { chunkBytes: 4096, watch: false })
+  const tl: JsonlTimeline = await jsonl.acquire(path, countingNormalizer, { chunkBytes: 4096, watch: false })
   try {
     const all = naiveEntries(bytes)
     expect(tl.total()).toBe(all.length)
@@ -77,7 +81,7 @@ test('read(any range) equals the naive entries', async () => {
 })
 
 test('newest page, older pages and out-of-range reads', async () => {
-  const tl = await acquireJsonlTimeline(path, countingNormalizer, { chunkBytes: 4096, watch: false })
+  const tl = await jsonl.acquire(path, countingNormalizer, { chunkBytes: 4096, watch: false })
   try {
     const all = naiveEntries(bytes)
     const total = tl.total()

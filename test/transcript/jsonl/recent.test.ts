@@ -7,8 +7,12 @@ import { join } from 'node:path'
 import type { Entry } from '../../../src/transcript/entry'
 import type { LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
 import { RecentEntries } from '../../../src/transcript/jsonl/recent-entries'
-import { acquireJsonlTimeline, dropJsonlCache, jsonlCounters, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+
 import { countingNormalizer, line, naiveEntries, tempDir, waitFor } from './helpers'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const entry = (seq: number): Entry => ({ id: `e${seq}`, seq, role: 'assistant', kind: 'message', text: String(seq), parsed: true }) as Entry
 
@@ -49,13 +53,13 @@ describe('a file’s reads', () => {
     return countingNormalizer(l, o)
   }
   const acquire = async (path: string) => {
-    const tl = await acquireJsonlTimeline(path, counted, { pollMs: 20, watch: false })
+    const tl = await jsonl.acquire(path, counted, { pollMs: 20, watch: false })
     held.push(tl)
     return tl
   }
   afterEach(() => {
     for (const tl of held.splice(0)) tl.release()
-    dropJsonlCache()
+    jsonl.drop()
   })
   afterAll(() => tmp.cleanup())
 
@@ -67,10 +71,10 @@ describe('a file’s reads', () => {
     expect(first).toEqual(naiveEntries(Buffer.from(Array.from({ length: 40 }, (_, i) => line(`u${i}`, 2, `t${i}`)).join(''))).slice(30))
     tl.release()
     const again = await acquire(p) // the warm cache kept the file: a reconnect
-    const before = { calls, hits: jsonlCounters.recentHits }
+    const before = { calls, hits: jsonl.counters.recentHits }
     expect(await again.read(31, 80)).toEqual(first)
     expect(calls).toBe(before.calls)
-    expect(jsonlCounters.recentHits).toBe(before.hits + 1)
+    expect(jsonl.counters.recentHits).toBe(before.hits + 1)
   })
 
   test('entries the tail delivered are read back without normalizing again', async () => {

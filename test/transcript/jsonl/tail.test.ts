@@ -14,37 +14,34 @@ import {
 import { join } from 'node:path'
 import type { Draft } from '../../../src/transcript/entry'
 import type { LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
-import {
-  acquireJsonlTimeline,
-  configureJsonlCache,
-  dropJsonlCache,
-  jsonlCounters,
-  jsonlDebug,
-  type JsonlTimeline,
-} from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+
 import { countingNormalizer, line, naiveEntries, recorder, tempDir, waitFor } from './helpers'
+
+/** this file's JSONL files: its own registry, as each app has its own */
+const jsonl = new JsonlFiles()
 
 const tmp = tempDir()
 let n = 0
 const fresh = (name = 't') => join(tmp.dir, `${name}-${++n}.jsonl`)
 const FAST = { pollMs: 20, watch: false }
 const held: JsonlTimeline[] = []
-const acquire = async (...args: Parameters<typeof acquireJsonlTimeline>) => {
-  const tl = await acquireJsonlTimeline(...args)
+const acquire = async (...args: Parameters<JsonlFiles['acquire']>) => {
+  const tl = await jsonl.acquire(...args)
   held.push(tl)
   return tl
 }
 
 afterEach(() => {
   for (const tl of held.splice(0)) tl.release()
-  dropJsonlCache()
+  jsonl.drop()
 })
 afterAll(() => tmp.cleanup())
 
 /** Waits until the shared poll has run at least `k` more passes. */
 async function pumps(k: number): Promise<void> {
-  const start = jsonlCounters.pumps
-  await waitFor(() => jsonlCounters.pumps >= start + k, 3000, `${k} pumps`)
+  const start = jsonl.counters.pumps
+  await waitFor(() => jsonl.counters.pumps >= start + k, 3000, `${k} pumps`)
 }
 
 test('an appended line reaches onGrow with seqs continuing (poll)', async () => {
@@ -177,7 +174,7 @@ test('a deleted file keeps serving what is indexed, and re-indexes when it reapp
 
 test('a missing file is a pending timeline that streams once it appears', async () => {
   const path = join(tmp.dir, 'not-yet', 'later.jsonl') // the directory does not exist either
-  await expect(acquireJsonlTimeline(path, countingNormalizer, FAST)).rejects.toMatchObject({ code: 'ENOENT' })
+  await expect(jsonl.acquire(path, countingNormalizer, FAST)).rejects.toMatchObject({ code: 'ENOENT' })
   const tl = await acquire(path, countingNormalizer, { ...FAST, allowMissing: true, watch: true })
   expect(tl.total()).toBe(0)
   expect(tl.missing()).toBe(true)
@@ -196,10 +193,10 @@ test('a missing file is a pending timeline that streams once it appears', async 
 test('two timelines on one file share one index and one tailer', async () => {
   const path = fresh()
   writeFileSync(path, line('a', 1))
-  const before = jsonlDebug()
+  const before = jsonl.debug()
   const t1 = await acquire(path, countingNormalizer, FAST)
   const t2 = await acquire(path, countingNormalizer, FAST)
-  const after = jsonlDebug()
+  const after = jsonl.debug()
   expect(after.indexBuilds - before.indexBuilds).toBe(1)
   expect(after.activeTailers - before.activeTailers).toBe(1)
   expect(after.heldFiles - before.heldFiles).toBe(1)
@@ -213,7 +210,7 @@ test('two timelines on one file share one index and one tailer', async () => {
   expect(r1.entries).toEqual(r2.entries)
   // releasing one leaves the other streaming
   t1.release()
-  expect(jsonlDebug().activeTailers - before.activeTailers).toBe(1)
+  expect(jsonl.debug().activeTailers - before.activeTailers).toBe(1)
   appendFileSync(path, line('c', 1))
   await r2.untilEntries(2)
   expect(r1.entries.length).toBe(1)
@@ -222,22 +219,22 @@ test('two timelines on one file share one index and one tailer', async () => {
 test('the last release stops the tailer; a warm re-acquire reuses the index', async () => {
   const path = fresh()
   writeFileSync(path, line('a', 1) + line('b', 1))
-  const base = jsonlDebug()
-  const tl = await acquireJsonlTimeline(path, countingNormalizer, FAST)
-  expect(jsonlDebug().activeTailers).toBe(base.activeTailers + 1)
+  const base = jsonl.debug()
+  const tl = await jsonl.acquire(path, countingNormalizer, FAST)
+  expect(jsonl.debug().activeTailers).toBe(base.activeTailers + 1)
   tl.release()
   tl.release() // idempotent
-  expect(jsonlDebug().activeTailers).toBe(base.activeTailers)
+  expect(jsonl.debug().activeTailers).toBe(base.activeTailers)
   expect(await tl.read(1, 2)).toEqual([])
   // no poll runs any more: the pass counter stays put over many poll intervals
-  const pumpsAfter = jsonlCounters.pumps
+  const pumpsAfter = jsonl.counters.pumps
   await new Promise((r) => setTimeout(r, 150))
-  expect(jsonlCounters.pumps).toBe(pumpsAfter)
+  expect(jsonl.counters.pumps).toBe(pumpsAfter)
   // the index stayed warm: the file grew meanwhile, re-acquire extends without a rebuild
   appendFileSync(path, line('c', 2))
-  const builds = jsonlCounters.indexBuilds
+  const builds = jsonl.counters.indexBuilds
   const again = await acquire(path, countingNormalizer, FAST)
-  expect(jsonlCounters.indexBuilds).toBe(builds)
+  expect(jsonl.counters.indexBuilds).toBe(builds)
   expect(again.total()).toBe(4)
   expect((await again.read(1, 4)).map((e) => e.id)).toEqual(['a#0', 'b#0', 'c#0', 'c#1'])
 })
@@ -245,12 +242,12 @@ test('the last release stops the tailer; a warm re-acquire reuses the index', as
 test('a cached index whose file changed while unwatched is rebuilt on re-acquire', async () => {
   const path = fresh()
   writeFileSync(path, line('a', 1) + line('b', 1))
-  ;(await acquireJsonlTimeline(path, countingNormalizer, FAST)).release()
+  ;(await jsonl.acquire(path, countingNormalizer, FAST)).release()
   writeFileSync(path + '.x', line('q', 3))
   renameSync(path + '.x', path)
-  const builds = jsonlCounters.indexBuilds
+  const builds = jsonl.counters.indexBuilds
   const tl = await acquire(path, countingNormalizer, FAST)
-  expect(jsonlCounters.indexBuilds).toBe(builds + 1)
+  expect(jsonl.counters.indexBuilds).toBe(builds + 1)
   expect((await tl.read(1, 9)).map((e) => e.id)).toEqual(['q#0', 'q#1', 'q#2'])
 })
 
@@ -277,39 +274,39 @@ test('an in-place edit the fingerprints miss is caught by the next read and re-i
 })
 
 test('the warm cache expires, is bounded, and can be disabled', async () => {
-  configureJsonlCache({ keepAliveMs: 30 })
+  jsonl.configure({ keepAliveMs: 30 })
   try {
     const p = fresh()
     writeFileSync(p, line('a', 1))
-    ;(await acquireJsonlTimeline(p, countingNormalizer, FAST)).release()
-    expect(jsonlDebug().cachedFiles).toBe(1)
-    await waitFor(() => jsonlDebug().cachedFiles === 0, 2000, 'keep-alive expiry')
+    ;(await jsonl.acquire(p, countingNormalizer, FAST)).release()
+    expect(jsonl.debug().cachedFiles).toBe(1)
+    await waitFor(() => jsonl.debug().cachedFiles === 0, 2000, 'keep-alive expiry')
   } finally {
-    configureJsonlCache({ keepAliveMs: 60_000 })
+    jsonl.configure({ keepAliveMs: 60_000 })
   }
-  configureJsonlCache({ maxFiles: 0 })
+  jsonl.configure({ maxFiles: 0 })
   try {
     const p = fresh()
     writeFileSync(p, line('a', 1))
-    ;(await acquireJsonlTimeline(p, countingNormalizer, FAST)).release()
-    expect(jsonlDebug().cachedFiles).toBe(0)
+    ;(await jsonl.acquire(p, countingNormalizer, FAST)).release()
+    expect(jsonl.debug().cachedFiles).toBe(0)
   } finally {
-    configureJsonlCache({ maxFiles: 8 })
+    jsonl.configure({ maxFiles: 8 })
   }
 
-  configureJsonlCache({ maxFiles: 2 })
+  jsonl.configure({ maxFiles: 2 })
   try {
     const paths = [fresh(), fresh(), fresh()]
     for (const p of paths) writeFileSync(p, line('a', 1))
-    for (const p of paths) (await acquireJsonlTimeline(p, countingNormalizer, FAST)).release()
-    expect(jsonlDebug().cachedFiles).toBe(2)
-    const builds = jsonlCounters.indexBuilds
-    ;(await acquireJsonlTimeline(paths[0], countingNormalizer, FAST)).release() // evicted: rebuilt
-    expect(jsonlCounters.indexBuilds).toBe(builds + 1)
-    ;(await acquireJsonlTimeline(paths[2], countingNormalizer, FAST)).release() // cached: not rebuilt
-    expect(jsonlCounters.indexBuilds).toBe(builds + 1)
+    for (const p of paths) (await jsonl.acquire(p, countingNormalizer, FAST)).release()
+    expect(jsonl.debug().cachedFiles).toBe(2)
+    const builds = jsonl.counters.indexBuilds
+    ;(await jsonl.acquire(paths[0], countingNormalizer, FAST)).release() // evicted: rebuilt
+    expect(jsonl.counters.indexBuilds).toBe(builds + 1)
+    ;(await jsonl.acquire(paths[2], countingNormalizer, FAST)).release() // cached: not rebuilt
+    expect(jsonl.counters.indexBuilds).toBe(builds + 1)
   } finally {
-    configureJsonlCache({ maxFiles: 8 })
+    jsonl.configure({ maxFiles: 8 })
   }
 })
 

@@ -12,7 +12,7 @@
 import type { AgentInfo } from '../../../herdr/types'
 import { isMissing } from '../../jsonl/files'
 import type { IndexStore } from '../../jsonl/index-store'
-import { acquireJsonlTimeline, heldJsonlFacts, type JsonlTimeline } from '../../jsonl/timeline'
+import { JsonlFiles, type JsonlTimeline } from '../../jsonl/timeline'
 import type { Subagent } from '../../roster'
 import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
 import { countClaudeLine, normalizeClaudeLine } from './normalize'
@@ -34,6 +34,8 @@ export interface ClaudeSourceOptions {
   rosterFreshMs?: number
   /** the on-disk index cache (data dir): a restart serves an indexed session without reading it again */
   indexStore?: IndexStore
+  /** the JSONL files registry (default: one of its own) */
+  jsonl?: JsonlFiles
 }
 
 export interface ClaudeSource extends TranscriptSource {
@@ -49,13 +51,14 @@ const errText = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions = {}): ClaudeSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
+  const jsonl = opts.jsonl ?? new JsonlFiles()
   // A session file open in a timeline was folded by its index pass: the roster
   // takes those facts instead of reading the file a second time.
   const rosters = new RosterRegistry({
     log,
     maxIdle: opts.maxIdleRosters,
     limits: { freshMs: opts.rosterFreshMs ?? 0 },
-    indexed: (sessionPath) => heldJsonlFacts(sessionPath, normalizeClaudeLine),
+    indexed: (sessionPath) => jsonl.heldFacts(sessionPath, normalizeClaudeLine),
     within: homes.claudeDir,
   })
 
@@ -95,7 +98,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
 
     let timeline: JsonlTimeline
     try {
-      timeline = await acquireJsonlTimeline(target, normalizeClaudeLine, {
+      timeline = await jsonl.acquire(target, normalizeClaudeLine, {
         count: countClaudeLine,
         fold: claudeRosterFold,
         store: opts.indexStore,

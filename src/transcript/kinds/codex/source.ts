@@ -14,7 +14,7 @@ import { open, readdir, stat } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { readHeadLines } from '../../jsonl/files'
-import { acquireJsonlTimeline } from '../../jsonl/timeline'
+import { JsonlFiles } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT } from '../../source'
 import type { IndexStore } from '../../jsonl/index-store'
@@ -25,6 +25,8 @@ export interface CodexSourceOptions {
   log?: (m: string) => void
   /** the on-disk index cache (data dir): a restart does not read a rollout again */
   indexStore?: IndexStore
+  /** the JSONL files registry (default: one of its own) */
+  jsonl?: JsonlFiles
 }
 
 export interface CodexSession {
@@ -191,6 +193,7 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
   const log = opts.log ?? ((m: string) => console.warn(m))
   const codexDir = codexDirOf(homes)
   const locator = new CodexLocator(codexDir)
+  const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['codex'],
     async resolve(agent, o): Promise<Resolved | Unresolved> {
@@ -199,7 +202,7 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
       if (!at) return NO_TRANSCRIPT
       try {
         // read only through a real path inside CODEX_HOME (a rollout symlinked out of it is refused)
-        const timeline = await acquireJsonlTimeline(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log, within: codexDir, store: opts.indexStore })
+        const timeline = await jsonl.acquire(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log, within: codexDir, store: opts.indexStore })
         return { ok: true, sessionId: at.threadId, timeline }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT

@@ -16,7 +16,7 @@ import {
   type OpencodeServiceInfo,
 } from './service'
 import { openOpencodeStore, opencodeDataDir, type OpencodeSession, type OpencodeStore } from './store'
-import { acquireOpencodeTimeline, newestUntilByLimit, type MessageFeed } from './timeline'
+import { OpencodeSessions, newestUntilByLimit, type MessageFeed } from './timeline'
 
 export interface OpencodeSourceOptions {
   /** tail poll (contract: 250 ms) */
@@ -24,6 +24,8 @@ export interface OpencodeSourceOptions {
   log?: (m: string) => void
   /** per-request timeout for the service (default 3 s) */
   serviceTimeoutMs?: number
+  /** the sessions registry (default: one of its own) */
+  opencode?: OpencodeSessions
 }
 
 /** opencode session ids (ses_…): never a path, never a query. */
@@ -46,6 +48,7 @@ function reportedId(agent: AgentInfo): string | undefined {
 
 export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOptions = {}): TranscriptSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
+  const sessions = opts.opencode ?? new OpencodeSessions()
   const clients = new Map<string, OpencodeServiceClient>()
   let store: OpencodeStore | undefined
   const dataDir = opencodeDataDir(homes.xdgDataHome)
@@ -147,7 +150,7 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
       let at = await locate(agent)
       if (!at) return NO_TRANSCRIPT
       try {
-        const timeline = await acquireOpencodeTimeline(at.key, () => feedOf(at!), { pollMs: opts.pollMs, log })
+        const timeline = await sessions.acquire(at.key, () => feedOf(at!), { pollMs: opts.pollMs, log })
         return { ok: true, sessionId: at.session.id, timeline }
       } catch (e) {
         if (at.via !== 'service' || !unusable(e)) throw e
@@ -157,7 +160,7 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
       const session = s && (await s.session(at.session.id))
       if (!s || !session) return NO_TRANSCRIPT
       at = { via: 'store', key: `store:${dataDir}\0${session.id}`, session, store: s }
-      const timeline = await acquireOpencodeTimeline(at.key, () => feedOf(at!), { pollMs: opts.pollMs, log })
+      const timeline = await sessions.acquire(at.key, () => feedOf(at!), { pollMs: opts.pollMs, log })
       return { ok: true, sessionId: session.id, timeline }
     },
     async currentSession(agent) {

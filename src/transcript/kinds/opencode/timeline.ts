@@ -30,8 +30,10 @@ export interface OpencodeTimeline extends Timeline {
   onReset(listener: () => void): () => void
 }
 
-/** Process-wide counters, for tests and measurements. */
-export const opencodeCounters = {
+/** What a registry of opencode sessions counts, for tests and measurements. */
+export type OpencodeCounters = ReturnType<typeof newOpencodeCounters>
+
+const newOpencodeCounters = () => ({
   /** full loads of a session (cold acquire or rebuild after a rewrite) */
   loads: 0,
   /** tail polls that read the feed */
@@ -42,7 +44,7 @@ export const opencodeCounters = {
   rebuilds: 0,
   /** polls running now */
   activePollers: 0,
-}
+})
 
 class SessionCache {
   entries: Entry[] = []
@@ -61,11 +63,12 @@ class SessionCache {
     private readonly feed: MessageFeed,
     private readonly pollMs: number,
     private readonly log: (m: string) => void,
+    private readonly counters: OpencodeCounters,
   ) {}
 
   /** Replaces the cache with the whole session, as the backlog load. */
   async load(): Promise<void> {
-    opencodeCounters.loads++
+    this.counters.loads++
     const v = this.feed.version?.()
     const all = await this.feed.all()
     const r = tailStep(emptyTailState, [...all].reverse())
@@ -87,17 +90,17 @@ class SessionCache {
   private async pollOnce(): Promise<void> {
     const v = this.feed.version?.()
     if (v !== undefined && v === this.lastVersion) {
-      opencodeCounters.skipped++
+      this.counters.skipped++
       return
     }
-    opencodeCounters.polls++
+    this.counters.polls++
     try {
       const desc = await this.feed.newestUntil(this.state.watermark)
       const r = tailStep(this.state, desc)
       if (!r.reachedWatermark) {
         // The whole session was read and the watermark message is gone: history was
         // rewritten (revert, undo). Every seq after the change is void: reload, reset.
-        opencodeCounters.rebuilds++
+        this.counters.rebuilds++
         await this.load()
         for (const l of [...this.reset]) l()
         return
@@ -120,7 +123,7 @@ class SessionCache {
 
   startPolling(): void {
     if (this.timer || this.pollMs <= 0) return
-    opencodeCounters.activePollers++
+    this.counters.activePollers++
     this.timer = setInterval(() => void this.poll(), this.pollMs)
   }
 
@@ -128,61 +131,96 @@ class SessionCache {
     if (!this.timer) return
     clearInterval(this.timer)
     this.timer = null
-    opencodeCounters.activePollers--
+    this.counters.activePollers--
   }
 }
-
-const caches = new Map<string, SessionCache>()
-const loading = new Map<string, Promise<SessionCache>>()
-const cacheSettings = { keepAliveMs: 60_000 }
 
 /**
- * Opens (or joins) the shared timeline of one session. A cold acquire loads the
- * whole session; a warm one (the cache was kept) catches up with one tail poll.
- * Rejects when the first load fails (the caller tells "unreachable" from "failed").
+ * The opencode sessions of one app: one SessionCache per session, shared by
+ * every socket on it and reference counted; a session nobody holds stops
+ * polling and stays warm for `keepAliveMs`. Owned by its source: two apps
+ * share nothing.
  */
-export async function acquireOpencodeTimeline(
-  key: string,
-  makeFeed: () => MessageFeed,
-  opts: OpencodeTimelineOptions = {},
-): Promise<OpencodeTimeline> {
-  let cache = caches.get(key)
-  if (!cache) {
-    let pending = loading.get(key)
-    if (!pending) {
-      const fresh = new SessionCache(key, makeFeed(), opts.pollMs ?? 250, opts.log ?? ((m) => console.warn(m)))
-      pending = fresh.load().then(() => fresh)
-      loading.set(key, pending)
-      pending.then(
-        (c) => {
-          if (loading.get(key) === pending) loading.delete(key)
-          caches.set(key, c)
-        },
-        () => {
-          if (loading.get(key) === pending) loading.delete(key)
-        },
-      )
+export class OpencodeSessions {
+  readonly counters: OpencodeCounters = newOpencodeCounters()
+  private readonly caches = new Map<string, SessionCache>()
+  private readonly loading = new Map<string, Promise<SessionCache>>()
+
+  constructor(private readonly settings: { keepAliveMs: number } = { keepAliveMs: 60_000 }) {}
+
+  /**
+   * Opens (or joins) the shared timeline of one session. A cold acquire loads the
+   * whole session; a warm one (the cache was kept) catches up with one tail poll.
+   * Rejects when the first load fails (the caller tells "unreachable" from "failed").
+   */
+  async acquire(key: string, makeFeed: () => MessageFeed, opts: OpencodeTimelineOptions = {}): Promise<OpencodeTimeline> {
+    const { caches, loading } = this
+    let cache = caches.get(key)
+    if (!cache) {
+      let pending = loading.get(key)
+      if (!pending) {
+        const fresh = new SessionCache(key, makeFeed(), opts.pollMs ?? 250, opts.log ?? ((m) => console.warn(m)), this.counters)
+        pending = fresh.load().then(() => fresh)
+        loading.set(key, pending)
+        pending.then(
+          (c) => {
+            if (loading.get(key) === pending) loading.delete(key)
+            caches.set(key, c)
+          },
+          () => {
+            if (loading.get(key) === pending) loading.delete(key)
+          },
+        )
+      }
+      cache = await pending
+      caches.set(key, cache)
+    } else if (cache.refs === 0) {
+      // Warm: the cache outlived its last socket; bring it up to date before serving.
+      await cache.poll()
     }
-    cache = await pending
-    caches.set(key, cache)
-  } else if (cache.refs === 0) {
-    // Warm: the cache outlived its last socket; bring it up to date before serving.
-    await cache.poll()
+    if (cache.evictTimer) {
+      clearTimeout(cache.evictTimer)
+      cache.evictTimer = null
+    }
+    cache.refs++
+    cache.startPolling()
+    return handleOn(cache, (c) => this.release(c))
   }
-  if (cache.evictTimer) {
-    clearTimeout(cache.evictTimer)
-    cache.evictTimer = null
+
+  /** Forgets every released session now. */
+  drop(): void {
+    for (const [k, c] of [...this.caches]) {
+      if (c.refs > 0) continue
+      if (c.evictTimer) clearTimeout(c.evictTimer)
+      this.caches.delete(k)
+    }
   }
-  cache.refs++
-  cache.startPolling()
-  return handleOn(cache)
+
+  /** The counters and what the registry holds, for tests and measurements. */
+  debug() {
+    let held = 0
+    let cached = 0
+    for (const c of this.caches.values()) c.refs > 0 ? held++ : cached++
+    return { ...this.counters, heldSessions: held, cachedSessions: cached }
+  }
+
+  private release(cache: SessionCache): void {
+    if (--cache.refs > 0) return
+    cache.stopPolling()
+    const evict = () => {
+      if (cache.refs === 0 && this.caches.get(cache.key) === cache) this.caches.delete(cache.key)
+    }
+    if (this.settings.keepAliveMs <= 0) return evict()
+    cache.evictTimer = setTimeout(evict, this.settings.keepAliveMs)
+    ;(cache.evictTimer as { unref?: () => void }).unref?.()
+  }
 }
 
-function handleOn(cache: SessionCache): OpencodeTimeline {
+function handleOn(cache: SessionCache, released: (cache: SessionCache) => void): OpencodeTimeline {
   const subs = new Set<() => void>()
-  let released = false
+  let done = false
   const subscribe = <T>(set: Set<T>, l: T): (() => void) => {
-    if (released) return () => {}
+    if (done) return () => {}
     set.add(l)
     const off = () => {
       set.delete(l)
@@ -194,7 +232,7 @@ function handleOn(cache: SessionCache): OpencodeTimeline {
   return {
     total: () => cache.entries.length,
     read: async (fromSeq, toSeq) => {
-      if (released) return []
+      if (done) return []
       const from = Math.max(1, Math.floor(fromSeq))
       const to = Math.min(cache.entries.length, Math.floor(toSeq))
       return to < from ? [] : cache.entries.slice(from - 1, to)
@@ -202,36 +240,12 @@ function handleOn(cache: SessionCache): OpencodeTimeline {
     onGrow: (l) => subscribe(cache.grow, l),
     onReset: (l) => subscribe(cache.reset, l),
     release: () => {
-      if (released) return
-      released = true
+      if (done) return
+      done = true
       for (const off of [...subs]) off()
-      if (--cache.refs > 0) return
-      cache.stopPolling()
-      const evict = () => {
-        if (cache.refs === 0 && caches.get(cache.key) === cache) caches.delete(cache.key)
-      }
-      if (cacheSettings.keepAliveMs <= 0) return evict()
-      cache.evictTimer = setTimeout(evict, cacheSettings.keepAliveMs)
-      ;(cache.evictTimer as { unref?: () => void }).unref?.()
+      released(cache)
     },
   }
-}
-
-/** Forgets every released session now. */
-export function dropOpencodeCache(): void {
-  for (const [k, c] of [...caches]) {
-    if (c.refs > 0) continue
-    if (c.evictTimer) clearTimeout(c.evictTimer)
-    caches.delete(k)
-  }
-}
-
-/** A snapshot of the registry, for tests and measurements. */
-export function opencodeDebug() {
-  let held = 0
-  let cached = 0
-  for (const c of caches.values()) c.refs > 0 ? held++ : cached++
-  return { ...opencodeCounters, heldSessions: held, cachedSessions: cached }
 }
 
 /** Newest first, growing the window until `stopAtId` is in it or the session is exhausted. */

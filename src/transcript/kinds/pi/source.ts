@@ -15,7 +15,7 @@ import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { listJsonlFiles, newestMatching } from '../../jsonl/files'
 import type { IndexStore } from '../../jsonl/index-store'
-import { acquireJsonlTimeline } from '../../jsonl/timeline'
+import { JsonlFiles } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
@@ -26,6 +26,8 @@ export interface PiSourceOptions {
   log?: (m: string) => void
   /** the on-disk index cache (data dir) */
   indexStore?: IndexStore
+  /** the JSONL files registry (default: one of its own) */
+  jsonl?: JsonlFiles
 }
 
 /** Where a pane's pi session is: a file (maybe not written yet) and its id. */
@@ -126,6 +128,7 @@ export async function locatePiSession(piDir: string, agent: AgentInfo): Promise<
 
 export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): TranscriptSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
+  const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['pi'],
     async resolve(agent, o): Promise<Resolved | Unresolved> {
@@ -135,7 +138,7 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
       let timeline
       try {
         // The index only counts entries (countPiLine); pages and the tail normalize.
-        timeline = await acquireJsonlTimeline(at.path, normalizePiLine, { count: countPiLine, allowMissing: at.pending, pollMs: opts.pollMs, log, within: homes.piDir, store: opts.indexStore })
+        timeline = await jsonl.acquire(at.path, normalizePiLine, { count: countPiLine, allowMissing: at.pending, pollMs: opts.pollMs, log, within: homes.piDir, store: opts.indexStore })
       } catch (e) {
         // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT

@@ -5,7 +5,6 @@ import { Value } from '@sinclair/typebox/value'
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { ADMIN, FrameQueue, WS_HANDSHAKE, claudePane, startBridge, waitFor, type Bridge } from '../../../support/harness'
 import { EntrySchema } from '../../../../src/transcript/entry'
-import { jsonlDebug } from '../../../../src/transcript/jsonl/timeline'
 import type { FakePane } from '../../../../src/demo/fake-herdr'
 import { claudeHome, claudeSessionRef, paneOn, type ClaudeHome } from '../../../support/claude-home'
 
@@ -87,14 +86,14 @@ describe('a long real session (cc-long, 3.8 MB)', () => {
 
   test('a client that disconnects mid-page costs nothing: the file is released', async () => {
     // Earlier sockets of this file may still be closing: start from none held.
-    await waitFor(() => jsonlDebug().heldFiles === 0, 5000, 'earlier sockets released')
+    await waitFor(() => b.app.decorator.jsonl.debug().heldFiles === 0, 5000, 'earlier sockets released')
     const q = await connect(b, 'pane=w1:p2')
     await q.next()
-    expect(jsonlDebug().heldFiles).toBe(1)
+    expect(b.app.decorator.jsonl.debug().heldFiles).toBe(1)
     q.send(JSON.stringify({ type: 'load_older', before_seq: 1000, limit: 500 }))
     q.ws.close(1000)
     await q.closed
-    await waitFor(() => jsonlDebug().heldFiles === 0, 5000, 'release')
+    await waitFor(() => b.app.decorator.jsonl.debug().heldFiles === 0, 5000, 'release')
     // The bridge still serves.
     const r = await b.get('/healthz', null)
     expect(r.status).toBe(200)
@@ -133,8 +132,8 @@ describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
     const cut = Buffer.from(whole).subarray(0, 60)
     appendFileSync(file, cut)
     // Let the tailer see the half line at least twice; it must not emit it.
-    const pumps = jsonlDebug().pumps
-    await waitFor(() => jsonlDebug().pumps >= pumps + 2, 5000, 'tailer passes')
+    const pumps = b.app.decorator.jsonl.debug().pumps
+    await waitFor(() => b.app.decorator.jsonl.debug().pumps >= pumps + 2, 5000, 'tailer passes')
     expect(q.pending()).toBe(0)
     appendFileSync(file, Buffer.from(whole).subarray(60))
     const f2 = await q.next()
@@ -275,5 +274,28 @@ describe('shutdown', () => {
     await b.stop()
     expect(await tx.closed).toEqual({ code: 1000, reason: 'server shutting down' })
     expect(await raw.closed).toEqual({ code: 1000, reason: 'server shutting down' })
+  })
+})
+
+describe('two apps in one process share no transcript state', () => {
+  test('a file held and indexed by one bridge is neither held nor counted by the other', async () => {
+    const home = claudeHome('cc-bash-prompt')
+    const a = await bridgeOn(home, [paneOn(home)])
+    const other = await bridgeOn(home, [paneOn(home)])
+    try {
+      const q = await connect(a, 'pane=w1:p2')
+      await q.until((f) => f.type === 'backlog_complete')
+      expect(a.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 1, indexBuilds: 1 })
+      expect(other.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 0, cachedFiles: 0, indexBuilds: 0, reads: 0 })
+      // the other bridge builds its own index: nothing it serves comes from the first one's memory
+      const q2 = await connect(other, 'pane=w1:p2')
+      await q2.until((f) => f.type === 'backlog_complete')
+      expect(other.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 1, indexBuilds: 1 })
+      q.close()
+      q2.close()
+    } finally {
+      await a.stop()
+      await other.stop()
+    }
   })
 })

@@ -21,7 +21,10 @@ import type { Subagent } from '../../../../src/transcript/roster'
 import { SubagentSchema } from '../../../../src/transcript/roster'
 import { createClaudeSource, type ClaudeSource } from '../../../../src/transcript/kinds/claude/source'
 import { RosterRegistry, rosterCounters } from '../../../../src/transcript/kinds/claude/roster-watch'
-import { jsonlCounters } from '../../../../src/transcript/jsonl/timeline'
+import { JsonlFiles } from '../../../../src/transcript/jsonl/timeline'
+/** the JSONL files of the sources these tests build: counters read from here */
+const jsonl = new JsonlFiles()
+
 // the contract's 404 body, spelled out: 'no transcript file for pane'
 import { NO_TRANSCRIPT, type Resolved, type Unresolved } from '../../../../src/transcript/source'
 import { FIXTURES, claudePane, expectedEntryIds, fileLines, tempHome, type TempHome } from './home'
@@ -63,7 +66,7 @@ function setup(): Setup {
   const logs: string[] = []
   return {
     h,
-    src: createClaudeSource(h.homes, { log: (m) => logs.push(m), pollMs: 60_000 }),
+    src: createClaudeSource(h.homes, { log: (m) => logs.push(m), pollMs: 60_000, jsonl }),
     parent: join(h.projectDir, `${SID}.jsonl`),
     subDir: join(h.projectDir, SID, 'subagents'),
     logs,
@@ -257,10 +260,10 @@ describe('roster', () => {
   test('one pass: the index pass folds the roster; the roster reads nothing of the parent while a timeline holds it', async () => {
     const { src, parent } = setup()
     const before = { ...rosterCounters }
-    const scanned = jsonlCounters.bytesScanned
+    const scanned = jsonl.counters.bytesScanned
     const r = ok(await src.resolve(pane(), {}))
     expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: true, [DELTA]: true, [EPSILON]: false })
-    expect(jsonlCounters.bytesScanned - scanned).toBe(statSync(parent).size)
+    expect(jsonl.counters.bytesScanned - scanned).toBe(statSync(parent).size)
     expect(rosterCounters.parentBytesRead - before.parentBytesRead).toBe(0)
     expect(rosterCounters.parentRescans - before.parentRescans).toBe(0)
     r.timeline.release()
@@ -279,11 +282,11 @@ describe('roster', () => {
     const appended = PARENT_LINES.slice(9, 11).map((l) => l + '\n').join('')
     appendFileSync(parent, appended)
     const mid = { ...rosterCounters }
-    const midScanned = jsonlCounters.bytesScanned
+    const midScanned = jsonl.counters.bytesScanned
     // all five files are present; only the two sync results were appended
     expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: false, [DELTA]: false, [EPSILON]: false })
     // read once, by the timeline's index pass; the roster took its facts
-    expect(jsonlCounters.bytesScanned - midScanned).toBe(Buffer.byteLength(appended))
+    expect(jsonl.counters.bytesScanned - midScanned).toBe(Buffer.byteLength(appended))
     expect(rosterCounters.parentBytesRead - mid.parentBytesRead).toBe(0)
     expect(rosterCounters.parentRescans - mid.parentRescans).toBe(0)
     // the same watcher serves /snapshot counts: no rescan there either
@@ -305,20 +308,20 @@ describe('roster', () => {
     const { src, parent } = setup()
     const r = ok(await src.resolve(pane(), {}))
     expect(doneOf(await r.roster!())[ALPHA]).toBe(true)
-    const before = jsonlCounters.resets
+    const before = jsonl.counters.resets
     writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')) // truncated in place
     expect(doneOf(await r.roster!())[ALPHA]).toBe(false)
-    expect(jsonlCounters.resets - before).toBe(1)
+    expect(jsonl.counters.resets - before).toBe(1)
     // replaced by a new file (new inode) with the full content
     writeFileSync(parent + '.new', PARENT_LINES.map((l) => l + '\n').join(''))
     renameSync(parent + '.new', parent)
     expect(doneOf(await r.roster!())[ALPHA]).toBe(true)
-    expect(jsonlCounters.resets - before).toBe(2)
+    expect(jsonl.counters.resets - before).toBe(2)
     // rewritten in place, same inode, longer: the bytes before the indexed end changed
     const text = PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')
     writeFileSync(parent, 'x'.repeat(5) + text + 'y'.repeat(statSync(parent).size))
     expect(doneOf(await r.roster!())[ALPHA]).toBe(false)
-    expect(jsonlCounters.resets - before).toBe(3)
+    expect(jsonl.counters.resets - before).toBe(3)
     r.timeline.release()
   })
 

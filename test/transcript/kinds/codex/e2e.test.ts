@@ -165,12 +165,9 @@ describe('a bridge restart', () => {
   test('the rollout’s index is saved in the data dir and loaded by the next bridge: no index pass, the same opening', async () => {
     freshCodexDir()
     const dataDir = tempDir('codex-data-')
-    const { dropJsonlCache, jsonlCounters } = await import('../../../../src/transcript/jsonl/timeline')
     const { flushIndexStores, indexStoreCounters } = await import('../../../../src/transcript/jsonl/index-store')
     const life = async () => {
-      dropJsonlCache() // a new process has nothing in memory
       const b = await startBridge({ state: { panes: [codexPane(cwdOf(rollout(A)), A)] }, homes: { codexDir }, timing: FAST, deps: { indexCacheDir: join(dataDir, 'index-cache') } })
-      const builds = jsonlCounters.indexBuilds
       let opening
       try {
         opening = await readOpening(await open(b))
@@ -179,7 +176,7 @@ describe('a bridge restart', () => {
         await b.stop()
       }
       await flushIndexStores(5000)
-      return { opening, built: jsonlCounters.indexBuilds - builds }
+      return { opening, built: b.app.decorator.jsonl.counters.indexBuilds }
     }
     const first = await life()
     expect(first.built).toBe(1)

@@ -9,7 +9,6 @@ import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { EntrySchema } from '../../../../src/transcript/entry'
 import { normalizeOpencodeMessages } from '../../../../src/transcript/kinds/opencode/normalize'
-import { opencodeDebug } from '../../../../src/transcript/kinds/opencode/timeline'
 import { startBridge, waitFor, type Bridge, type FrameQueue } from '../../../support/harness'
 import { agentPane, connect, expectContiguous, FAST, pageToStart, readOpening, setSession, upgradeStatus } from '../../../support/transcript-socket'
 import { startFakeOpencode, type FakeOpencodeService } from '../../../support/opencode-service'
@@ -186,17 +185,17 @@ describe('opencode via the service', () => {
 
   test('two sockets share one timeline; the poll stops when the last closes', async () => {
     const { b } = await setup()
-    const before = opencodeDebug()
+    const before = b.app.decorator.opencode.debug()
     const q1 = await open(b)
     const q2 = await open(b)
     const [o1, o2] = await Promise.all([readOpening(q1), readOpening(q2)])
     expect(o1.entries).toEqual(o2.entries)
-    expect(opencodeDebug().heldSessions).toBe(before.heldSessions + 1)
-    expect(opencodeDebug().activePollers).toBe(before.activePollers + 1)
+    expect(b.app.decorator.opencode.debug().heldSessions).toBe(before.heldSessions + 1)
+    expect(b.app.decorator.opencode.debug().activePollers).toBe(before.activePollers + 1)
     q1.close()
     q2.close()
     await Promise.all([q1.closed, q2.closed])
-    await waitFor(() => opencodeDebug().activePollers === before.activePollers, 3000, 'poller stopped')
+    await waitFor(() => b.app.decorator.opencode.debug().activePollers === before.activePollers, 3000, 'poller stopped')
   })
 
   test("a session of another directory is not this pane's transcript: 404", async () => {
@@ -232,8 +231,8 @@ describe('opencode via the store (service unreachable)', () => {
     const q = await open(b)
     const { hello } = await readOpening(q)
     // Nothing committed: polls are answered by SQLite's data_version alone.
-    const skipped = opencodeDebug().skipped
-    await waitFor(() => opencodeDebug().skipped >= skipped + 2, 3000, 'skipped polls')
+    const skipped = b.app.decorator.opencode.debug().skipped
+    await waitFor(() => b.app.decorator.opencode.debug().skipped >= skipped + 2, 3000, 'skipped polls')
     const w = new Database(join(dataHome, 'opencode/opencode.db'))
     cleanups.push(() => w.close())
     w.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [
