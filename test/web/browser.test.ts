@@ -198,8 +198,9 @@ describe('the phone client', () => {
     await bubble.waitFor({ timeout: 10_000 })
     // Followed: the new entry is in view at the bottom.
     expect(await bubble.isVisible()).toBe(true)
-    const atBottom = await p.page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 60)
-    expect(atBottom).toBe(true)
+    // (the scroll follows the render: wait for it, as a reader's eye would)
+    const atBottom = () => p.page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 60)
+    await waitFor(atBottom, 5000, 'the view to follow to the bottom')
   })
 
   test('no request leaves for another host, and nothing logs an error', async () => {
