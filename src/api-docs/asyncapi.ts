@@ -14,6 +14,7 @@ import {
 } from '../transcript/frames'
 import { cleanSchema } from './openapi'
 import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../events/frames'
+import { AttachResizeFrame } from '../routes/attach'
 
 export interface WsMessage {
   /** a short title (the frame's `type`, or what the bytes are) */
@@ -117,7 +118,7 @@ export const WS_CHANNELS: WsChannel[] = [
       resize: {
         title: 'resize',
         summary: 'the terminal size of the client (accepted; herdr has no resize command, so it changes nothing yet)',
-        payload: t.Object({ type: t.Literal('resize'), cols: t.Integer({ minimum: 1 }), rows: t.Integer({ minimum: 1 }) }),
+        payload: AttachResizeFrame,
       },
     },
   },

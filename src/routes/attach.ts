@@ -3,6 +3,8 @@
 // changes, as one binary frame that homes the cursor and repaints; input frames
 // are typed into the pane with `herdr pane send-text`.
 import { Elysia, t } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import type { Ctx } from '../ctx'
 import { paneTargets } from './edge'
 import { whoOf } from '../log'
@@ -41,6 +43,14 @@ export const ATTACH_INPUT_MAX = 16 * 1024
 export const ATTACH_INPUT_HARD_MAX = 1024 * 1024
 /** The most input handed to herdr in one call. */
 const SEND_CHUNK = 4096
+
+/** The client's terminal size (docs/bridge.md, WS /attach); every other frame is input. */
+export const AttachResizeFrame = Type.Object({ type: Type.Literal('resize'), cols: Type.Integer({ minimum: 1 }), rows: Type.Integer({ minimum: 1 }) })
+
+/** A pre-parsed JSON frame of type `resize`: never typed, even when its size is not one. */
+function isResize(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && !(m instanceof Uint8Array) && (m as { type?: unknown }).type === 'resize'
+}
 
 /** The first `n` UTF-16 units of `s`, not splitting a surrogate pair. */
 function headOf(s: string, n: number): string {
@@ -100,12 +110,9 @@ export function attachRoutes(ctx: Ctx) {
       async message(ws, message) {
         const c = ws.data.attach
         // Elysia pre-parses text frames (JSON → object, digits → number): undo it.
-        if (message && typeof message === 'object' && !(message instanceof Uint8Array) && !Buffer.isBuffer(message)) {
-          const m = message as { type?: unknown; cols?: unknown; rows?: unknown }
-          if (m.type === 'resize') {
-            if (Number.isInteger(m.cols) && Number.isInteger(m.rows)) c.size = { cols: m.cols as number, rows: m.rows as number }
-            return
-          }
+        if (isResize(message)) {
+          if (Value.Check(AttachResizeFrame, message)) c.size = { cols: message.cols, rows: message.rows }
+          return
         }
         const input =
           typeof message === 'string'

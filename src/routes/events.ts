@@ -20,22 +20,21 @@ interface EventsConn {
 }
 
 /** `<epoch>:<seq>`: the epoch may itself hold no colon; seq is a non-negative integer. */
-export function parseSince(s: string): { epoch: string; seq: number } | undefined {
-  const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,15})$/.exec(s)
-  return m ? { epoch: m[1], seq: Number(m[2]) } : undefined
-}
+const SINCE = /^([A-Za-z0-9_-]{1,64}):(\d{1,15})$/
+
+/** The upgrade's query, checked by its schema (a bad `since` is 400 before anything else). */
+export const EventsQuery = t.Object({
+  since: t.Optional(t.String({ pattern: SINCE.source, error: 'want ?since=<epoch>:<seq>', description: '`<epoch>:<seq>` of the last event the client holds, to resume' })),
+})
 
 export function eventsRoutes(ctx: Ctx) {
   const hub = ctx.events
   return new Elysia({ name: 'events' })
     .macro('eventsConn', {
-      query: t.Object({ since: t.Optional(t.String()) }),
-      resolve({ query, status }) {
-        let since: EventsConn['since']
-        if (query.since !== undefined) {
-          since = parseSince(query.since)
-          if (!since) return status(400, 'want ?since=<epoch>:<seq>')
-        }
+      query: EventsQuery,
+      resolve({ query }) {
+        const m = query.since === undefined ? null : SINCE.exec(query.since)
+        const since = m ? { epoch: m[1], seq: Number(m[2]) } : undefined
         return { ev: { since, closed: false, cleanup: [] } as EventsConn }
       },
     })

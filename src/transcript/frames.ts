@@ -1,5 +1,7 @@
 // The WS /agent-transcript frames (docs/agent-pane-api.md, "Framing"), one schema each.
 import { t, type Static } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { EntrySchema } from './entry'
 import { SubagentSchema } from './roster'
 
@@ -30,10 +32,19 @@ export const PageCompleteFrame = t.Object({
 })
 export const SessionChangedFrame = t.Object({ type: t.Literal('session_changed'), pane: t.String(), from: t.String(), to: t.String() })
 export const SubagentsFrame = t.Object({ type: t.Literal('subagents'), pane: t.String(), subagents: t.Array(SubagentSchema) })
-export const LoadOlderFrame = t.Object({
-  type: t.Literal('load_older'),
-  before_seq: t.Integer(),
-  limit: t.Optional(t.Integer({ minimum: 0 })),
+/**
+ * The client's one frame, checked as it arrives: TypeBox's own types, not
+ * Elysia's `t` (whose Integer also takes a numeric string). JSON numbers past
+ * 2^53 are not exact: they are not a seq.
+ */
+export const LoadOlderFrame = Type.Object({
+  type: Type.Literal('load_older'),
+  before_seq: Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+  limit: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
+      description: 'the most entries in the page; absent, null or 0 ⇒ 150; capped at 500',
+    }),
+  ),
 })
 
 export type Hello = Static<typeof HelloFrame>
@@ -47,16 +58,12 @@ export type ServerFrame =
 export type LoadOlder = Static<typeof LoadOlderFrame>
 
 /**
- * The one inbound frame the server acts on. Elysia hands text frames over
- * pre-parsed (JSON → object), so this checks the parsed value; anything else
- * (garbage, unknown type, binary, a bare number) is not well-formed.
+ * The one inbound frame the server acts on, checked against its schema. Elysia
+ * hands text frames over pre-parsed (JSON → object), so this checks the parsed
+ * value; anything else (garbage, unknown type, binary, a bare number) is not
+ * well-formed. Only the frame's own fields are kept.
  */
 export function asLoadOlder(m: unknown): LoadOlder | undefined {
-  if (!m || typeof m !== 'object' || Array.isArray(m) || m instanceof Uint8Array) return undefined
-  const o = m as Record<string, unknown>
-  if (o.type !== 'load_older') return undefined
-  if (typeof o.before_seq !== 'number' || !Number.isSafeInteger(o.before_seq)) return undefined
-  if (o.limit !== undefined && o.limit !== null && (typeof o.limit !== 'number' || !Number.isSafeInteger(o.limit) || o.limit < 0))
-    return undefined
-  return { type: 'load_older', before_seq: o.before_seq, limit: typeof o.limit === 'number' ? o.limit : undefined }
+  if (!Value.Check(LoadOlderFrame, m)) return undefined
+  return { type: 'load_older', before_seq: m.before_seq, limit: m.limit ?? undefined }
 }
