@@ -68,6 +68,26 @@ export class LineIndex {
   }
 }
 
+/** What jsonOfBytes answers for bytes that are not exactly one JSON value. */
+export const NOT_ONE_VALUE: unique symbol = Symbol('not one JSON value')
+
+/**
+ * The one JSON value a line's bytes hold, parsed by Bun's native JSONL parser
+ * straight from the bytes (no UTF-8 decode into a string first, for ASCII
+ * lines); NOT_ONE_VALUE when they hold anything else: no value, more than one,
+ * trailing garbage, or a leading BOM (skipped by that parser, refused by
+ * JSON.parse). Then the text path decides, so both paths always agree.
+ */
+export function jsonOfBytes(buf: Uint8Array, from: number, to: number): unknown {
+  if (buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) return NOT_ONE_VALUE
+  try {
+    const r = Bun.JSONL.parseChunk(buf.subarray(from, to))
+    return r.done && r.error === null && r.values.length === 1 ? r.values[0] : NOT_ONE_VALUE
+  } catch {
+    return NOT_ONE_VALUE
+  }
+}
+
 /** A line of only spaces, tabs and '\r' yields nothing and never reaches the normalizer. */
 export function isBlank(buf: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
@@ -116,6 +136,19 @@ function countAndFoldSafely(fold: LineFold, facts: unknown, normalize: LineNorma
   return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : normalizeSafely(normalize, line, offset).length
 }
 
+/** A count from the line's bytes parsed as one JSON value; undefined when the text path must decide. */
+function countFromBytes(fromJson: (value: unknown, offset: number) => number, buf: Uint8Array, from: number, to: number, offset: number): number | undefined {
+  const value = jsonOfBytes(buf, from, to)
+  if (value === NOT_ONE_VALUE) return undefined
+  let n: unknown
+  try {
+    n = fromJson(value, offset)
+  } catch {
+    return undefined
+  }
+  return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : undefined
+}
+
 function foldSafely(fold: LineFold, facts: unknown, line: string, offset: number): void {
   try {
     fold.fold(line, offset, facts)
@@ -148,18 +181,27 @@ export function indexLines(
   const len = buf.length
   const counting = count !== undefined && collect === undefined
   const facts = index.facts
+  const fromJson: ((value: unknown, offset: number) => number) | undefined = !counting
+    ? undefined
+    : fold
+      ? fold.countAndFoldJson && ((v, o) => fold.countAndFoldJson!(v, o, facts))
+      : count.fromJson
   while (pos < len) {
     const nl = buf.indexOf(0x0a, pos)
     if (nl === -1) break
     if (!isBlank(buf, pos, nl)) {
       const end = nl > pos && buf[nl - 1] === 0x0d ? nl - 1 : nl
-      const line = buf.toString('utf8', pos, end)
       if (counting) {
-        const n = fold
-          ? countAndFoldSafely(fold, facts, normalize, line, base + pos)
-          : countSafely(count, normalize, line, base + pos)
+        // From the bytes when the kind counts parsed values; else (or when the
+        // bytes are not one JSON value, or its count failed) from the text.
+        let n = fromJson ? countFromBytes(fromJson, buf, pos, end, base + pos) : undefined
+        if (n === undefined) {
+          const line = buf.toString('utf8', pos, end)
+          n = fold ? countAndFoldSafely(fold, facts, normalize, line, base + pos) : countSafely(count, normalize, line, base + pos)
+        }
         if (n > 0) index.push(base + pos, base + end, n)
       } else {
+        const line = buf.toString('utf8', pos, end)
         if (fold) foldSafely(fold, facts, line, base + pos)
         const drafts = normalizeSafely(normalize, line, base + pos)
         if (drafts.length > 0) {

@@ -64,12 +64,19 @@ export function tooLarge(offset: number, bytes: number): Draft {
  * normalize(line, offset).length for every line; the engine checks at read time
  * and falls back to the normalizer for a file where it did not.
  */
-export type LineCounter = (
+export type LineCounter = ((
   /** one complete line, without its trailing newline */
   line: string,
   /** byte offset of the line in its file */
   offset: number,
-) => number
+) => number) & {
+  /**
+   * Optional: the same count for a line the index pass already parsed as one
+   * JSON value, straight from its bytes (no string made: the pass's costliest
+   * step after the parse). Must equal the counter on that line's text.
+   */
+  fromJson?: (value: unknown, offset: number) => number
+}
 
 /**
  * Optional: facts a kind keeps about a whole file (Claude: what the subagent
@@ -87,6 +94,8 @@ export interface LineFold<F = unknown> {
    * LineCounter) and folds its facts into `facts`, parsing the line once.
    */
   countAndFold(line: string, offset: number, facts: F): number
+  /** Optional: countAndFold for a line the index pass already parsed as one JSON value (see LineCounter.fromJson). */
+  countAndFoldJson?(value: unknown, offset: number, facts: F): number
   /** Folds a line that was normalized instead of counted (the live tail). */
   fold(line: string, offset: number, facts: F): void
   /** The facts as plain JSON, for the cache. */

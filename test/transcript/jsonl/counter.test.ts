@@ -159,3 +159,28 @@ test('bytes changed under the index with an honest counter: re-indexed, the coun
   expect((await file.read(1, 5)).map((e) => e.id)).toEqual(['a#0', 'b#0', 'b#1', 'b#2', 'c#0'])
   await file.close()
 })
+
+test('a counter that counts parsed values: the index pass parses bytes for it, and falls back to the text when they are not one JSON value', () => {
+  const seen = { values: 0, texts: 0 }
+  const count: LineCounter = (text, offset) => (seen.texts++, honest(text, offset))
+  // the honest count of an already parsed record (countingNormalizer's rule)
+  count.fromJson = (v) => {
+    seen.values++
+    const r = v as { n?: unknown }
+    return r !== null && typeof r === 'object' && typeof r.n === 'number' ? r.n : 1
+  }
+  const bytes = Buffer.concat([
+    Buffer.from(line('a', 2) + line('b', 0)),
+    Buffer.from('\ufeff' + line('bom', 3)), // BOM: JSON.parse refuses it, a bytes parser would skip it
+    Buffer.from(line('c', 1).trimEnd() + ' ' + line('d', 1)), // two values on one line
+    Buffer.from(line('e', 1).trimEnd() + 'xyz\n'), // a value, then garbage
+    Buffer.from([0x7b, 0x22, 0x75, 0x75, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x2c, 0x22, 0x6e, 0x22, 0x3a, 0x32, 0x7d, 0x0a]), // invalid UTF-8 in a string
+    Buffer.from('{"uuid":"é✓","n":2}\r\n'),
+  ])
+  const index = new LineIndex()
+  indexLines(bytes, 0, countingNormalizer, index, undefined, count)
+  expect(index.rows).toBe(naiveRows(bytes).length)
+  expect([...index.cum.subarray(0, index.rows)]).toEqual(naiveRows(bytes).map((r) => r[2]))
+  expect(seen.values).toBeGreaterThanOrEqual(4) // the plain records went by their bytes
+  expect(seen.texts).toBe(3) // BOM, two values, trailing garbage: by their text
+})

@@ -4,12 +4,29 @@
 // every real corpus line, every bad input, and thousands of mutated real lines.
 import { describe, expect, test } from 'bun:test'
 import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
+import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
+import { LineIndex, indexLines } from '../../../../src/transcript/jsonl/line-index'
 import { corpusFiles, linesOf } from './corpus'
 import { agreement, mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
 
 
+/**
+ * The line's count as the index pass makes it: from its bytes parsed as one
+ * JSON value (countClaudeLine.fromJson, or the roster fold's countAndFoldJson),
+ * or from its text when the bytes are not one value.
+ */
+function indexed(line: string, withFold: boolean): number {
+  const index = new LineIndex()
+  if (withFold) index.facts = claudeRosterFold.fresh()
+  indexLines(Buffer.from(line + '\n'), 0, normalizeClaudeLine, index, undefined, countClaudeLine, withFold ? claudeRosterFold : undefined)
+  return index.total()
+}
+
 function agree(line: string, offset = 7): { count: number; drafts: number } {
-  return { count: countClaudeLine(line, offset), drafts: normalizeClaudeLine(line, offset).length }
+  const count = countClaudeLine(line, offset)
+  // one line in, one line indexed: the bytes path counts as the text path does
+  if (!line.includes('\n')) expect({ line: line.slice(0, 200), bytes: indexed(line, false), folded: indexed(line, true) }).toEqual({ line: line.slice(0, 200), bytes: count, folded: count })
+  return { count, drafts: normalizeClaudeLine(line, offset).length }
 }
 
 describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
@@ -64,6 +81,12 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
     ['sidecar with a later duplicate type key (last one wins)', '{"type":"file-history-snapshot","type":"assistant","uuid":"u","message":{"content":"hi"}}', 1],
     ['no type at all', '{"foo":"bar"}', 1],
     ['deeply nested', '['.repeat(5000) + ']'.repeat(5000), 1],
+    // what a parser of bytes could read otherwise than JSON.parse of the text: the index must not
+    ['a BOM before a record', '\ufeff{"type":"assistant","uuid":"u","message":{"content":"hi"}}', 1],
+    ['two records on one line', '{"type":"assistant","uuid":"u","message":{"content":"hi"}} {"type":"assistant","uuid":"v","message":{"content":"yo"}}', 1],
+    ['a record and garbage after it', '{"type":"assistant","uuid":"u","message":{"content":"hi"}}xyz', 1],
+    ['a record between spaces', '  {"type":"assistant","uuid":"u","message":{"content":"hi"}}  ', 1],
+    ['a record with non-ASCII text and an escaped lone surrogate', '{"type":"assistant","uuid":"u","message":{"content":"é ✓ \\ud800"}}', 1],
   ]
   for (const [name, line, n] of bad) {
     test(`${name} → ${n}, and the normalizer agrees`, () => {
@@ -129,6 +152,9 @@ test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-val
   }
   const r = agreement(lines, countClaudeLine, normalizeClaudeLine)
   expect(r.wrong).toEqual([])
+  // and the index pass, parsing each line's bytes (with the roster fold), counts as the text does
+  const indexedWrong = lines.filter((l) => !l.includes('\n') && indexed(l, true) !== countClaudeLine(l, 0)).map((l) => l.slice(0, 300))
+  expect(indexedWrong).toEqual([])
   // the fuzz reaches both sides of the decisions
   expect(lines.length - r.none).toBeGreaterThan(1000)
   expect(r.unplaced).toBeGreaterThan(200)
