@@ -11,12 +11,12 @@
 // Targets, the same as Claude's (bench/transcript-engine.ts): cold ≤ 1.5× floor;
 // warm < 50 ms; deep older page < 20 ms; append→onGrow p50 < 50 ms; RSS growth < 64 MB.
 // Prints one JSON line, then a summary.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AgentInfo } from '../src/herdr/types'
 import { createCodexSource } from '../src/transcript/kinds/codex/source'
-import type { Resolved } from '../src/transcript/source'
 import { floor, median } from './floor'
+import { growSession, ms, resolveAndPage, sessionAgent } from './session-file'
+import { jsonlFiles } from '../test/support/fuzz'
 
 const MB = Number(process.argv[2] ?? 100) || 100
 const ROOT = '/tmp/gothalo-codex-bench'
@@ -27,51 +27,18 @@ const DIR = join(CODEX_DIR, 'sessions', '2026', '12', '02')
 const PATH = join(DIR, `rollout-2026-12-02T10-00-00-${TID}.jsonl`)
 const FIX = join(import.meta.dir, '../fixtures/codex')
 
-function rollouts(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n)
-    return statSync(p).isDirectory() ? rollouts(p) : p.endsWith('.jsonl') ? [p] : []
-  })
-}
-
 function generate(bytes: number): void {
-  if (existsSync(PATH) && Math.abs(statSync(PATH).size - bytes) < bytes * 0.05) return
-  mkdirSync(DIR, { recursive: true })
-  const files = rollouts(FIX).sort()
+  const files = jsonlFiles(FIX).sort()
   const first = JSON.parse(readFileSync(files[0], 'utf8').split('\n')[0])
   first.payload.id = first.payload.session_id = TID
   first.payload.cwd = CWD
-  writeFileSync(PATH, JSON.stringify(first) + '\n')
   // every record but the headers; call ids made unique per copy so calls and results stay paired
   const body = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l && !l.includes('"type":"session_meta"')))
-  let size = statSync(PATH).size
-  let k = 0
-  while (size < bytes) {
-    const chunk = body.map((l) => l.replace(/"(call_[A-Za-z0-9]+)"/g, `"$1_${k}"`)).join('\n') + '\n'
-    appendFileSync(PATH, chunk)
-    size += Buffer.byteLength(chunk)
-    k++
-  }
+  growSession(PATH, bytes, JSON.stringify(first), (k) => body.map((l) => l.replace(/"(call_[A-Za-z0-9]+)"/g, `"$1_${k}"`)).join('\n'))
 }
 
-const ms = (t0: number) => performance.now() - t0
 const homes = { home: ROOT, claudeDir: '', piDir: '', xdgStateHome: '', xdgDataHome: '', codexDir: CODEX_DIR }
-const agent = {
-  pane_id: 'w1:p1',
-  agent: 'codex',
-  agent_status: 'idle',
-  cwd: CWD,
-  agent_session: { agent: 'codex', kind: 'id', source: 'herdr:codex', value: TID },
-} as AgentInfo
-
-async function resolveAndPage(source: ReturnType<typeof createCodexSource>): Promise<{ ms: number; r: Resolved; page: number }> {
-  const t0 = performance.now()
-  const r = await source.resolve(agent, {})
-  if (!r.ok) throw new Error(`resolve failed: ${r.body}`)
-  const total = r.timeline.total()
-  const page = await r.timeline.read(Math.max(1, total - 149), total)
-  return { ms: ms(t0), r, page: page.length }
-}
+const agent = sessionAgent('codex', CWD, { kind: 'id', value: TID })
 
 generate(MB * 1024 * 1024)
 const bytes = statSync(PATH).size
@@ -91,7 +58,7 @@ for (let i = 0; i < 3; i++) {
   const before = settle()
   let peak = before
   const sampler = setInterval(() => (peak = Math.max(peak, rssMB())), 5)
-  const c = await resolveAndPage(createCodexSource(homes, { pollMs: 250 }))
+  const c = await resolveAndPage(createCodexSource(homes, { pollMs: 250 }), agent)
   clearInterval(sampler)
   if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
   total = c.r.timeline.total()
@@ -101,7 +68,7 @@ for (let i = 0; i < 3; i++) {
   c.r.timeline.release()
 }
 const source = createCodexSource(homes, { pollMs: 250 })
-const first = await resolveAndPage(source)
+const first = await resolveAndPage(source, agent)
 const deeps: number[] = []
 for (let i = 0; i < 5; i++) {
   const t0 = performance.now()
@@ -127,7 +94,7 @@ for (let k = 0; k < 20; k++) {
 first.r.timeline.release()
 const warms: number[] = []
 for (let i = 0; i < 5; i++) {
-  const w = await resolveAndPage(source)
+  const w = await resolveAndPage(source, agent)
   warms.push(w.ms)
   w.r.timeline.release()
 }

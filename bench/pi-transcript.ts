@@ -8,13 +8,12 @@
 //           the newest 150 (median of 3 fresh processes);
 //   warm  — release, resolve again (the index is cached) + the newest 150.
 // Targets: cold ≤ 1.5× floor; warm < 50 ms. Prints one JSON line, then a summary.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AgentInfo } from '../src/herdr/types'
 import { createPiSource } from '../src/transcript/kinds/pi/source'
-import type { Resolved } from '../src/transcript/source'
 import { floor, median } from './floor'
+import { growSession, resolveAndPage, sessionAgent } from './session-file'
 import { check, finish, loadNote } from './verdict'
 
 const COLD = process.argv[2] === '--cold'
@@ -28,16 +27,11 @@ const PATH = join(DIR, `2026-12-02T10-00-00-000Z_${SID}.jsonl`)
 const FIX = join(import.meta.dir, '../fixtures/pi/pi-basic/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl')
 
 function generate(bytes: number): void {
-  if (existsSync(PATH) && Math.abs(statSync(PATH).size - bytes) < bytes * 0.05) return
-  mkdirSync(DIR, { recursive: true })
   const lines = readFileSync(FIX, 'utf8').split('\n').filter(Boolean)
   const header = JSON.parse(lines[0])
-  writeFileSync(PATH, JSON.stringify({ ...header, id: SID, cwd: CWD }) + '\n')
   const body = lines.slice(1)
-  let size = statSync(PATH).size
-  let k = 0
   let prev: string | null = null
-  while (size < bytes) {
+  growSession(PATH, bytes, JSON.stringify({ ...header, id: SID, cwd: CWD }), (k) => {
     const batch: string[] = []
     for (const l of body) {
       const rec = JSON.parse(l)
@@ -51,37 +45,16 @@ function generate(bytes: number): void {
         for (const b of rec.message.content) if (b.type === 'toolCall') b.id += `_${k}`
       batch.push(JSON.stringify(rec))
     }
-    const chunk = batch.join('\n') + '\n'
-    appendFileSync(PATH, chunk)
-    size += Buffer.byteLength(chunk)
-    k++
-  }
+    return batch.join('\n')
+  })
 }
 
-const ms = (t0: number) => performance.now() - t0
-
-
-const agent = {
-  pane_id: 'w1:p1',
-  agent: 'pi',
-  agent_status: 'idle',
-  cwd: CWD,
-  agent_session: { agent: 'pi', kind: 'path', source: 'herdr:pi', value: PATH },
-} as AgentInfo
-
-async function resolveAndPage(source: ReturnType<typeof createPiSource>): Promise<{ ms: number; r: Resolved; page: number }> {
-  const t0 = performance.now()
-  const r = await source.resolve(agent, {})
-  if (!r.ok) throw new Error(`resolve failed: ${r.body}`)
-  const total = r.timeline.total()
-  const page = await r.timeline.read(Math.max(1, total - 149), total)
-  return { ms: ms(t0), r, page: page.length }
-}
+const agent = sessionAgent('pi', CWD, { kind: 'path', value: PATH })
 
 if (COLD) {
   // a fresh process: resolve + newest page, timed here, reported to the parent
   const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
-  const c = await resolveAndPage(source)
+  const c = await resolveAndPage(source, agent)
   if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
   console.log(JSON.stringify({ ms: c.ms, total: c.r.timeline.total() }))
   process.exit(0)
@@ -104,11 +77,11 @@ try {
     total = out.total
   }
   const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
-  const first = await resolveAndPage(source)
+  const first = await resolveAndPage(source, agent)
   first.r.timeline.release()
   const warms: number[] = []
   for (let i = 0; i < 5; i++) {
-    const w = await resolveAndPage(source)
+    const w = await resolveAndPage(source, agent)
     warms.push(w.ms)
     w.r.timeline.release()
   }

@@ -1,0 +1,40 @@
+// What the codex and pi transcript benches share: a large session file grown from a
+// kind's real lines, the herdr record of the pane that runs it, and the timed
+// resolve + newest page both measure. One copy, so both kinds are measured alike.
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { AgentInfo } from '../src/herdr/types'
+import type { Resolved, TranscriptSource } from '../src/transcript/source'
+
+export const ms = (t0: number) => performance.now() - t0
+
+/**
+ * Writes `header`, then copies of the session's body (copy k is `copyOf(k)`, its lines
+ * given fresh ids) until the file holds `bytes`. A file already about that size is
+ * kept, so a rerun does not write it again.
+ */
+export function growSession(path: string, bytes: number, header: string, copyOf: (k: number) => string): void {
+  if (existsSync(path) && Math.abs(statSync(path).size - bytes) < bytes * 0.05) return
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, header + '\n')
+  let size = statSync(path).size
+  for (let k = 0; size < bytes; k++) {
+    const chunk = copyOf(k) + '\n'
+    appendFileSync(path, chunk)
+    size += Buffer.byteLength(chunk)
+  }
+}
+
+/** The pane herdr reports for an agent of `kind` in `cwd` on the given session. */
+export const sessionAgent = (kind: string, cwd: string, session: { kind: 'id' | 'path'; value: string }) =>
+  ({ pane_id: 'w1:p1', agent: kind, agent_status: 'idle', cwd, agent_session: { agent: kind, source: `herdr:${kind}`, ...session } }) as AgentInfo
+
+/** Resolves the pane's transcript and reads its newest 150 entries, timed together. */
+export async function resolveAndPage(source: TranscriptSource, agent: AgentInfo): Promise<{ ms: number; r: Resolved; page: number }> {
+  const t0 = performance.now()
+  const r = await source.resolve(agent, {})
+  if (!r.ok) throw new Error(`resolve failed: ${r.body}`)
+  const total = r.timeline.total()
+  const page = await r.timeline.read(Math.max(1, total - 149), total)
+  return { ms: ms(t0), r, page: page.length }
+}
