@@ -158,8 +158,10 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   return b
 }
 
-/** A claude pane in the fake, with its screen from a fixture file. */
-export function claudePane(over: Omit<Partial<FakePane>, 'agent'> & { agent?: Partial<AgentInfo> } = {}): FakePane {
+export type PaneOver = Omit<Partial<FakePane>, 'agent'> & { agent?: Partial<AgentInfo> }
+
+/** A pane in the fake running an agent of `kind` (idle unless `over` says otherwise): the one pane builder the tests share. */
+export function fakePane(kind: string, over: PaneOver = {}): FakePane {
   const { agent, ...rest } = over
   return {
     pane_id: 'w1:p2',
@@ -167,9 +169,12 @@ export function claudePane(over: Omit<Partial<FakePane>, 'agent'> & { agent?: Pa
     tab_id: 'w1:t1',
     cwd: '/home/me/proj',
     ...rest,
-    agent: { agent: 'claude', agent_status: 'idle', state_change_seq: 7, ...(agent ?? {}) } as FakePane['agent'],
+    agent: { agent: kind, agent_status: 'idle', state_change_seq: 7, ...(agent ?? {}) } as FakePane['agent'],
   }
 }
+
+/** A claude pane in the fake, with its screen from a fixture file. */
+export const claudePane = (over: PaneOver = {}): FakePane => fakePane('claude', over)
 
 /** Waits until `check` returns a value (not undefined/false), polling; rejects after `ms`. */
 export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {

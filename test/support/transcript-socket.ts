@@ -1,30 +1,16 @@
-// Shared by the pi and opencode end-to-end tests: agent panes for the fake herdr,
-// the pre-upgrade status of /agent-transcript, and reading an opening sequence.
+// Shared by the transcript end-to-end tests of every kind: an agent pane on a session
+// for the fake herdr, the pre-upgrade status of /agent-transcript, opening a socket,
+// reading its opening sequence and paging to the start.
 import { expect } from 'bun:test'
 import type { FakePane } from '../../src/demo/fake-herdr'
-import { ADMIN, FrameQueue, WS_HANDSHAKE, type Bridge } from './harness'
+import { ADMIN, FrameQueue, WS_HANDSHAKE, fakePane, type Bridge } from './harness'
 
 export const FAST = { tailPollMs: 50, sessionPollMs: 100, rosterPollMs: 100 }
 
-export function agentPane(
-  kind: 'pi' | 'opencode',
-  cwd: string,
-  session?: { kind: 'id' | 'path'; value: string },
-  paneId = 'w1:p2',
-): FakePane {
-  return {
-    pane_id: paneId,
-    workspace_id: 'w1',
-    tab_id: 'w1:t1',
-    cwd,
-    agent: {
-      agent: kind,
-      agent_status: 'idle',
-      state_change_seq: 1,
-      cwd,
-      ...(session ? { agent_session: { agent: kind, kind: session.kind, source: `herdr:${kind}`, value: session.value } } : {}),
-    } as FakePane['agent'],
-  }
+/** A pane running `kind` in `cwd`, on the session herdr names (by id or path) if any. */
+export function agentPane(kind: string, cwd: string, session?: { kind: 'id' | 'path'; value: string }, paneId = 'w1:p2'): FakePane {
+  const agent_session = session && { agent: kind, kind: session.kind, source: `herdr:${kind}`, value: session.value }
+  return fakePane(kind, { pane_id: paneId, cwd, agent: { state_change_seq: 1, cwd, ...(agent_session ? { agent_session } : {}) } })
 }
 
 export function setSession(b: Bridge, pane: string, session: { kind: 'id' | 'path'; value: string } | undefined, kind = 'pi') {

@@ -6,10 +6,10 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FakePane } from '../../../../src/demo/fake-herdr'
-import { ADMIN, FrameQueue, WS_HANDSHAKE, startBridge, type Bridge } from '../../../support/harness'
+import { startBridge, type Bridge, type FrameQueue } from '../../../support/harness'
+import { agentPane, connect, FAST, readOpening, upgradeStatus } from '../../../support/transcript-socket'
 import { expectedEntryIds, fileLines, tempHome, type TempHome } from './home'
 
-const FAST = { tailPollMs: 50, sessionPollMs: 100, rosterPollMs: 100 }
 const PANE = 'w1:p2'
 const SID = '31768c85-8856-4ba3-9323-9014ac9e2d13'
 const CWD = '/home/me/cc-subagents/proj'
@@ -28,21 +28,7 @@ afterEach(async () => {
   for (const h of homes.splice(0)) h.cleanup()
 })
 
-function pane(cwd: string, sid?: string): FakePane {
-  return {
-    pane_id: PANE,
-    workspace_id: 'w1',
-    tab_id: 'w1:t1',
-    cwd,
-    agent: {
-      agent: 'claude',
-      agent_status: 'idle',
-      state_change_seq: 1,
-      cwd,
-      ...(sid ? { agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: sid } } : {}),
-    } as FakePane['agent'],
-  }
-}
+const pane = (cwd: string, sid?: string) => agentPane('claude', cwd, sid ? { kind: 'id', value: sid } : undefined, PANE)
 
 async function bridgeOn(scenario: string, p: FakePane): Promise<{ b: Bridge; h: TempHome }> {
   const h = tempHome(scenario)
@@ -53,31 +39,16 @@ async function bridgeOn(scenario: string, p: FakePane): Promise<{ b: Bridge; h: 
 }
 
 async function open(b: Bridge, extra = ''): Promise<FrameQueue> {
-  const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${encodeURIComponent(PANE)}&token=${ADMIN}${extra}`)
+  const q = await connect(b, PANE, extra)
   sockets.push(q)
-  await q.opened
   return q
 }
 
-async function opening(q: FrameQueue): Promise<{ hello: any; entries: any[] }> {
-  const hello = await q.next()
-  expect(hello.type).toBe('hello')
-  const frames = await q.until((f) => f.type === 'backlog_complete')
-  frames.pop()
-  return { hello, entries: frames.map((f) => f.entry) }
-}
-
-async function upgradeStatus(b: Bridge, extra: string): Promise<{ status: number; body: string }> {
-  const res = await fetch(`${b.base}/agent-transcript?pane=${encodeURIComponent(PANE)}${extra}`, {
-    headers: { ...WS_HANDSHAKE, authorization: `Bearer ${ADMIN}` },
-  })
-  return { status: res.status, body: await res.text() }
-}
 
 describe('claude end to end', () => {
   test('hello carries the session id and the five-agent roster; the backlog is the parent file', async () => {
     const { b, h } = await bridgeOn('cc-subagents', pane(CWD, SID))
-    const { hello, entries } = await opening(await open(b))
+    const { hello, entries } = await readOpening(await open(b))
     expect(hello).toMatchObject({ agent_kind: 'claude', session_id: SID, pane: PANE })
     expect(hello.subagent).toBeUndefined()
     expect(hello.subagents.map((r: any) => [r.agent_id, r.done])).toEqual([
@@ -92,12 +63,12 @@ describe('claude end to end', () => {
 
   test('?subagent= streams that agent; unknown or hostile values are 404 before the upgrade', async () => {
     const { b, h } = await bridgeOn('cc-subagents', pane(CWD, SID))
-    const { hello, entries } = await opening(await open(b, `&subagent=${ALPHA}`))
+    const { hello, entries } = await readOpening(await open(b, `&subagent=${ALPHA}`))
     expect(hello).toMatchObject({ session_id: SID, subagent: ALPHA })
     expect(hello.subagents.length).toBe(5)
     expect(entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.projectDir, SID, 'subagents', `agent-${ALPHA}.jsonl`)))
     for (const bad of ['../../secret', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%2Fetc%2Fpasswd', '', `agent-${ALPHA}`]) {
-      expect(await upgradeStatus(b, `&subagent=${bad}`)).toEqual({ status: 404, body: 'no transcript file for pane' })
+      expect(await upgradeStatus(b, PANE, `&subagent=${bad}`)).toEqual({ status: 404, body: 'no transcript file for pane' })
     }
   })
 
@@ -108,7 +79,7 @@ describe('claude end to end', () => {
     // cut after GAMMA's async launch (line 14): GAMMA running; DELTA/EPSILON's files exist already
     writeFileSync(parent, lines.slice(0, 16).map((l) => l + '\n').join(''))
     const q = await open(b)
-    const { hello } = await opening(q)
+    const { hello } = await readOpening(q)
     expect(hello.subagents.find((r: any) => r.agent_id === GAMMA).done).toBe(false)
     appendFileSync(parent, lines[16] + '\n') // the enqueued <task-notification>
     const frames = await q.until((f) => f.type === 'subagents')
@@ -126,7 +97,7 @@ describe('claude end to end', () => {
   test('/clear: herdr reports the new session id → session_changed, then the new session', async () => {
     const { b, h } = await bridgeOn('cc-clear', pane(CLEAR_CWD, CLEAR_OLD))
     const q = await open(b)
-    const first = await opening(q)
+    const first = await readOpening(q)
     expect(first.hello.session_id).toBe(CLEAR_OLD)
     expect(first.hello.subagents).toBeUndefined()
     b.updatePane(PANE, (p) => {
@@ -134,7 +105,7 @@ describe('claude end to end', () => {
     })
     const frames = await q.until((f) => f.type === 'session_changed')
     expect(frames.pop()).toMatchObject({ from: CLEAR_OLD, to: CLEAR_NEW })
-    const second = await opening(q)
+    const second = await readOpening(q)
     expect(second.hello.session_id).toBe(CLEAR_NEW)
     expect(second.entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.projectDir, `${CLEAR_NEW}.jsonl`)))
     expect(second.entries.map((e) => e.seq)).toEqual(second.entries.map((_, i) => i + 1))

@@ -9,7 +9,7 @@ import type { FakePane } from '../../../../src/demo/fake-herdr'
 import { EntrySchema } from '../../../../src/transcript/entry'
 import { countCodexLine } from '../../../../src/transcript/kinds/codex/normalize'
 import { startBridge, tempDir, type Bridge, type FrameQueue } from '../../../support/harness'
-import { connect, expectContiguous, FAST, pageToStart, readOpening, upgradeStatus } from '../../../support/transcript-socket'
+import { agentPane, connect, expectContiguous, FAST, pageToStart, readOpening, upgradeStatus } from '../../../support/transcript-socket'
 import { codexCorpusFiles, FIX } from './fuzz'
 
 const PANE = 'w1:p2'
@@ -36,21 +36,7 @@ function freshCodexDir(): string {
 const rollout = (id: string) => codexCorpusFiles().find((f) => f.endsWith(`${id}.jsonl`))!
 const inHome = (id: string) => join(codexDir, 'sessions', DAY, rollout(id).split('/').pop()!)
 
-function codexPane(cwd: string, threadId?: string): FakePane {
-  return {
-    pane_id: PANE,
-    workspace_id: 'w1',
-    tab_id: 'w1:t1',
-    cwd,
-    agent: {
-      agent: 'codex',
-      agent_status: 'idle',
-      state_change_seq: 1,
-      cwd,
-      ...(threadId ? { agent_session: { agent: 'codex', kind: 'id', source: 'herdr:codex', value: threadId } } : {}),
-    } as FakePane['agent'],
-  }
-}
+const codexPane = (cwd: string, threadId?: string) => agentPane('codex', cwd, threadId ? { kind: 'id', value: threadId } : undefined)
 
 async function bridgeWith(pane: FakePane): Promise<Bridge> {
   const b = await startBridge({ state: { panes: [pane] }, homes: { codexDir }, timing: FAST })
