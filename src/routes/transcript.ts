@@ -1,12 +1,14 @@
 // WS /agent-transcript (docs/agent-pane-api.md, second contract). Everything that
 // can fail fails before the upgrade, as a plain-text status; once open, the
-// per-socket protocol lives in transcript/stream.ts.
+// per-socket protocol lives in transcript/stream.ts, and following the pane onto
+// a new session in transcript/rotation.ts.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
 import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
 import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcript/source'
 import { TranscriptStream } from '../transcript/stream'
+import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
 import { whoOf } from '../log'
 
@@ -41,13 +43,7 @@ function release(c: TranscriptConn): void {
 const ORPHAN_MS = 30_000
 
 export function transcriptRoutes(ctx: Ctx) {
-  const { sources, panes } = ctx
-  /** The session the pane is on now, as the kind's source sees it. */
-  async function sessionNow(source: TranscriptSource, agent: AgentInfo): Promise<string | undefined> {
-    if (source.currentSession) return source.currentSession(agent)
-    return agent.agent_session?.value
-  }
-
+  const { sources } = ctx
   return new Elysia({ name: 'agent-transcript' })
     .use(paneTargets(ctx))
     .macro('transcriptConn', {
@@ -167,31 +163,20 @@ export function transcriptRoutes(ctx: Ctx) {
           c.cleanup.push(() => clearInterval(roster))
         }
         // A ?subagent= stream belongs to the session that spawned it: it never rotates.
-        if (c.subagent === undefined) {
-          let checking = false
+        if (c.subagent === undefined)
           c.cleanup.push(
-            panes.subscribe(c.pane, async (agent) => {
-              if (checking || stream.isClosed) return
-              checking = true
-              try {
-                const source = sources.forKind(agent.agent)
-                if (!source) return
-                const next = await sessionNow(source, agent)
-                if (next === undefined || next === stream.sessionId) return
-                const resolved = await source.resolve(agent, {})
-                if (!resolved.ok) return // not openable yet: keep the old session, retry next tick
-                if (resolved.sessionId === stream.sessionId || stream.isClosed) return resolved.timeline.release()
+            followSession({
+              pane: c.pane,
+              stream,
+              panes: ctx.panes,
+              sources: ctx.sources,
+              onRotate: (agent, from, to) => {
                 c.agent = agent
-                ctx.logger?.info('session changed', { pane: c.pane, from: stream.sessionId, to: resolved.sessionId, device: whoOf(ws.data) })
-                await stream.rotate(resolved)
-              } catch (e) {
-                ctx.log(`transcript ${c.pane}: session check failed: ${(e as Error).message}`)
-              } finally {
-                checking = false
-              }
+                ctx.logger?.info('session changed', { pane: c.pane, from, to, device: whoOf(ws.data) })
+              },
+              log: ctx.log,
             }),
           )
-        }
         void stream.start()
       },
       message(ws, message) {
