@@ -1,9 +1,11 @@
 // A writable CLAUDE_CONFIG_DIR copied from fixtures/claude/<scenario>, and the
-// pane herdr would report for one of its sessions: shared by every test that
-// runs the bridge over a real captured Claude session.
-import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+// pane herdr would report for one of its sessions: the one temp Claude home, shared
+// by every test that reads a real captured Claude session (through the bridge or
+// through the Claude source directly).
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { AgentHomes } from '../../src/transcript/source'
 import { ROOT, claudePane } from './harness'
 
 export interface ClaudeHome {
@@ -19,11 +21,34 @@ export interface ClaudeHome {
   cwd: string
   /** a session's file in the project */
   fileOf: (id: string) => string
+  /** the agents' directories with this one as CLAUDE_CONFIG_DIR (and the others inside it) */
+  homes: AgentHomes
+  /** removes the copy */
+  cleanup(): void
 }
 
-export function claudeHome(scenario: string): ClaudeHome {
+export type EmptyClaudeHome = Pick<ClaudeHome, 'dir' | 'homes' | 'cleanup'>
+
+function makeWritable(path: string): void {
+  const st = statSync(path)
+  chmodSync(path, st.isDirectory() ? 0o755 : 0o644)
+  if (st.isDirectory()) for (const n of readdirSync(path)) makeWritable(join(path, n))
+}
+
+/** A fresh config dir: a writable copy of fixtures/claude/<scenario>, or empty. */
+function tempConfigDir(scenario?: string): EmptyClaudeHome {
   const dir = mkdtempSync(join(tmpdir(), 'gothalo-cc-'))
-  cpSync(join(ROOT, 'fixtures/claude', scenario), dir, { recursive: true })
+  if (scenario) cpSync(join(ROOT, 'fixtures/claude', scenario), dir, { recursive: true })
+  makeWritable(dir)
+  const homes: AgentHomes = { home: dir, claudeDir: dir, piDir: join(dir, 'pi'), xdgStateHome: join(dir, 'state'), xdgDataHome: join(dir, 'data') }
+  return { dir, homes, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** A Claude config dir with no project in it. */
+export const emptyClaudeHome = (): EmptyClaudeHome => tempConfigDir()
+
+export function claudeHome(scenario: string): ClaudeHome {
+  const { dir, homes, cleanup } = tempConfigDir(scenario)
   const proj = join(dir, 'projects', readdirSync(join(dir, 'projects')).sort()[0]!)
   const sessions = readdirSync(proj)
     .filter((f) => f.endsWith('.jsonl'))
@@ -31,7 +56,7 @@ export function claudeHome(scenario: string): ClaudeHome {
     .sort()
   const fileOf = (id: string) => join(proj, `${id}.jsonl`)
   const id = sessions[0]!
-  return { dir, proj, sessions, id, file: fileOf(id), cwd: cwdOf(fileOf(id)), fileOf }
+  return { dir, proj, sessions, id, file: fileOf(id), cwd: cwdOf(fileOf(id)), fileOf, homes, cleanup }
 }
 
 /** The first cwd a Claude session file records. */

@@ -12,7 +12,7 @@ import type { FakePane } from '../../../../src/demo/fake-herdr'
 import { flushIndexStores, indexStoreCounters } from '../../../../src/transcript/jsonl/index-store'
 import { rosterCounters } from '../../../../src/transcript/kinds/claude/roster-watch'
 import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../../../support/harness'
-import { tempHome, type TempHome } from './home'
+import { claudeHome, type ClaudeHome } from '../../../support/claude-home'
 
 const PANE = 'w1:p2'
 const SID = '31768c85-8856-4ba3-9323-9014ac9e2d13'
@@ -33,10 +33,10 @@ const pane: FakePane = {
 }
 
 /** A bridge process's life: start on the data dir, open one socket, read the opening sequence, stop. */
-async function life(h: TempHome, dataDir: string) {
+async function life(h: ClaudeHome, dataDir: string) {
   const saves = indexStoreCounters.saves
   const parentBefore = rosterCounters.parentBytesRead
-  const b: Bridge = await startBridge({ state: { panes: [pane] }, homes: { claudeDir: h.claudeDir }, timing: FAST, deps: { indexCacheDir: join(dataDir, 'index-cache') } })
+  const b: Bridge = await startBridge({ state: { panes: [pane] }, homes: { claudeDir: h.dir }, timing: FAST, deps: { indexCacheDir: join(dataDir, 'index-cache') } })
   const jsonlCounters = b.app.decorator.jsonl.counters // this bridge's own: it starts from none
   const before = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: parentBefore }
   const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${encodeURIComponent(PANE)}&token=${ADMIN}`)
@@ -62,10 +62,10 @@ async function life(h: TempHome, dataDir: string) {
 }
 
 function setup() {
-  const h = tempHome('cc-subagents')
+  const h = claudeHome('cc-subagents')
   const dataDir = mkdtempSync(join(tmpdir(), 'gothalo-data-'))
   cleanups.push(() => h.cleanup(), () => rmSync(dataDir, { recursive: true, force: true }))
-  return { h, dataDir, session: join(h.projectDir, `${SID}.jsonl`) }
+  return { h, dataDir, session: join(h.proj, `${SID}.jsonl`) }
 }
 
 test('restart, session unchanged: same hello, roster and backlog, and the session is not read at all', async () => {

@@ -4,17 +4,18 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { RosterRegistry, discoverSubagentFiles, subagentsDirOf } from '../../../../src/transcript/kinds/claude/roster-watch'
-import { fileLines, tempHome, type TempHome } from './home'
+import { fileLines } from './sessions'
+import { claudeHome, type ClaudeHome } from '../../../support/claude-home'
 
 const SID = '31768c85-8856-4ba3-9323-9014ac9e2d13'
-const homes: TempHome[] = []
+const homes: ClaudeHome[] = []
 afterEach(() => {
   for (const h of homes.splice(0)) h.cleanup()
 })
 function session(): { parent: string; lines: string[] } {
-  const h = tempHome('cc-subagents')
+  const h = claudeHome('cc-subagents')
   homes.push(h)
-  const parent = join(h.projectDir, `${SID}.jsonl`)
+  const parent = join(h.proj, `${SID}.jsonl`)
   return { parent, lines: fileLines(parent) }
 }
 const quiet = () => {}

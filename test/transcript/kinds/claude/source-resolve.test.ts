@@ -12,7 +12,8 @@ import {
   recordedCwd,
 } from '../../../../src/transcript/kinds/claude/source-resolve'
 import type { Resolved, Unresolved } from '../../../../src/transcript/source'
-import { claudePane, expectedEntryIds, fileLines, tempHome, type TempHome } from './home'
+import { claudePane, expectedEntryIds, fileLines } from './sessions'
+import { claudeHome, emptyClaudeHome, type ClaudeHome, type EmptyClaudeHome } from '../../../support/claude-home'
 
 const WORKING_SID = 'ae22f811-9570-4ffe-b8a7-5db178f36de1'
 const WORKING_CWD = '/home/me/cc-working/proj'
@@ -20,10 +21,15 @@ const CLEAR_OLD = 'a229ad4a-0ede-46ed-be43-0650f48e0bd1'
 const CLEAR_NEW = 'a608b35b-2d46-4cc4-aae3-7403f541c80c'
 const CLEAR_CWD = '/home/me/cc-clear/proj'
 
-const homes: TempHome[] = []
+const homes: EmptyClaudeHome[] = []
 const held: Resolved[] = []
-function home(scenario?: string): TempHome {
-  const h = tempHome(scenario)
+function home(scenario: string): ClaudeHome {
+  const h = claudeHome(scenario)
+  homes.push(h)
+  return h
+}
+function emptyHome(): EmptyClaudeHome {
+  const h = emptyClaudeHome()
   homes.push(h)
   return h
 }
@@ -79,8 +85,8 @@ describe('resolve', () => {
   test('direct hit: <encoded-cwd>/<session>.jsonl, timeline over the whole file', async () => {
     const h = home('cc-working')
     const src = createClaudeSource(h.homes, { log: quiet })
-    const file = join(h.projectDir, `${WORKING_SID}.jsonl`)
-    const located = await locateClaudeSession(h.claudeDir, claudePane(WORKING_CWD, WORKING_SID))
+    const file = join(h.proj, `${WORKING_SID}.jsonl`)
+    const located = await locateClaudeSession(h.dir, claudePane(WORKING_CWD, WORKING_SID))
     expect(located).toEqual({ path: file, sessionId: WORKING_SID, via: 'direct' })
     const r = expectResolved(await src.resolve(claudePane(WORKING_CWD, WORKING_SID), {}))
     expect(r.sessionId).toBe(WORKING_SID)
@@ -94,11 +100,11 @@ describe('resolve', () => {
 
   test('encoding drift: a file under an oddly named project dir is found by session id', async () => {
     const h = home('cc-working')
-    const odd = join(h.claudeDir, 'projects', '-home-me-cc_working-proj-renamed')
+    const odd = join(h.dir, 'projects', '-home-me-cc_working-proj-renamed')
     mkdirSync(odd)
-    renameSync(join(h.projectDir, `${WORKING_SID}.jsonl`), join(odd, `${WORKING_SID}.jsonl`))
-    rmSync(h.projectDir, { recursive: true })
-    const located = await locateClaudeSession(h.claudeDir, claudePane(WORKING_CWD, WORKING_SID))
+    renameSync(join(h.proj, `${WORKING_SID}.jsonl`), join(odd, `${WORKING_SID}.jsonl`))
+    rmSync(h.proj, { recursive: true })
+    const located = await locateClaudeSession(h.dir, claudePane(WORKING_CWD, WORKING_SID))
     expect(located).toEqual({ path: join(odd, `${WORKING_SID}.jsonl`), sessionId: WORKING_SID, via: 'glob' })
     const r = expectResolved(await createClaudeSource(h.homes, { log: quiet }).resolve(claudePane(WORKING_CWD, WORKING_SID), {}))
     expect(r.sessionId).toBe(WORKING_SID)
@@ -107,7 +113,7 @@ describe('resolve', () => {
 
   test('encoding drift: the glob works without any cwd too', async () => {
     const h = home('cc-working')
-    const located = await locateClaudeSession(h.claudeDir, claudePane(undefined, WORKING_SID))
+    const located = await locateClaudeSession(h.dir, claudePane(undefined, WORKING_SID))
     expect(located?.via).toBe('glob')
     expect(located?.sessionId).toBe(WORKING_SID)
   })
@@ -115,41 +121,41 @@ describe('resolve', () => {
   test('unknown session id: newest file whose recorded cwd is the pane cwd; a newer file of another cwd is skipped', async () => {
     const h = home('cc-working')
     const now = Math.floor(Date.now() / 1000)
-    const real = join(h.projectDir, `${WORKING_SID}.jsonl`)
+    const real = join(h.proj, `${WORKING_SID}.jsonl`)
     utimesSync(real, now - 100, now - 100)
-    writeSession(h.projectDir, 'bbbbbbbb-0000-0000-0000-000000000001', '/somewhere/else', now) // newer, other cwd
-    writeSession(h.projectDir, 'cccccccc-0000-0000-0000-000000000002', WORKING_CWD, now - 500) // same cwd, older
-    writeFileSync(join(h.projectDir, 'garbage.jsonl'), '\u0000\u0001binary\n{"cwd":\n') // newest, unreadable head
+    writeSession(h.proj, 'bbbbbbbb-0000-0000-0000-000000000001', '/somewhere/else', now) // newer, other cwd
+    writeSession(h.proj, 'cccccccc-0000-0000-0000-000000000002', WORKING_CWD, now - 500) // same cwd, older
+    writeFileSync(join(h.proj, 'garbage.jsonl'), '\u0000\u0001binary\n{"cwd":\n') // newest, unreadable head
     const src = createClaudeSource(h.homes, { log: quiet })
     for (const agent of [claudePane(WORKING_CWD, undefined), claudePane(WORKING_CWD, 'dddddddd-0000-0000-0000-00000000dead')]) {
-      const located = await locateClaudeSession(h.claudeDir, agent)
+      const located = await locateClaudeSession(h.dir, agent)
       expect(located).toEqual({ path: real, sessionId: WORKING_SID, via: 'newest-matching' })
       const r = expectResolved(await src.resolve(agent, {}))
       expect(r.sessionId).toBe(WORKING_SID)
     }
     // the same-cwd file becomes the newest → it wins
-    utimesSync(join(h.projectDir, 'cccccccc-0000-0000-0000-000000000002.jsonl'), now + 10, now + 10)
+    utimesSync(join(h.proj, 'cccccccc-0000-0000-0000-000000000002.jsonl'), now + 10, now + 10)
     expect(await src.currentSession(claudePane(WORKING_CWD, undefined))).toBe('cccccccc-0000-0000-0000-000000000002')
   })
 
   test("the CLI's stricter encoding (every non-alphanumeric → -) is a direct hit too", async () => {
-    const h = home()
+    const h = emptyHome()
     const cwd = '/home/me/my_proj.v2 x'
     // the contract rule gives -home-me-my_proj-v2 x; the CLI writes -home-me-my-proj-v2-x
     const sid = '12121212-0000-0000-0000-000000000001'
-    writeSession(join(h.claudeDir, 'projects', '-home-me-my-proj-v2-x'), sid, cwd, Math.floor(Date.now() / 1000))
-    expect((await locateClaudeSession(h.claudeDir, claudePane(cwd, sid)))?.via).toBe('direct')
-    expect((await locateClaudeSession(h.claudeDir, claudePane(cwd, undefined)))?.sessionId).toBe(sid)
+    writeSession(join(h.dir, 'projects', '-home-me-my-proj-v2-x'), sid, cwd, Math.floor(Date.now() / 1000))
+    expect((await locateClaudeSession(h.dir, claudePane(cwd, sid)))?.via).toBe('direct')
+    expect((await locateClaudeSession(h.dir, claudePane(cwd, undefined)))?.sessionId).toBe(sid)
   })
 
   test('a cwd over 200 characters: the hashed project dir is found by its prefix', async () => {
-    const h = home()
+    const h = emptyHome()
     const cwd = '/home/me/' + 'deep/'.repeat(45) + 'proj'
     const dirName = cwd.replace(/[^A-Za-z0-9]/g, '-').slice(0, 200) + '-1x2y3z'
     const sid = '34343434-0000-0000-0000-000000000002'
-    writeSession(join(h.claudeDir, 'projects', dirName), sid, cwd, Math.floor(Date.now() / 1000))
-    expect(await locateClaudeSession(h.claudeDir, claudePane(cwd, sid))).toMatchObject({ sessionId: sid, via: 'direct' })
-    expect(await locateClaudeSession(h.claudeDir, claudePane(cwd, undefined))).toMatchObject({ sessionId: sid, via: 'newest-matching' })
+    writeSession(join(h.dir, 'projects', dirName), sid, cwd, Math.floor(Date.now() / 1000))
+    expect(await locateClaudeSession(h.dir, claudePane(cwd, sid))).toMatchObject({ sessionId: sid, via: 'direct' })
+    expect(await locateClaudeSession(h.dir, claudePane(cwd, undefined))).toMatchObject({ sessionId: sid, via: 'newest-matching' })
   })
 
   test('cwd with a trailing slash matches the recorded cwd', async () => {
@@ -158,7 +164,7 @@ describe('resolve', () => {
   })
 
   test('nothing to open → 404 "no transcript file for pane"', async () => {
-    const empty = home()
+    const empty = emptyHome()
     const h = home('cc-working')
     const want: Unresolved = { ok: false, status: 404, body: 'no transcript file for pane' }
     expect(await createClaudeSource(empty.homes, { log: quiet }).resolve(claudePane(WORKING_CWD, WORKING_SID), {})).toEqual(want)
@@ -178,7 +184,7 @@ describe('resolve', () => {
     const h = home('cc-working')
     const logs: string[] = []
     const src = createClaudeSource(h.homes, { log: (m) => logs.push(m) })
-    const loop = join(h.projectDir, 'ffffffff-0000-0000-0000-00000000100p.jsonl')
+    const loop = join(h.proj, 'ffffffff-0000-0000-0000-00000000100p.jsonl')
     symlinkSync(loop, loop) // stat → ELOOP
     const r = await src.resolve(claudePane(WORKING_CWD, 'ffffffff-0000-0000-0000-00000000100p'), {})
     expect(r).toEqual<Resolved | Unresolved>({ ok: false, status: 500, body: 'read transcript failed' })
@@ -191,8 +197,8 @@ describe('resolve', () => {
     const h = home('cc-working')
     // Files a traversal would reach if the value were used in a path:
     // projects/<encoded>/../../evil.jsonl and /etc/passwd-ish targets.
-    writeSession(h.claudeDir, 'evil', WORKING_CWD, Math.floor(Date.now() / 1000) + 100)
-    writeSession(join(h.claudeDir, 'projects'), 'evil', WORKING_CWD, Math.floor(Date.now() / 1000) + 100)
+    writeSession(h.dir, 'evil', WORKING_CWD, Math.floor(Date.now() / 1000) + 100)
+    writeSession(join(h.dir, 'projects'), 'evil', WORKING_CWD, Math.floor(Date.now() / 1000) + 100)
     const src = createClaudeSource(h.homes, { log: quiet })
     for (const value of ['../../evil', '../evil', '../../etc/passwd', '/etc/passwd', `${WORKING_SID}/../../../evil`, '..', `${WORKING_SID}.jsonl`]) {
       // with the pane cwd: treated as unknown → the newest matching file of the project, the real one
@@ -207,22 +213,22 @@ describe('resolve', () => {
   test('currentSession follows herdr across /clear (cc-clear has both session files)', async () => {
     const h = home('cc-clear')
     const src = createClaudeSource(h.homes, { log: quiet })
-    expect(fileLines(join(h.projectDir, `${CLEAR_NEW}.jsonl`)).some((l) => l.includes('<command-name>/clear</command-name>'))).toBe(true)
+    expect(fileLines(join(h.proj, `${CLEAR_NEW}.jsonl`)).some((l) => l.includes('<command-name>/clear</command-name>'))).toBe(true)
     expect(await src.currentSession(claudePane(CLEAR_CWD, CLEAR_OLD))).toBe(CLEAR_OLD)
     expect(await src.currentSession(claudePane(CLEAR_CWD, CLEAR_NEW))).toBe(CLEAR_NEW)
     // resolve agrees, and each session has its own timeline
     const oldR = expectResolved(await src.resolve(claudePane(CLEAR_CWD, CLEAR_OLD), {}))
     const newR = expectResolved(await src.resolve(claudePane(CLEAR_CWD, CLEAR_NEW), {}))
     expect([oldR.sessionId, newR.sessionId]).toEqual([CLEAR_OLD, CLEAR_NEW])
-    expect(newR.timeline.total()).toBe(expectedEntryIds(join(h.projectDir, `${CLEAR_NEW}.jsonl`)).length)
-    expect(oldR.timeline.total()).toBe(expectedEntryIds(join(h.projectDir, `${CLEAR_OLD}.jsonl`)).length)
+    expect(newR.timeline.total()).toBe(expectedEntryIds(join(h.proj, `${CLEAR_NEW}.jsonl`)).length)
+    expect(oldR.timeline.total()).toBe(expectedEntryIds(join(h.proj, `${CLEAR_OLD}.jsonl`)).length)
     // herdr not (yet) reporting an id: the most recently written file with this cwd
     const now = Math.floor(Date.now() / 1000)
-    utimesSync(join(h.projectDir, `${CLEAR_OLD}.jsonl`), now - 60, now - 60)
-    utimesSync(join(h.projectDir, `${CLEAR_NEW}.jsonl`), now, now)
+    utimesSync(join(h.proj, `${CLEAR_OLD}.jsonl`), now - 60, now - 60)
+    utimesSync(join(h.proj, `${CLEAR_NEW}.jsonl`), now, now)
     expect(await src.currentSession(claudePane(CLEAR_CWD, undefined))).toBe(CLEAR_NEW)
     // the new file disappears (say the rotation was undone): the direct hit misses, the old file is the newest match
-    rmSync(join(h.projectDir, `${CLEAR_NEW}.jsonl`))
+    rmSync(join(h.proj, `${CLEAR_NEW}.jsonl`))
     expect(await src.currentSession(claudePane(CLEAR_CWD, CLEAR_NEW))).toBe(CLEAR_OLD)
   })
 
@@ -232,10 +238,10 @@ describe('resolve', () => {
     const sid = '99999999-0000-0000-0000-000000000009'
     const fresh = claudePane(WORKING_CWD, sid)
     expect(await src.currentSession(fresh)).toBe(WORKING_SID) // unmatched id → newest matching
-    writeSession(h.projectDir, sid, WORKING_CWD, Math.floor(Date.now() / 1000) - 1000)
+    writeSession(h.proj, sid, WORKING_CWD, Math.floor(Date.now() / 1000) - 1000)
     expect(await src.currentSession(fresh)).toBe(sid) // direct hit, however old
-    appendFileSync(join(h.projectDir, `${sid}.jsonl`), 'garbage\n')
+    appendFileSync(join(h.proj, `${sid}.jsonl`), 'garbage\n')
     const r = expectResolved(await src.resolve(fresh, {}))
-    expect(r.timeline.total()).toBe(expectedEntryIds(join(h.projectDir, `${sid}.jsonl`)).length)
+    expect(r.timeline.total()).toBe(expectedEntryIds(join(h.proj, `${sid}.jsonl`)).length)
   })
 })

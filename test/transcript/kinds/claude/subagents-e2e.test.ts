@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import type { FakePane } from '../../../../src/demo/fake-herdr'
 import { startBridge, type Bridge, type FrameQueue } from '../../../support/harness'
 import { agentPane, connect, FAST, readOpening, upgradeStatus } from '../../../support/transcript-socket'
-import { expectedEntryIds, fileLines, tempHome, type TempHome } from './home'
+import { expectedEntryIds, fileLines } from './sessions'
+import { claudeHome, type ClaudeHome } from '../../../support/claude-home'
 
 const PANE = 'w1:p2'
 const SID = '31768c85-8856-4ba3-9323-9014ac9e2d13'
@@ -21,7 +22,7 @@ const CLEAR_CWD = '/home/me/cc-clear/proj'
 
 const bridges: Bridge[] = []
 const sockets: FrameQueue[] = []
-const homes: TempHome[] = []
+const homes: ClaudeHome[] = []
 afterEach(async () => {
   for (const q of sockets.splice(0)) q.close()
   for (const b of bridges.splice(0)) await b.stop()
@@ -30,10 +31,10 @@ afterEach(async () => {
 
 const pane = (cwd: string, sid?: string) => agentPane('claude', cwd, sid ? { kind: 'id', value: sid } : undefined, PANE)
 
-async function bridgeOn(scenario: string, p: FakePane): Promise<{ b: Bridge; h: TempHome }> {
-  const h = tempHome(scenario)
+async function bridgeOn(scenario: string, p: FakePane): Promise<{ b: Bridge; h: ClaudeHome }> {
+  const h = claudeHome(scenario)
   homes.push(h)
-  const b = await startBridge({ state: { panes: [p] }, homes: { claudeDir: h.claudeDir }, timing: FAST })
+  const b = await startBridge({ state: { panes: [p] }, homes: { claudeDir: h.dir }, timing: FAST })
   bridges.push(b)
   return { b, h }
 }
@@ -58,7 +59,7 @@ describe('claude end to end', () => {
       ['ab787ad1b496b62b0', true],
       ['a4160e85bd33f35ac', false],
     ])
-    expect(entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.projectDir, `${SID}.jsonl`)))
+    expect(entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.proj, `${SID}.jsonl`)))
   })
 
   test('?subagent= streams that agent; unknown or hostile values are 404 before the upgrade', async () => {
@@ -66,7 +67,7 @@ describe('claude end to end', () => {
     const { hello, entries } = await readOpening(await open(b, `&subagent=${ALPHA}`))
     expect(hello).toMatchObject({ session_id: SID, subagent: ALPHA })
     expect(hello.subagents.length).toBe(5)
-    expect(entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.projectDir, SID, 'subagents', `agent-${ALPHA}.jsonl`)))
+    expect(entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.proj, SID, 'subagents', `agent-${ALPHA}.jsonl`)))
     for (const bad of ['../../secret', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%2Fetc%2Fpasswd', '', `agent-${ALPHA}`]) {
       expect(await upgradeStatus(b, PANE, `&subagent=${bad}`)).toEqual({ status: 404, body: 'no transcript file for pane' })
     }
@@ -74,7 +75,7 @@ describe('claude end to end', () => {
 
   test('the roster is live: a background agent notified while the socket is open → subagents frame', async () => {
     const { b, h } = await bridgeOn('cc-subagents', pane(CWD, SID))
-    const parent = join(h.projectDir, `${SID}.jsonl`)
+    const parent = join(h.proj, `${SID}.jsonl`)
     const lines = fileLines(parent)
     // cut after GAMMA's async launch (line 14): GAMMA running; DELTA/EPSILON's files exist already
     writeFileSync(parent, lines.slice(0, 16).map((l) => l + '\n').join(''))
@@ -107,7 +108,7 @@ describe('claude end to end', () => {
     expect(frames.pop()).toMatchObject({ from: CLEAR_OLD, to: CLEAR_NEW })
     const second = await readOpening(q)
     expect(second.hello.session_id).toBe(CLEAR_NEW)
-    expect(second.entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.projectDir, `${CLEAR_NEW}.jsonl`)))
+    expect(second.entries.map((e) => e.id)).toEqual(expectedEntryIds(join(h.proj, `${CLEAR_NEW}.jsonl`)))
     expect(second.entries.map((e) => e.seq)).toEqual(second.entries.map((_, i) => i + 1))
   })
 })

@@ -27,7 +27,8 @@ const jsonl = new JsonlFiles()
 
 // the contract's 404 body, spelled out: 'no transcript file for pane'
 import { NO_TRANSCRIPT, type Resolved, type Unresolved } from '../../../../src/transcript/source'
-import { FIXTURES, claudePane, expectedEntryIds, fileLines, tempHome, type TempHome } from './home'
+import { FIXTURES, claudePane, expectedEntryIds, fileLines } from './sessions'
+import { claudeHome, type ClaudeHome } from '../../../support/claude-home'
 
 const SID = '31768c85-8856-4ba3-9323-9014ac9e2d13'
 const CWD = '/home/me/cc-subagents/proj'
@@ -46,7 +47,7 @@ const AGENT_IDS = readdirSync(FIXTURE_SUBDIR)
   .map((n) => n.slice('agent-'.length, -'.jsonl'.length))
   .sort()
 
-const homes: TempHome[] = []
+const homes: ClaudeHome[] = []
 const held: Resolved[] = []
 afterEach(() => {
   for (const r of held.splice(0)) r.timeline.release()
@@ -54,21 +55,21 @@ afterEach(() => {
 })
 
 interface Setup {
-  h: TempHome
+  h: ClaudeHome
   src: ClaudeSource
   parent: string
   subDir: string
   logs: string[]
 }
 function setup(): Setup {
-  const h = tempHome('cc-subagents')
+  const h = claudeHome('cc-subagents')
   homes.push(h)
   const logs: string[] = []
   return {
     h,
     src: createClaudeSource(h.homes, { log: (m) => logs.push(m), pollMs: 60_000, jsonl }),
-    parent: join(h.projectDir, `${SID}.jsonl`),
-    subDir: join(h.projectDir, SID, 'subagents'),
+    parent: join(h.proj, `${SID}.jsonl`),
+    subDir: join(h.proj, SID, 'subagents'),
     logs,
   }
 }
@@ -146,8 +147,8 @@ describe('subagent streams', () => {
   test('traversal and other ids that were not discovered → 404, never a path', async () => {
     const { h, src } = setup()
     // things a path built from the value would reach
-    writeFileSync(join(h.claudeDir, 'secret.jsonl'), '{"type":"user","uuid":"s","message":{"role":"user","content":"secret"}}\n')
-    writeFileSync(join(h.projectDir, SID, 'subagents', 'x.jsonl'), '{"type":"user","uuid":"x","message":{"role":"user","content":"x"}}\n')
+    writeFileSync(join(h.dir, 'secret.jsonl'), '{"type":"user","uuid":"s","message":{"role":"user","content":"secret"}}\n')
+    writeFileSync(join(h.proj, SID, 'subagents', 'x.jsonl'), '{"type":"user","uuid":"x","message":{"role":"user","content":"x"}}\n')
     const attempts = [
       '../../secret',
       '../../../../secret',
@@ -174,7 +175,7 @@ describe('subagent streams', () => {
   })
 
   test('a subagent of a session without subagents dir → 404', async () => {
-    const h = tempHome('cc-working')
+    const h = claudeHome('cc-working')
     homes.push(h)
     const src = createClaudeSource(h.homes, { log: () => {} })
     expect(await src.resolve(claudePane('/home/me/cc-working/proj', 'ae22f811-9570-4ffe-b8a7-5db178f36de1'), { subagent: ALPHA })).toEqual(NO_TRANSCRIPT)
@@ -433,7 +434,7 @@ describe('roster', () => {
     const { src } = setup()
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
     expect(await src.subagentCounts(claudePane('/home/me/nowhere', undefined))).toBeUndefined()
-    const h = tempHome('cc-working')
+    const h = claudeHome('cc-working')
     homes.push(h)
     const plain = createClaudeSource(h.homes, { log: () => {} })
     expect(await plain.subagentCounts(claudePane('/home/me/cc-working/proj', 'ae22f811-9570-4ffe-b8a7-5db178f36de1'))).toBeUndefined()
