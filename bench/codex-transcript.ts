@@ -1,25 +1,30 @@
 // Measures the codex transcript source on a large generated rollout.
 //   bun bench/codex-transcript.ts [MB]        (default 100)
 // The rollout is the corpus rollouts' real lines (fixtures/codex) repeated with fresh
-// call ids, in /tmp under a CODEX_HOME sessions tree (generated once, reused). In one run:
-//   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line;
-//   cold  — createCodexSource().resolve() (herdr's thread id) + read the newest 150;
+// call ids, under a temp CODEX_HOME sessions tree removed at the end. In one run:
+//   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line
+//           (median of 3, this process, page cache warm);
+//   cold  — a fresh process: createCodexSource().resolve() (herdr's thread id) +
+//           read the newest 150 (median of 3 fresh processes); its RSS growth
+//           while building (peak) and once serving, as read (no forced GC);
 //   warm  — release, resolve again (the index is cached) + the newest 150;
-//   deep  — an older page at the very start of the file (load_older to the top);
-//   tail  — a real assistant record appended → the timeline's onGrow (20 appends);
-//   RSS   — growth while the cold index is built (peak) and once it serves.
+//   deep  — older pages at the very start of the file (load_older to the top), each read once;
+//   tail  — a real assistant record appended → the timeline's onGrow (20 appends).
 // Targets, the same as Claude's (bench/transcript-engine.ts): cold ≤ 1.5× floor;
 // warm < 50 ms; deep older page < 20 ms; append→onGrow p50 < 50 ms; RSS growth < 64 MB.
-// Prints one JSON line, then a summary.
-import { appendFileSync, readFileSync, statSync } from 'node:fs'
+// Prints one JSON line, then the verdicts; a missed target exits non-zero.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCodexSource } from '../src/transcript/kinds/codex/source'
 import { floor, median } from './floor'
 import { growSession, ms, resolveAndPage, sessionAgent } from './session-file'
+import { check, finish, loadNote } from './verdict'
 import { jsonlFiles } from '../test/support/fuzz'
 
-const MB = Number(process.argv[2] ?? 100) || 100
-const ROOT = '/tmp/gothalo-codex-bench'
+const COLD = process.argv[2] === '--cold'
+const MB = COLD ? 0 : Number(process.argv[2] ?? 100) || 100
+const ROOT = COLD ? process.argv[3]! : mkdtempSync(join(tmpdir(), 'gothalo-codex-bench-'))
 const CODEX_DIR = join(ROOT, '.codex')
 const CWD = '/tmp/gothalo-codex-bench/proj'
 const TID = '01a2aaaa-0000-7000-8000-00000000bea7'
@@ -29,7 +34,7 @@ const FIX = join(import.meta.dir, '../fixtures/codex')
 
 function generate(bytes: number): void {
   const files = jsonlFiles(FIX).sort()
-  const first = JSON.parse(readFileSync(files[0], 'utf8').split('\n')[0])
+  const first = JSON.parse(readFileSync(files[0]!, 'utf8').split('\n')[0]!)
   first.payload.id = first.payload.session_id = TID
   first.payload.cwd = CWD
   // every record but the headers; call ids made unique per copy so calls and results stay paired
@@ -39,89 +44,100 @@ function generate(bytes: number): void {
 
 const homes = { home: ROOT, claudeDir: '', piDir: '', xdgStateHome: '', xdgDataHome: '', codexDir: CODEX_DIR }
 const agent = sessionAgent('codex', CWD, { kind: 'id', value: TID })
+const rssMB = () => process.memoryUsage().rss / 1048576 // as the OS sees it: no forced GC
 
-generate(MB * 1024 * 1024)
-const bytes = statSync(PATH).size
-await floor(PATH)
-const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
-
-const rssMB = () => process.memoryUsage().rss / 1048576
-const settle = () => {
-  Bun.gc(true)
-  return rssMB()
-}
-const colds: number[] = []
-let total = 0
-let rssPeak = 0
-let rssServing = 0
-for (let i = 0; i < 3; i++) {
-  const before = settle()
+if (COLD) {
+  // a fresh process: resolve + newest page, timed here, reported to the parent with its RSS growth
+  const before = rssMB()
   let peak = before
   const sampler = setInterval(() => (peak = Math.max(peak, rssMB())), 5)
   const c = await resolveAndPage(createCodexSource(homes, { pollMs: 250 }), agent)
   clearInterval(sampler)
   if (c.page !== 150) throw new Error(`newest page had ${c.page} entries`)
-  total = c.r.timeline.total()
-  colds.push(c.ms)
-  rssPeak = Math.max(rssPeak, Math.max(peak, rssMB()) - before)
-  rssServing = Math.max(rssServing, settle() - before)
-  c.r.timeline.release()
+  const serving = rssMB()
+  console.log(JSON.stringify({ ms: c.ms, total: c.r.timeline.total(), rss_peak: Math.max(peak, serving) - before, rss_serving: serving - before }))
+  process.exit(0)
 }
-const source = createCodexSource(homes, { pollMs: 250 })
-const first = await resolveAndPage(source, agent)
-const deeps: number[] = []
-for (let i = 0; i < 5; i++) {
-  const t0 = performance.now()
-  const page = await first.r.timeline.read(1, 150)
-  deeps.push(ms(t0))
-  if (page.length !== 150) throw new Error(`deep page had ${page.length} entries`)
-}
-// the live tail: a real assistant record (a fresh id each time) appended to the rollout
-const assistant = readFileSync(PATH, 'utf8').split('\n').find((l) => l.includes('"role":"assistant"'))!
-const tails: number[] = []
-for (let k = 0; k < 20; k++) {
-  const got = new Promise<number>((res) => {
-    const off = first.r.timeline.onGrow(() => {
-      off()
-      res(performance.now())
+
+try {
+  console.log(`codex-transcript: ${loadNote()}`)
+  generate(MB * 1024 * 1024)
+  const bytes = statSync(PATH).size
+  await floor(PATH) // page cache warm for everyone alike
+  const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
+
+  const colds: number[] = []
+  let total = 0
+  let rssPeak = 0
+  let rssServing = 0
+  for (let i = 0; i < 3; i++) {
+    const child = Bun.spawn([process.execPath, import.meta.path, '--cold', ROOT], { stdout: 'pipe', stderr: 'inherit' })
+    const out = JSON.parse((await new Response(child.stdout).text()).trim().split('\n').pop()!)
+    if ((await child.exited) !== 0) throw new Error('cold child failed')
+    colds.push(out.ms)
+    total = out.total
+    rssPeak = Math.max(rssPeak, out.rss_peak)
+    rssServing = Math.max(rssServing, out.rss_serving)
+  }
+  const source = createCodexSource(homes, { pollMs: 250 })
+  const first = await resolveAndPage(source, agent)
+  const deeps: number[] = []
+  for (let i = 0; i < 5; i++) {
+    // a different old page each time: a page read once is held (served again without a read)
+    const from = 1 + i * 150
+    const t0 = performance.now()
+    const page = await first.r.timeline.read(from, from + 149)
+    deeps.push(ms(t0))
+    if (page.length !== 150) throw new Error(`deep page had ${page.length} entries`)
+  }
+  // the live tail: a real assistant record (a fresh id each time) appended to the rollout
+  const assistant = readFileSync(PATH, 'utf8').split('\n').find((l) => l.includes('"role":"assistant"'))!
+  const tails: number[] = []
+  for (let k = 0; k < 20; k++) {
+    const got = new Promise<number>((res) => {
+      const off = first.r.timeline.onGrow(() => {
+        off()
+        res(performance.now())
+      })
     })
-  })
-  const t0 = performance.now()
-  appendFileSync(PATH, assistant.replace(/"id":"msg_[^"]*"/, `"id":"msg_tail${k}"`) + '\n')
-  tails.push((await got) - t0)
-  await Bun.sleep(5 + ((k * 37) % 40))
+    const t0 = performance.now()
+    appendFileSync(PATH, assistant.replace(/"id":"msg_[^"]*"/, `"id":"msg_tail${k}"`) + '\n')
+    tails.push((await got) - t0)
+    await Bun.sleep(5 + ((k * 37) % 40))
+  }
+  first.r.timeline.release()
+  const warms: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const w = await resolveAndPage(source, agent)
+    warms.push(w.ms)
+    w.r.timeline.release()
+  }
+  const coldMs = median(colds)
+  const warmMs = median(warms)
+  const deepMs = median(deeps)
+  const tailMs = median(tails)
+  const figures = {
+    bench: 'codex-transcript',
+    file_mb: +(bytes / 1048576).toFixed(1),
+    entries: total,
+    floor_ms: +floorMs.toFixed(1),
+    cold_ms: +coldMs.toFixed(1),
+    cold_all_ms: colds.map((x) => +x.toFixed(1)),
+    cold_over_floor: +(coldMs / floorMs).toFixed(2),
+    warm_ms: +warmMs.toFixed(2),
+    deep_page_ms: +deepMs.toFixed(2),
+    tail_p50_ms: +tailMs.toFixed(2),
+    rss_growth_build_peak_mb: +rssPeak.toFixed(1),
+    rss_growth_serving_mb: +rssServing.toFixed(1),
+  }
+  console.log(JSON.stringify(figures))
+  console.log(`codex rollout ${figures.file_mb} MB, ${total} entries; floor = stream + JSON.parse every line = ${floorMs.toFixed(0)} ms`)
+  check('codex cold resolve + newest 150 (fresh process)', coldMs <= 1.5 * floorMs, `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`, '≤ 1.5× floor')
+  check('codex warm re-resolve + newest 150', warmMs < 50, `${warmMs.toFixed(2)} ms (floor ${floorMs.toFixed(0)} ms)`, '< 50 ms')
+  check('codex older page at the start of the file', deepMs < 20, `${deepMs.toFixed(2)} ms median`, '< 20 ms')
+  check('codex append → onGrow p50', tailMs < 50, `${tailMs.toFixed(2)} ms (floor: the 250 ms poll, a directory watch usually first)`, '< 50 ms')
+  check('codex RSS growth of the cold process', rssPeak < 64, `build peak ${rssPeak.toFixed(1)} MB, serving ${rssServing.toFixed(1)} MB, as read (no forced GC)`, '< 64 MB')
+} finally {
+  rmSync(ROOT, { recursive: true, force: true })
 }
-first.r.timeline.release()
-const warms: number[] = []
-for (let i = 0; i < 5; i++) {
-  const w = await resolveAndPage(source, agent)
-  warms.push(w.ms)
-  w.r.timeline.release()
-}
-const coldMs = median(colds)
-const warmMs = median(warms)
-const deepMs = median(deeps)
-const tailMs = median(tails)
-const figures = {
-  bench: 'codex-transcript',
-  file_mb: +(bytes / 1048576).toFixed(1),
-  entries: total,
-  floor_ms: +floorMs.toFixed(1),
-  cold_ms: +coldMs.toFixed(1),
-  cold_over_floor: +(coldMs / floorMs).toFixed(2),
-  warm_ms: +warmMs.toFixed(2),
-  deep_page_ms: +deepMs.toFixed(2),
-  tail_p50_ms: +tailMs.toFixed(2),
-  rss_growth_build_peak_mb: +rssPeak.toFixed(1),
-  rss_growth_serving_mb: +rssServing.toFixed(1),
-  targets_met: coldMs <= 1.5 * floorMs && warmMs < 50 && deepMs < 20 && tailMs < 50 && rssPeak < 64,
-}
-console.log(JSON.stringify(figures))
-console.log(`codex rollout ${figures.file_mb} MB, ${total} entries (${PATH})`)
-console.log(`  floor (stream + JSON.parse every line): ${floorMs.toFixed(0)} ms`)
-console.log(`  cold resolve + newest 150:               ${coldMs.toFixed(0)} ms  = ${(coldMs / floorMs).toFixed(2)}× floor (target ≤ 1.5×)`)
-console.log(`  warm re-resolve + newest 150:            ${warmMs.toFixed(2)} ms (target < 50 ms)`)
-console.log(`  older page at the start of the file:     ${deepMs.toFixed(2)} ms (target < 20 ms)`)
-console.log(`  append → onGrow p50:                     ${tailMs.toFixed(2)} ms (target < 50 ms)`)
-console.log(`  RSS growth: build peak / serving         ${rssPeak.toFixed(1)} / ${rssServing.toFixed(1)} MB (target < 64 MB)`)
-process.exit(figures.targets_met ? 0 : 1)
+finish('codex-transcript')
