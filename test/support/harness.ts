@@ -176,16 +176,7 @@ export function fakePane(kind: string, over: PaneOver = {}): FakePane {
 /** A claude pane in the fake, with its screen from a fixture file. */
 export const claudePane = (over: PaneOver = {}): FakePane => fakePane('claude', over)
 
-/** Waits until `check` returns a value (not undefined/false), polling; rejects after `ms`. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await check()
-    if (v !== undefined && v !== false) return v as T
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+export { waitFor } from './wait'
 
 export const WS_HANDSHAKE = {
   upgrade: 'websocket',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Draft, Entry } from '../../../src/transcript/entry'
 import { unplaced, type LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
+import { waitFor } from '../../support/wait'
 
 /**
  * {"uuid":"u","n":3,"t":"x"} → 3 drafts u#0..u#2 (n may be 0: a line with no
@@ -72,14 +73,7 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Resolves when `cond()` is true (checked every few ms); rejects after `ms`. */
-export async function waitFor(cond: () => boolean, ms = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
+export { waitFor } from '../../support/wait'
 
 /** Collects what a timeline emits; `next(n)` awaits the n-th grow batch. */
 export function recorder() {
