@@ -1,6 +1,5 @@
-// The timestamps pi writes (isoTime) and pi's display-diff lines: which shapes read, which do not.
+// The timestamps the agents write, through isoTime: which shapes read, which do not.
 import { describe, expect, test } from 'bun:test'
-import { piDiffToUnified } from '../../src/transcript/kinds/pi/diff'
 import { isoTime } from '../../src/transcript/tool-summary'
 
 describe('isoTime', () => {
@@ -21,17 +20,5 @@ describe('isoTime', () => {
     expect(isoTime('2026-12-02')).toBe('2026-12-02')
     expect(isoTime(0)).toBe('1970-01-01T00:00:00.000Z')
     expect(isoTime(Number.NaN)).toBeUndefined()
-  })
-})
-
-describe('pi display diff lines', () => {
-  test('space and tab padding read the same; gaps split hunks; anything else is no diff', () => {
-    expect(piDiffToUnified('-  1 old\n+  1 new')).toBe('@@ -1,1 +1,1 @@\n-old\n+new')
-    expect(piDiffToUnified('-\t1 old\n+\t1 new')).toBe('@@ -1,1 +1,1 @@\n-old\n+new')
-    expect(piDiffToUnified(' 1 a\n    ...\n 9 b')).toBe('@@ -1,1 +1,1 @@\n a\n@@ -9,1 +9,1 @@\n b')
-    expect(piDiffToUnified('+12')).toBe('@@ -11,0 +12,1 @@\n+')
-    expect(piDiffToUnified('-x1 a')).toBeUndefined()
-    expect(piDiffToUnified('+   ...')).toBeUndefined()
-    expect(piDiffToUnified('*1 a')).toBeUndefined()
   })
 })
