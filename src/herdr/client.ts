@@ -2,10 +2,10 @@
 // limit, decodes its JSON envelope and turns failures into HerdrError.
 // The CLI has no read timeout of its own (docs/reference/herdr-cli.md §1), so a hung server
 // would hang a request: we kill the whole process group when time runs out.
-import { Type, type TSchema } from '@sinclair/typebox'
+import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { HerdrSocketError, herdrSocketPath, socketRequest } from './socket'
-import type { AgentInfo, ReadSource, Snapshot } from './types'
+import { AgentReply, SnapshotReply, type AgentInfo, type ReadSource, type Snapshot } from './types'
 
 export interface RunResult {
   code: number
@@ -195,26 +195,6 @@ interface Envelope<T> {
   error?: { code: string; message: string }
 }
 
-/** Only the fields the bridge relies on: a reply without them is malformed (502), not a crash (500). */
-const AgentShape = Type.Object({
-  pane_id: Type.String(),
-  agent_status: Type.String(),
-  state_change_seq: Type.Number(),
-  agent: Type.Optional(Type.String()),
-  cwd: Type.Optional(Type.String()),
-  agent_session: Type.Optional(Type.Object({ value: Type.String() })),
-})
-const PaneShape = Type.Object({ pane_id: Type.String(), workspace_id: Type.String(), tab_id: Type.String(), agent_status: Type.String() })
-const AgentReply = Type.Object({ agent: AgentShape })
-const SnapshotReply = Type.Object({
-  snapshot: Type.Object({
-    panes: Type.Array(PaneShape),
-    agents: Type.Array(AgentShape),
-    workspaces: Type.Array(Type.Object({ workspace_id: Type.String() })),
-    tabs: Type.Array(Type.Object({ tab_id: Type.String() })),
-  }),
-})
-
 /** The words of a herdr command as they may be shown: typed text never is. */
 function labelOf(args: string[]): string {
   const shown = args[0] === 'pane' && args[1] === 'send-text' ? [...args.slice(0, 3), '…'] : args
@@ -267,15 +247,16 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       return r
     }
 
-    async function json<T>(args: string[], shape: TSchema): Promise<T> {
+    /** The envelope's result, checked against herdr's schema (types.ts): one that does not fit is a 502. */
+    async function json<S extends TSchema>(args: string[], shape: S): Promise<Static<S>> {
       const r = await run(args)
-      let env: Envelope<T> | undefined
+      let env: Envelope<unknown> | undefined
       try {
-        env = JSON.parse(r.stdout) as Envelope<T>
+        env = JSON.parse(r.stdout) as Envelope<unknown>
       } catch {}
       const result = env && typeof env === 'object' ? env.result : undefined
       if (!Value.Check(shape, result)) throw fail(args, new HerdrError('failed', 'bad_output', `${labelOf(args)}: unreadable output`))
-      return result as T
+      return result
     }
 
     function readArgs(o?: { source?: ReadSource; lines?: number; ansi?: boolean }): string[] {
@@ -288,7 +269,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
 
     return {
       async agentGet(target) {
-        return (await json<{ agent: AgentInfo }>(['agent', 'get', target], AgentReply)).agent
+        return (await json(['agent', 'get', target], AgentReply)).agent
       },
       async agentRead(target, o) {
         return (await run(['agent', 'read', target, ...readArgs(o)])).stdout
@@ -319,7 +300,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
         return (await run(['pane', 'read', pane, ...readArgs(o)])).stdout
       },
       async snapshot() {
-        return (await json<{ snapshot: Snapshot }>(['api', 'snapshot'], SnapshotReply)).snapshot
+        return (await json(['api', 'snapshot'], SnapshotReply)).snapshot
       },
       async version() {
         const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), '--version'], timeoutMs, opts.env, { signal })

@@ -5,6 +5,8 @@
 import { createConnection, type Socket } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import type { Static, TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 
 /** herdr's own resolution order (docs/reference/herdr-cli.md §8.1): HERDR_SOCKET_PATH, HERDR_SESSION, the default session. */
 export function herdrSocketPath(env: Record<string, string | undefined>): string {
@@ -41,12 +43,24 @@ function lineReader(onLine: (line: string) => void, max: number) {
 
 const MAX_LINE = 16 << 20
 
-/** One request on its own connection: the result, or HerdrSocketError. */
-export function socketRequest<T = Record<string, unknown>>(
+/**
+ * One request on its own connection: the result, or HerdrSocketError. With `reply`
+ * (herdr's schema, types.ts) a result that does not fit it is `bad_output`.
+ */
+export function socketRequest<S extends TSchema>(
   path: string,
   method: string,
   params: Record<string, unknown>,
   timeoutMs: number,
+  reply: S,
+): Promise<Static<S>>
+export function socketRequest(path: string, method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown>
+export function socketRequest<T>(
+  path: string,
+  method: string,
+  params: Record<string, unknown>,
+  timeoutMs: number,
+  reply?: TSchema,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     let done = false
@@ -69,6 +83,7 @@ export function socketRequest<T = Record<string, unknown>>(
       }
       if (msg.error) return finish(new HerdrSocketError(msg.error.code, `herdr socket ${method}: ${msg.error.message}`))
       if (msg.result === undefined) return finish(new HerdrSocketError('bad_output', `herdr socket ${method}: no result`))
+      if (reply && !Value.Check(reply, msg.result)) return finish(new HerdrSocketError('bad_output', `herdr socket ${method}: unreadable reply`))
       finish(undefined, msg.result)
     }, MAX_LINE)
     sock = createConnection({ path })

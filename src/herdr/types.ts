@@ -1,92 +1,116 @@
-// herdr's wire shapes as the CLI prints them (docs/reference/herdr-cli.md §3, §5).
-// Absent optional fields are omitted by herdr, never null.
+// herdr's wire shapes as the CLI and the socket print them (docs/reference/herdr-cli.md §3, §5),
+// as TypeBox schemas: the herdr edge (client.ts, socket.ts) checks every reply against
+// them, so past the edge the fields are what their types say. A reply that does not fit
+// is malformed (a 502), never a crash. Absent optional fields are omitted by herdr,
+// never null. Required are the fields the bridge relies on; the others are checked
+// only when present.
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 
 export type AgentStatus = 'idle' | 'working' | 'blocked' | 'done' | 'unknown'
 
-export interface AgentSession {
-  agent: string
-  kind: 'id' | 'path'
-  source: string
-  value: string
-}
+/** herdr's documented statuses (§3.3); one it adds later passes through as text. */
+const Status = Type.Unsafe<AgentStatus>(Type.String())
+const Labels = Type.Record(Type.String(), Type.String())
+const opt = <T extends TSchema>(s: T) => Type.Optional(s)
 
-export interface AgentInfo {
-  agent?: string
-  agent_session?: AgentSession
-  agent_status: AgentStatus
-  cwd?: string
-  display_agent?: string
-  focused: boolean
-  foreground_cwd?: string
-  interactive_ready?: boolean
-  launch_pending?: boolean
-  name?: string
-  pane_id: string
-  revision: number
-  screen_detection_skipped?: boolean
-  state_change_seq: number
-  state_labels?: Record<string, string>
-  tab_id: string
-  terminal_id: string
-  terminal_title?: string
-  terminal_title_stripped?: string
-  title?: string
-  tokens?: Record<string, string>
-  workspace_id: string
-}
+export const AgentSessionSchema = Type.Object({
+  agent: opt(Type.String()),
+  kind: opt(Type.Unsafe<'id' | 'path'>(Type.String())),
+  source: opt(Type.String()),
+  value: Type.String(),
+})
+export type AgentSession = Static<typeof AgentSessionSchema>
 
-export interface PaneInfo {
-  pane_id: string
-  terminal_id: string
-  workspace_id: string
-  tab_id: string
-  focused: boolean
-  cwd?: string
-  foreground_cwd?: string
-  label?: string
-  agent?: string
-  title?: string
-  terminal_title?: string
-  terminal_title_stripped?: string
-  display_agent?: string
-  agent_status: AgentStatus
-  state_labels?: Record<string, string>
-  tokens?: Record<string, string>
-  agent_session?: AgentSession
-  revision: number
-}
+export const AgentInfoSchema = Type.Object({
+  agent: opt(Type.String()),
+  agent_session: opt(AgentSessionSchema),
+  agent_status: Status,
+  cwd: opt(Type.String()),
+  display_agent: opt(Type.String()),
+  focused: opt(Type.Boolean()),
+  foreground_cwd: opt(Type.String()),
+  interactive_ready: opt(Type.Boolean()),
+  launch_pending: opt(Type.Boolean()),
+  name: opt(Type.String()),
+  pane_id: Type.String(),
+  revision: opt(Type.Number()),
+  screen_detection_skipped: opt(Type.Boolean()),
+  state_change_seq: Type.Number(),
+  state_labels: opt(Labels),
+  tab_id: opt(Type.String()),
+  terminal_id: opt(Type.String()),
+  terminal_title: opt(Type.String()),
+  terminal_title_stripped: opt(Type.String()),
+  title: opt(Type.String()),
+  tokens: opt(Labels),
+  workspace_id: opt(Type.String()),
+})
+export type AgentInfo = Static<typeof AgentInfoSchema>
 
-export interface WorkspaceInfo {
-  workspace_id: string
-  number: number
-  label: string
-  focused: boolean
-  pane_count: number
-  tab_count: number
-  active_tab_id: string
-  agent_status: AgentStatus
-}
+export const PaneInfoSchema = Type.Object({
+  pane_id: Type.String(),
+  terminal_id: opt(Type.String()),
+  workspace_id: Type.String(),
+  tab_id: Type.String(),
+  focused: Type.Boolean(),
+  cwd: opt(Type.String()),
+  foreground_cwd: opt(Type.String()),
+  label: opt(Type.String()),
+  agent: opt(Type.String()),
+  title: opt(Type.String()),
+  terminal_title: opt(Type.String()),
+  terminal_title_stripped: opt(Type.String()),
+  display_agent: opt(Type.String()),
+  agent_status: Status,
+  state_labels: opt(Labels),
+  tokens: opt(Labels),
+  agent_session: opt(AgentSessionSchema),
+  revision: opt(Type.Number()),
+})
+export type PaneInfo = Static<typeof PaneInfoSchema>
 
-export interface TabInfo {
-  tab_id: string
-  workspace_id: string
-  number: number
-  label: string
-  focused: boolean
-  pane_count: number
-  agent_status: AgentStatus
-}
+export const WorkspaceInfoSchema = Type.Object({
+  workspace_id: Type.String(),
+  number: opt(Type.Number()),
+  label: opt(Type.String()),
+  focused: opt(Type.Boolean()),
+  pane_count: opt(Type.Number()),
+  tab_count: opt(Type.Number()),
+  active_tab_id: opt(Type.String()),
+  agent_status: opt(Status),
+})
+export type WorkspaceInfo = Static<typeof WorkspaceInfoSchema>
 
-export interface Snapshot {
-  agents: AgentInfo[]
-  panes: PaneInfo[]
-  tabs: TabInfo[]
-  workspaces: WorkspaceInfo[]
-  protocol: number
-  version: string
-  focused_pane_id?: string
-  focused_tab_id?: string
-  focused_workspace_id?: string
-}
+export const TabInfoSchema = Type.Object({
+  tab_id: Type.String(),
+  workspace_id: opt(Type.String()),
+  number: opt(Type.Number()),
+  label: opt(Type.String()),
+  focused: opt(Type.Boolean()),
+  pane_count: opt(Type.Number()),
+  agent_status: opt(Status),
+})
+export type TabInfo = Static<typeof TabInfoSchema>
+
+export const SnapshotSchema = Type.Object({
+  agents: Type.Array(AgentInfoSchema),
+  panes: Type.Array(PaneInfoSchema),
+  tabs: Type.Array(TabInfoSchema),
+  workspaces: Type.Array(WorkspaceInfoSchema),
+  protocol: Type.Integer(),
+  version: Type.String(),
+  focused_pane_id: opt(Type.String()),
+  focused_tab_id: opt(Type.String()),
+  focused_workspace_id: opt(Type.String()),
+})
+export type Snapshot = Static<typeof SnapshotSchema>
+
+/** `herdr agent get` / socket `agent.get`: the `result` of the envelope. */
+export const AgentReply = Type.Object({ agent: AgentInfoSchema })
+/** `herdr api snapshot` / socket `session.snapshot`: the `result` of the envelope. */
+export const SnapshotReply = Type.Object({ snapshot: SnapshotSchema })
+
+/** socket `ping`. */
+export const PingReply = Type.Object({ type: opt(Type.String()), version: opt(Type.String()), protocol: opt(Type.Number()) })
 
 export type ReadSource = 'visible' | 'recent' | 'recent-unwrapped' | 'detection'

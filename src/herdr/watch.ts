@@ -16,7 +16,8 @@
 import type { HerdrClient } from './client'
 import { Listeners } from '../listeners'
 import { socketRequest, socketSubscribe, type HerdrEvent, type Subscription } from './socket'
-import type { AgentInfo, Snapshot } from './types'
+import type { Static, TSchema } from '@sinclair/typebox'
+import { AgentReply, PingReply, SnapshotReply, type AgentInfo, type Snapshot } from './types'
 
 export interface HerdrWatchOptions {
   /** herdr's API socket; undefined = CLI polling only */
@@ -322,9 +323,10 @@ export class HerdrWatch {
     return this.herdr.snapshot()
   }
 
-  private async request<T>(method: string, params: Record<string, unknown>): Promise<T> {
+  /** One socket request, its result checked against herdr's schema (types.ts). */
+  private async request<S extends TSchema>(method: string, params: Record<string, unknown>, reply: S): Promise<Static<S>> {
     this.counters.socketRequests++
-    return socketRequest<T>(this.o.socketPath!, method, params, this.o.socketTimeoutMs)
+    return socketRequest(this.o.socketPath!, method, params, this.o.socketTimeoutMs, reply)
   }
 
   /** Socket mode until the subscription ends; returns why it ended. */
@@ -364,7 +366,7 @@ export class HerdrWatch {
           resyncAgain = false
           try {
             const inv = this.invalidations
-            const s = await this.request<{ snapshot: Snapshot }>('session.snapshot', {})
+            const s = await this.request('session.snapshot', {}, SnapshotReply)
             if (!alive()) return
             this.accept(s.snapshot, inv)
             // A pane appeared or went: status subscriptions are per pane, so subscribe anew.
@@ -384,7 +386,7 @@ export class HerdrWatch {
         do {
           refreshing.set(pane, false)
           try {
-            const r = await this.request<{ agent: AgentInfo }>('agent.get', { target: pane })
+            const r = await this.request('agent.get', { target: pane }, AgentReply)
             if (!alive()) return
             this.patchAgent(pane, r.agent)
           } catch (e) {
@@ -407,10 +409,10 @@ export class HerdrWatch {
     const watch = this
 
     try {
-      const pong = await this.request<{ type?: string; version?: string; protocol?: number }>('ping', {})
+      const pong = await this.request('ping', {}, PingReply)
       if (pong.type !== 'pong') return 'no pong'
       const inv = this.invalidations
-      const s = await this.request<{ snapshot: Snapshot }>('session.snapshot', {})
+      const s = await this.request('session.snapshot', {}, SnapshotReply)
       if (!alive()) return 'stopped'
       this.accept(s.snapshot, inv)
       await subscribe(s.snapshot)
