@@ -49,7 +49,7 @@ self.addEventListener('push', (e) => {
 
 self.addEventListener('notificationclick', (e) => {
   e.notification.close()
-  const pane = e.notification.data && e.notification.data.pane_id
+  const pane = e.notification.data?.pane_id
   const target = pane ? `/#/p/${encodeURIComponent(pane)}` : '/#/'
   e.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => {

@@ -130,7 +130,7 @@ export function createAnswering(o: { guard?: PaneGuard; settle?: Settle } = {}) 
         }
       }
       const dialog = await read()
-      if (!dialog || !dialog.options.some((o) => o.index === Number(digit))) return undefined
+      if (!dialog?.options.some((o) => o.index === Number(digit))) return undefined
       const same = (d: unknown) => JSON.stringify(d) === JSON.stringify(dialog)
       await herdr.paneSendText(agent.pane_id, digit)
       const deadline = Date.now() + DIGIT_SETTLE_MS

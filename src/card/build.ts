@@ -119,7 +119,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
       delete decisions['blocked.question']
       delete decisions['blocked.options']
     }
-    if (reading.transcript && reading.transcript.length) card.transcript = reading.transcript
+    if (reading.transcript?.length) card.transcript = reading.transcript
     const ids: string[] = []
     for (const f of EXPLAINED_FIELDS) {
       const id = decisions[f]?.rule

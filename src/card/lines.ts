@@ -11,7 +11,7 @@ export function isRule(line: string): boolean {
 /** A dashed separator (`╌╌╌`, diff/plan panels) or a heavy/double rule. */
 export function isDashedRule(line: string): boolean {
   const t = line.trim()
-  return t.length >= 3 && /^[╌┄┈━═▔▁\-]+$/.test(t) && !/^-{1,2}$/.test(t)
+  return t.length >= 3 && /^[╌┄┈━═▔▁-]+$/.test(t) && !/^-{1,2}$/.test(t)
 }
 
 // Box drawing, block elements and geometric frame pieces used as decoration.

@@ -27,7 +27,7 @@ export function entriesOf(table: object): { path: string; re: RegExp }[] {
   const out: { path: string; re: RegExp }[] = []
   const walk = (v: unknown, path: string): void => {
     if (v instanceof RegExp) out.push({ path, re: v })
-    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`))
+    else if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`)
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k)
   }
   walk(table, '')

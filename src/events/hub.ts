@@ -153,7 +153,7 @@ export class EventHub {
     for (const row of rows) {
       const prev = before.get(row.pane_id)
       if (row.agent_status === 'blocked') {
-        const becameBlocked = !prev || prev.agent_status !== 'blocked' || prev.state_change_seq !== row.state_change_seq
+        const becameBlocked = prev?.agent_status !== 'blocked' || prev.state_change_seq !== row.state_change_seq
         if (becameBlocked) {
           const agent = agents.get(row.pane_id)
           const card = agent ? await this.o.cardFor(agent).catch(() => undefined) : undefined

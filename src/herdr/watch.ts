@@ -254,7 +254,10 @@ export class HerdrWatch {
 
   /** The last user left: stop now, or after lingerMs. */
   private end(): void {
-    if (this.o.lingerMs <= 0) return this.stop()
+    if (this.o.lingerMs <= 0) {
+      this.stop()
+      return
+    }
     clearTimeout(this.lingering)
     this.lingering = setTimeout(() => {
       this.lingering = undefined
@@ -389,7 +392,7 @@ export class HerdrWatch {
             const r = await this.request('agent.get', { target: pane }, AgentReply)
             if (!alive()) return
             this.patchAgent(pane, r.agent)
-          } catch (e) {
+          } catch {
             if (!alive()) return
             // The agent went away (or herdr hiccuped): take the status from the event, then ask for everything.
             this.patchStatus(pane, fromEvent)

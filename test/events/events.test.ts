@@ -9,8 +9,8 @@ import { rawSocket } from '../harden/helpers'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)
 
-let bridges: Bridge[] = []
-let queues: FrameQueue[] = []
+const bridges: Bridge[] = []
+const queues: FrameQueue[] = []
 afterEach(async () => {
   for (const q of queues.splice(0)) q.close()
   for (const b of bridges.splice(0)) await b.stop()
@@ -29,7 +29,7 @@ async function events(b: Bridge, query = '', token = ADMIN) {
   return q
 }
 
-const blockedPane = (id: string, seq: number) =>
+const _blockedPane = (id: string, seq: number) =>
   claudePane({ pane_id: id, screen_file: S('bash-prompt.txt'), agent: { agent_status: 'blocked', state_change_seq: seq } })
 
 describe('WS /events', () => {

@@ -2,10 +2,10 @@
 // /events) sockets are open, the bridge's herdr traffic is the one watcher's.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
-import { claudeHome, type ClaudeHome } from '../support/claude-home'
+import { claudeHome, } from '../support/claude-home'
 
-let bridges: Bridge[] = []
-let queues: FrameQueue[] = []
+const bridges: Bridge[] = []
+const queues: FrameQueue[] = []
 afterEach(async () => {
   for (const q of queues.splice(0)) q.close()
   for (const b of bridges.splice(0)) await b.stop()

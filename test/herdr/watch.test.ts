@@ -62,7 +62,7 @@ function nextSnapshot(w: HerdrWatch, ok: (s: Snapshot) => boolean, ms = 5000): {
 
 const statusOf = (s: Snapshot, pane: string) => s.agents.find((a) => a.pane_id === pane)?.agent_status
 
-let cleanup: (() => Promise<void> | void)[] = []
+const cleanup: (() => Promise<void> | void)[] = []
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f()
 })

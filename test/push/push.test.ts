@@ -70,7 +70,7 @@ function checkVapid(header: string, publicKey: string) {
   return JSON.parse(Buffer.from(p, 'base64url').toString())
 }
 
-let cleanup: (() => unknown)[] = []
+const cleanup: (() => unknown)[] = []
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f()
 })

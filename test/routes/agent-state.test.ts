@@ -48,9 +48,8 @@ for (const scenario of readdirSync(SCREENS).sort()) {
 // Special panes: a live agent whose screen cannot be read, and hostile screens.
 panes.push({ pane_id: 'w2:p1', workspace_id: 'w2', tab_id: 'w2:t1', agent: { agent: 'claude', agent_status: 'working', terminal_title_stripped: TITLE } })
 const garbage = ['\u0000\u0001\u00ff\u001b[31m\u001b]0;x\u0007', '─'.repeat(300), '❯\n'.repeat(500), '\u001b[', '1. Yes\n2. No\n']
-garbage.forEach((screen, i) =>
-  panes.push({ pane_id: `w3:p${i + 1}`, workspace_id: 'w3', tab_id: 'w3:t1', screen, agent: { agent: i % 2 ? 'claude' : 'aider', agent_status: 'blocked' } }),
-)
+for (const [i, screen] of garbage.entries())
+  panes.push({ pane_id: `w3:p${i + 1}`, workspace_id: 'w3', tab_id: 'w3:t1', screen, agent: { agent: i % 2 ? 'claude' : 'aider', agent_status: 'blocked' } })
 
 /**
  * expected.json numbers opencode's permission buttons by position; they carry no

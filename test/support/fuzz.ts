@@ -24,7 +24,11 @@ type Place = { parent: Json[] | { [k: string]: Json }; key: string | number }
 
 /** Every container slot in a value: where a mutation can land. */
 function places(v: Json, out: Place[] = []): Place[] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), places(x, out)))
+  if (Array.isArray(v))
+    for (const [i, x] of v.entries()) {
+      out.push({ parent: v, key: i })
+      places(x, out)
+    }
   else if (v && typeof v === 'object') for (const k of Object.keys(v)) out.push({ parent: v, key: k }), places(v[k]!, out)
   return out
 }

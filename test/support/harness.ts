@@ -2,7 +2,7 @@
 // and a fixture HOME, and gives tests what they need to drive and observe it.
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createApp, type AppDeps, type Timing } from '../../src/app'
 import { createAuthStore } from '../../src/auth/store'
 import { createHerdrClient, type HerdrClient } from '../../src/herdr/client'

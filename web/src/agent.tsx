@@ -90,7 +90,7 @@ function AnswerPanel({ pane, card, row, refresh }: { pane: string; card: Card; r
       <p class="question">{b.question}</p>
       <div class="options">
         {b.options.map((o, i) => (
-          <button
+          <button type="button"
             key={`${i}:${o.label}`}
             class={`option${o.selected ? ' default' : ''}${b.multi_select && checked.has(i + 1) ? ' checked' : ''}`}
             disabled={busy}
@@ -103,7 +103,7 @@ function AnswerPanel({ pane, card, row, refresh }: { pane: string; card: Card; r
           </button>
         ))}
         {b.multi_select && (
-          <button class="option submit" disabled={busy || checked.size === 0} onClick={() => void send([...checked].sort((x, y) => x - y))}>
+          <button type="button" class="option submit" disabled={busy || checked.size === 0} onClick={() => void send([...checked].sort((x, y) => x - y))}>
             Submit {checked.size > 0 ? `(${checked.size})` : ''}
           </button>
         )}
@@ -148,7 +148,7 @@ function CardView({ pane, card, error, row, refresh }: { pane: string; card: Car
       <div class="row1">
         <span class={`status s-${card.agent_status}`}>{card.agent_status}</span>
         {card.agent_status !== 'blocked' && (mode || card.agent_kind === 'claude' || card.agent_kind === 'codex') && (
-          <button class="mode" onClick={cycle} title="cycle the permission mode (Shift+Tab)">
+          <button type="button" class="mode" onClick={cycle} title="cycle the permission mode (Shift+Tab)">
             mode: {mode ?? 'unknown'} ⇄
           </button>
         )}
@@ -327,7 +327,7 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
       <div class="transcript" ref={box} onScroll={onScroll} data-status={status}>
         {refused && <p class="empty">{refused}</p>}
         {state.hasOlder && (
-          <button class="older" onClick={loadOlder} disabled={state.pendingOlder !== null}>
+          <button type="button" class="older" onClick={loadOlder} disabled={state.pendingOlder !== null}>
             {state.pendingOlder !== null ? 'Loading older…' : 'Load older'}
           </button>
         )}

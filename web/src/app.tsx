@@ -196,7 +196,7 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
       {panes.length === 0 ? <p class="empty">{status === 'open' || status === 'polling' ? 'No panes in herdr.' : 'Connecting…'}</p> : <ul class="panes">{panes.map((p) => <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} />)}</ul>}
       <footer>
         <NotificationSwitch />
-        <button
+        <button type="button"
           class="link"
           onClick={() => {
             if (confirm('Forget this device? You will need a new pairing code.')) {

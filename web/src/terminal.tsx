@@ -59,7 +59,7 @@ export function TerminalScreen({ pane }: { pane: string }) {
       <div class="xterm-host" ref={host} />
       <div class="keys">
         {KEYS.map(([label, seq]) => (
-          <button key={label} onClick={() => sockRef.current?.send(seq)}>
+          <button type="button" key={label} onClick={() => sockRef.current?.send(seq)}>
             {label}
           </button>
         ))}

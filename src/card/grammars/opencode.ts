@@ -13,7 +13,7 @@ import { TRANSCRIPT_LINES, type DialogReading, type Option, type Region, type Sc
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
-import { anyMatch, columns, isBoxArt, paneWidth } from '../lines'
+import { anyMatch, isBoxArt, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
 import { DEFAULT_CELL, highlighted, styleAt, styledRows, type Cell, type StyledRow } from '../sgr'
 import { readTurn, turnFields, unwrapProse } from '../turn'
@@ -109,7 +109,7 @@ function readBox(
       }
       if (found.length === options.length) pick = highlighted(found)
     }
-    if (options.length) options[pick >= 0 ? pick : 0].selected = true
+    if (options.length) options[Math.max(pick, 0)].selected = true
     return { blocked: { question, options }, context, kind: 'permission' }
   }
 
@@ -139,7 +139,7 @@ function readBox(
     }
     if (found.length === options.length) pick = highlighted(found)
   }
-  if (options.length) options[pick >= 0 ? pick : 0].selected = true
+  if (options.length) options[Math.max(pick, 0)].selected = true
   return { blocked: { question: read.blocked.question, options }, context: [], kind: 'question' }
 }
 

@@ -13,7 +13,7 @@ import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type DialogReading, type DriveState, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
-import { anyMatch, columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
+import { anyMatch, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
 import { readTurn, turnFields, unwrapProse } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
@@ -94,7 +94,7 @@ export function groupsOf(rows: readonly string[], v: PiVocabulary = V): PiGroup[
     while (j >= 0 && raw[j].kind === 'plain') j--
     const openBox = j >= 0 && raw[j].kind === 'tool' && !anyMatch(v.toolFooter, lastText(raw[j].rows))
     if (openBox || j < 0) {
-      const from = j < 0 ? 0 : j
+      const from = Math.max(j, 0)
       const merged: string[] = []
       for (let m = from; m <= k; m++) merged.push(...(m > from ? [''] : []), ...raw[m].rows)
       raw.splice(from, k - from + 1, { kind: 'tool', rows: merged })

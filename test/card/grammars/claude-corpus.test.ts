@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AgentInfo, AgentStatus } from '../../../src/herdr/types'
+import type { AgentStatus } from '../../../src/herdr/types'
 import { buildCard } from '../../../src/card/build'
 import { grammarFor } from '../../../src/card/registry'
 import { cleanScreen } from '../../../src/card/clean'

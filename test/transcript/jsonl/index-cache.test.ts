@@ -87,7 +87,9 @@ const cacheFileOf = (cacheDir: string) => {
 }
 
 const factsOf = async (path: string) => {
-  return ((await jsonl.heldFacts(path, countingNormalizer))?.facts as { n: number }).n
+  const view = await jsonl.heldFacts(path, countingNormalizer)
+  if (!view) throw new Error(`${path} is not held`)
+  return (view.facts as { n: number }).n
 }
 
 test('unchanged file: the restart loads the index and its facts and reads nothing of the file', async () => {

@@ -406,7 +406,7 @@ function commandDraft(item: Obj, id: string, head: Head): Draft {
 }
 
 function fileChangeDraft(item: Obj, id: string, head: Head): Draft {
-  const out = [str(item.stdout), str(item.stderr)].filter((s) => s && s.trim()).join('\n').replace(/\n$/, '')
+  const out = [str(item.stdout), str(item.stderr)].filter((s) => s?.trim()).join('\n').replace(/\n$/, '')
   const result = cappedResult(item.id as string, item.status === 'completed', out, appliedDiff(item.changes))
   return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: true }
 }

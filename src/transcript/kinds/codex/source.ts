@@ -148,8 +148,16 @@ export class CodexLocator {
     const match = (files: string[]) => files.find((f) => codexThreadIdFromPath(f) === id)
     const days = daysOfUuid7(id)
     let found: string | undefined
-    for (const d of days ?? []) if (!found) found = match(await rolloutsIn(join(this.sessions, d)))
-    if (!found) for (const d of await dayDirs(this.sessions)) if (!found) found = match(await rolloutsIn(d))
+    // the days its UUIDv7 names first, then every day
+    for (const d of days ?? []) {
+      found = match(await rolloutsIn(join(this.sessions, d)))
+      if (found) break
+    }
+    if (!found)
+      for (const d of await dayDirs(this.sessions)) {
+        found = match(await rolloutsIn(d))
+        if (found) break
+      }
     if (found) this.byId.set(id, found)
     return found
   }

@@ -210,7 +210,10 @@ export class OpencodeSessions {
     const evict = () => {
       if (cache.refs === 0 && this.caches.get(cache.key) === cache) this.caches.delete(cache.key)
     }
-    if (this.settings.keepAliveMs <= 0) return evict()
+    if (this.settings.keepAliveMs <= 0) {
+      evict()
+      return
+    }
     cache.evictTimer = setTimeout(evict, this.settings.keepAliveMs)
     ;(cache.evictTimer as { unref?: () => void }).unref?.()
   }

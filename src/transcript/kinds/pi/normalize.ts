@@ -367,7 +367,7 @@ export function piHeaderCwd(firstLine: string): string | undefined {
 /** `<dir>/<ISO time>_<session id>.jsonl` → the session id; undefined for another name. */
 export function piSessionIdFromPath(path: string): string | undefined {
   const name = basename(path)
-  if (!name || !name.endsWith('.jsonl')) return undefined
+  if (!name?.endsWith('.jsonl')) return undefined
   const stem = name.slice(0, -'.jsonl'.length)
   const us = stem.indexOf('_')
   const id = us >= 0 ? stem.slice(us + 1) : stem

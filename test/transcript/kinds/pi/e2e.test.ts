@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { startBridge, tempDir, type Bridge, FrameQueue } from '../../../support/harness'
+import { startBridge, tempDir, type Bridge, type FrameQueue } from '../../../support/harness'
 import { EntrySchema } from '../../../../src/transcript/entry'
 import { Value } from '@sinclair/typebox/value'
 import { isInsideSessions } from '../../../../src/transcript/kinds/pi/source'
