@@ -25,7 +25,8 @@ export interface FakeOpencodeService {
 
 const cursorOf = (at: number, order: string) => Buffer.from(JSON.stringify({ at, order })).toString('base64url')
 
-export function startFakeOpencode(init: { sessions: any[]; messages: Record<string, any[]>; password?: string }): FakeOpencodeService {
+/** `sessionsPerPage` caps the session list's pages below the asked limit, so a test sees the client follow cursor.next. */
+export function startFakeOpencode(init: { sessions: any[]; messages: Record<string, any[]>; password?: string; sessionsPerPage?: number }): FakeOpencodeService {
   const password = init.password ?? 'pw-' + Math.random().toString(36).slice(2)
   const want = 'Basic ' + Buffer.from(`opencode:${password}`).toString('base64')
   const waiters: { id: string; left: number; done: () => void }[] = []
@@ -72,8 +73,9 @@ export function startFakeOpencode(init: { sessions: any[]; messages: Record<stri
         let all = [...svc.sessions].sort((a, b) => b.time.updated - a.time.updated)
         if (dir) all = all.filter((s) => s.location?.directory === dir)
         if (at0.order === 'asc') all.reverse()
-        const page = all.slice(at0.at, at0.at + limit)
-        return Response.json({ data: page, cursor: { previous: null, next: at0.at + limit < all.length ? cursorOf(at0.at + limit, at0.order) : null } })
+        const size = Math.min(limit, init.sessionsPerPage ?? limit)
+        const page = all.slice(at0.at, at0.at + size)
+        return Response.json({ data: page, cursor: { previous: null, next: at0.at + size < all.length ? cursorOf(at0.at + size, at0.order) : null } })
       }
       const m = /^\/api\/session\/([^/]+)(\/message)?$/.exec(u.pathname)
       if (!m) return Response.json({ name: 'NotFound' }, { status: 404 })

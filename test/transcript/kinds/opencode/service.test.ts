@@ -1,11 +1,11 @@
 // The v2 service client against a real HTTP server on loopback that answers the
-// documented JSON: the captured /api/session list, and (for messages) the derived
-// v2 projection of the captured conversations.
+// documented JSON (the shared fake service, test/support/opencode-service.ts): the
+// captured /api/session list, and (for messages) the derived v2 projection of the
+// captured conversations.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Server } from 'bun'
 import { normalizeOpencodeMessages } from '../../../../src/transcript/kinds/opencode/normalize'
 import {
   createOpencodeServiceClient,
@@ -14,6 +14,7 @@ import {
   serviceFileName,
 } from '../../../../src/transcript/kinds/opencode/service'
 import { emptyTailState, tailStep } from '../../../../src/transcript/kinds/opencode/tail'
+import { startFakeOpencode, type FakeOpencodeService } from '../../../support/opencode-service'
 
 const FIX = join(import.meta.dir, '../../../../fixtures/opencode')
 const DEMO = 'ses_dc9c81e7effeFPj4Gy4Pf06H0I'
@@ -27,49 +28,16 @@ const messages: Record<string, unknown[]> = {
 }
 const PASSWORD = 's3cret'
 
-/** cursor = base64 JSON {at, order}: opaque to the client, like opencode's. */
-const cursorOf = (at: number, order: string) => Buffer.from(JSON.stringify({ at, order })).toString('base64url')
-
-let server: Server<undefined>
+// the shared fake service, one session per list page so listSessions must follow cursor.next
+let svc: FakeOpencodeService
 let url: string
-const seen: string[] = []
-
+let seen: string[]
 beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req) {
-      const u = new URL(req.url)
-      seen.push(u.pathname + u.search)
-      const want = 'Basic ' + Buffer.from(`opencode:${PASSWORD}`).toString('base64')
-      if (req.headers.get('authorization') !== want) return Response.json({ name: 'UnauthorizedError' }, { status: 401 })
-      if (u.pathname === '/api/session') {
-        // Real paging: one session per page, cursor.next until the end.
-        const c = u.searchParams.get('cursor')
-        if (c && u.searchParams.has('order')) return Response.json({ name: 'InvalidRequestError' }, { status: 400 })
-        const at = c ? JSON.parse(Buffer.from(c, 'base64url').toString()).at : 0
-        const all = sessionList.data
-        return Response.json({ data: all.slice(at, at + 1), cursor: at + 1 < all.length ? { next: cursorOf(at + 1, 'desc') } : {} })
-      }
-      const m = /^\/api\/session\/([^/]+)(\/message)?$/.exec(u.pathname)
-      if (!m) return new Response('not found', { status: 404 })
-      const id = decodeURIComponent(m[1])
-      const info = sessionList.data.find((s: { id: string }) => s.id === id)
-      if (!info) return Response.json({ name: 'SessionNotFoundError' }, { status: 404 })
-      if (!m[2]) return Response.json({ data: info })
-      const c = u.searchParams.get('cursor')
-      if (c && u.searchParams.has('order')) return Response.json({ name: 'InvalidRequestError' }, { status: 400 })
-      const parsed = c ? JSON.parse(Buffer.from(c, 'base64url').toString()) : { at: 0, order: u.searchParams.get('order') ?? 'asc' }
-      const limit = Math.min(Number(u.searchParams.get('limit') ?? 200), 200)
-      const list = parsed.order === 'desc' ? [...messages[id]].reverse() : messages[id]
-      const page = list.slice(parsed.at, parsed.at + limit)
-      const next = parsed.at + limit < list.length ? cursorOf(parsed.at + limit, parsed.order) : null
-      return Response.json({ data: page, cursor: { previous: null, next } })
-    },
-  })
-  url = `http://127.0.0.1:${server.port}`
+  svc = startFakeOpencode({ sessions: sessionList.data, messages, password: PASSWORD, sessionsPerPage: 1 })
+  url = svc.url
+  seen = svc.seen
 })
-afterAll(() => server.stop(true))
+afterAll(() => svc.stop())
 
 describe('service discovery', () => {
   const state = mkdtempSync(join(tmpdir(), 'oc-state-'))
