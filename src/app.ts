@@ -7,7 +7,7 @@ import { apiDocRoutes, GENERATED_SPEC, GENERATED_UI, INTERNAL_HEADER } from './a
 import { publicPairingRoutes, pairingRoutes } from './routes/pairing'
 import { snapshotRoutes } from './routes/snapshot'
 import { actionRoutes } from './routes/actions'
-import { agentStateRoutes } from './routes/agent-state'
+import { agentStateRoutes, readCard } from './routes/agent-state'
 import { attachRoutes } from './routes/attach'
 import { SocketRegistry, tokenOf } from './routes/sockets'
 import { transcriptRoutes } from './routes/transcript'
@@ -21,8 +21,6 @@ import { PushSender, type PushSenderOptions } from './push/sender'
 import { PushNotifier } from './push/notifier'
 import type { PushStore } from './push/store'
 import type { VapidKeys } from './push/vapid'
-import { explainCard } from './card/build'
-import { grammarFor } from './card/registry'
 import { createSources, type SourceRegistry } from './transcript/sources'
 import { createAnswering } from './answer/answering'
 import { DEFAULT_TIMING, type Ctx, type Timing } from './ctx'
@@ -160,16 +158,7 @@ export function createApp(deps: AppDeps) {
   const hub = new EventHub(watch, {
     counter: (agent) => sources.subagentCounts(agent),
     // the card of a pane that became blocked: one screen read, as GET /agent-state does
-    cardFor: async (agent) => {
-      let screen: string | undefined
-      try {
-        const ansi = grammarFor(agent.agent).wantsAnsi === true
-        screen = await herdr.agentRead(agent.pane_id, ansi ? { source: 'visible', ansi } : { source: 'visible' })
-      } catch (e) {
-        log(`events: read ${agent.pane_id} failed: ${(e as Error).message}`)
-      }
-      return explainCard(agent, screen).card
-    },
+    cardFor: async (agent) => (await readCard(herdr, agent.pane_id, agent, log, 'events')).card,
     rosterMs: timing.rosterPollMs,
     log,
   })
