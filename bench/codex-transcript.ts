@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCodexSource } from '../src/transcript/kinds/codex/source'
 import { floor, median } from './floor'
-import { growSession, ms, resolveAndPage, sessionAgent } from './session-file'
+import { coldRuns, growSession, ms, resolveAndPage, sessionAgent, warmRuns } from './session-file'
 import { check, finish, loadNote } from './verdict'
 import { jsonlFiles } from '../test/support/fuzz'
 
@@ -70,10 +70,7 @@ try {
   let total = 0
   let rssPeak = 0
   let rssServing = 0
-  for (let i = 0; i < 3; i++) {
-    const child = Bun.spawn([process.execPath, import.meta.path, '--cold', ROOT], { stdout: 'pipe', stderr: 'inherit' })
-    const out = JSON.parse((await new Response(child.stdout).text()).trim().split('\n').pop()!)
-    if ((await child.exited) !== 0) throw new Error('cold child failed')
+  for (const out of await coldRuns<{ ms: number; total: number; rss_peak: number; rss_serving: number }>(import.meta.path, ROOT)) {
     colds.push(out.ms)
     total = out.total
     rssPeak = Math.max(rssPeak, out.rss_peak)
@@ -106,12 +103,7 @@ try {
     await Bun.sleep(5 + ((k * 37) % 40))
   }
   first.r.timeline.release()
-  const warms: number[] = []
-  for (let i = 0; i < 5; i++) {
-    const w = await resolveAndPage(source, agent)
-    warms.push(w.ms)
-    w.r.timeline.release()
-  }
+  const warms = await warmRuns(source, agent)
   const coldMs = median(colds)
   const warmMs = median(warms)
   const deepMs = median(deeps)

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPiSource } from '../src/transcript/kinds/pi/source'
 import { floor, median } from './floor'
-import { growSession, resolveAndPage, sessionAgent } from './session-file'
+import { coldRuns, growSession, resolveAndPage, sessionAgent, warmRuns } from './session-file'
 import { check, finish, loadNote } from './verdict'
 
 const COLD = process.argv[2] === '--cold'
@@ -69,22 +69,14 @@ try {
 
   const colds: number[] = []
   let total = 0
-  for (let i = 0; i < 3; i++) {
-    const child = Bun.spawn([process.execPath, import.meta.path, '--cold', ROOT], { stdout: 'pipe', stderr: 'inherit' })
-    const out = JSON.parse((await new Response(child.stdout).text()).trim().split('\n').pop()!)
-    if ((await child.exited) !== 0) throw new Error('cold child failed')
+  for (const out of await coldRuns<{ ms: number; total: number }>(import.meta.path, ROOT)) {
     colds.push(out.ms)
     total = out.total
   }
   const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
   const first = await resolveAndPage(source, agent)
   first.r.timeline.release()
-  const warms: number[] = []
-  for (let i = 0; i < 5; i++) {
-    const w = await resolveAndPage(source, agent)
-    warms.push(w.ms)
-    w.r.timeline.release()
-  }
+  const warms = await warmRuns(source, agent)
   const coldMs = median(colds)
   const warmMs = median(warms)
   const figures = {

@@ -1,6 +1,7 @@
 // What the codex and pi transcript benches share: a large session file grown from a
 // kind's real lines, the herdr record of the pane that runs it, and the timed
-// resolve + newest page both measure. One copy, so both kinds are measured alike.
+// resolve + newest page both measure, cold (fresh processes) and warm. One copy, so
+// both kinds are measured alike.
 import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
@@ -37,4 +38,30 @@ export async function resolveAndPage(source: TranscriptSource, agent: AgentInfo)
   const total = r.timeline.total()
   const page = await r.timeline.read(Math.max(1, total - 149), total)
   return { ms: ms(t0), r, page: page.length }
+}
+
+/**
+ * Runs `script --cold root` in `n` fresh processes, one after another: each resolves and
+ * reads the newest page with nothing cached, and prints its figures as its last line.
+ */
+export async function coldRuns<T>(script: string, root: string, n = 3): Promise<T[]> {
+  const out: T[] = []
+  for (let i = 0; i < n; i++) {
+    const child = Bun.spawn([process.execPath, script, '--cold', root], { stdout: 'pipe', stderr: 'inherit' })
+    const last = JSON.parse((await new Response(child.stdout).text()).trim().split('\n').pop()!)
+    if ((await child.exited) !== 0) throw new Error('cold child failed')
+    out.push(last)
+  }
+  return out
+}
+
+/** `n` re-resolves + newest page on a source that already holds the index: their times. */
+export async function warmRuns(source: TranscriptSource, agent: AgentInfo, n = 5): Promise<number[]> {
+  const out: number[] = []
+  for (let i = 0; i < n; i++) {
+    const w = await resolveAndPage(source, agent)
+    out.push(w.ms)
+    w.r.timeline.release()
+  }
+  return out
 }
