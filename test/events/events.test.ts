@@ -5,7 +5,7 @@ import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, waitFor
 import type { FakePane } from '../../src/demo/fake-herdr'
 import { Value } from '@sinclair/typebox/value'
 import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../../src/events/frames'
-import { rawSocket } from '../harden/helpers'
+import { rawSocket } from '../support/raw-socket'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)
 

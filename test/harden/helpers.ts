@@ -1,9 +1,7 @@
 // Shared by the hardening tests: a Claude session file of generated lines, a
-// paired device, a herdr client that holds chosen calls at a gate, and a raw
-// TCP WebSocket client that can stop reading for real.
+// paired device, and a herdr client that holds chosen calls at a gate. (The raw
+// TCP WebSocket client is test/support/raw-socket.ts.)
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { connect, type Socket } from 'node:net'
-import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { claudePane, startBridge, type Bridge } from '../support/harness'
@@ -64,43 +62,6 @@ export function gatedHerdr(inner: HerdrClient, method: keyof HerdrClient) {
     },
   })
   return { client, reached, open: () => openGate() }
-}
-
-/** A masked client text frame. */
-export function clientFrame(text: string): Buffer {
-  const payload = Buffer.from(text)
-  const mask = randomBytes(4)
-  const head =
-    payload.length < 126
-      ? Buffer.from([0x81, 0x80 | payload.length])
-      : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255])
-  return Buffer.concat([head, mask, Buffer.from(payload.map((c, i) => c ^ mask[i % 4]))])
-}
-
-/** A raw TCP WebSocket client: upgrades, then optionally stops reading at once. */
-export async function rawSocket(base: string, path: string, opts: { pauseAfterUpgrade?: boolean } = {}): Promise<Socket> {
-  const port = Number(new URL(base).port)
-  const sock: Socket = connect(port, '127.0.0.1')
-  let head = Buffer.alloc(0)
-  const upgraded = new Promise<void>((res, rej) => {
-    const onData = (d: Buffer) => {
-      head = Buffer.concat([head, d])
-      const end = head.indexOf('\r\n\r\n')
-      if (end < 0) return
-      sock.off('data', onData)
-      if (opts.pauseAfterUpgrade) sock.pause()
-      if (!head.subarray(0, 12).toString().startsWith('HTTP/1.1 101')) rej(new Error(head.subarray(0, end).toString()))
-      else res()
-    }
-    sock.on('data', onData)
-    sock.on('error', rej)
-  })
-  sock.write(
-    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
-  )
-  await upgraded
-  return sock
 }
 
 /** A bridge whose herdr client is `wrap` around a client of the fake herdr. */

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
 import { streamCounters } from '../../src/transcript/stream'
-import { bridgeWithHerdr, claudeSession, clientFrame, gatedHerdr, pairDevice, rawSocket } from './helpers'
+import { bridgeWithHerdr, claudeSession, gatedHerdr, pairDevice } from './helpers'
+import { clientFrame, rawSocket } from '../support/raw-socket'
 
 let b: Bridge | undefined
 afterEach(async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { ADMIN, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import { streamCounters } from '../../src/transcript/stream'
 import { transcriptCounters } from '../../src/routes/transcript'
+import { clientFrame } from '../support/raw-socket'
 
 const SID = 'b7f0e0a0-0000-4000-8000-00000000bp01'
 const CWD = '/home/me/backpressure/proj'
@@ -31,15 +32,6 @@ beforeAll(async () => {
   })
 })
 afterAll(() => b.stop())
-
-/** A masked client text frame. */
-function clientFrame(text: string): Buffer {
-  const payload = Buffer.from(text)
-  const mask = randomBytes(4)
-  const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255])
-  const body = Buffer.from(payload.map((c, i) => c ^ mask[i % 4]))
-  return Buffer.concat([head, mask, body])
-}
 
 /** Server frames out of a byte stream (unmasked); returns text payloads and the rest. */
 function takeFrames(buf: Buffer): { texts: string[]; rest: Buffer } {
