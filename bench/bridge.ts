@@ -78,7 +78,14 @@ function serve(herdr: HerdrClient) {
   tempDirs.push(dbDir)
   const auth = createAuthStore({ dbPath: join(dbDir, 'g.db'), adminToken: TOKEN })
   // the bench prints figures, not request lines
-  const app = createApp({ logger: createLogger({ level: 'error' }), herdr, auth, homes: { home: dir, claudeDir: dir, piDir: dir, xdgStateHome: dir, xdgDataHome: dir }, version: 'bench', log: () => {} })
+  const app = createApp({
+    logger: createLogger({ level: 'error' }),
+    herdr,
+    auth,
+    homes: { home: dir, claudeDir: dir, piDir: dir, xdgStateHome: dir, xdgDataHome: dir },
+    version: 'bench',
+    log: () => {},
+  })
   app.listen({ port: 0, hostname: '127.0.0.1' })
   const base = `http://127.0.0.1:${app.server!.port}`
   const get = async (p: string) => {
@@ -115,7 +122,10 @@ const out: Record<string, unknown> = {}
 // that load from anything else on the machine hits both alike.
 const real = serve(createHerdrClient({ bin: FAKE, env }))
 await real.get('/snapshot') // warm up
-const floorSnap: number[] = [], snapSeq: number[] = [], floorCard: number[] = [], cardSeq: number[] = []
+const floorSnap: number[] = [],
+  snapSeq: number[] = [],
+  floorCard: number[] = [],
+  cardSeq: number[] = []
 for (let i = 0; i < N; i++) {
   floorSnap.push(...(await seq(1, () => runCommand([FAKE, 'api', 'snapshot'], 5000, env))))
   snapSeq.push(...(await seq(1, () => real.get('/snapshot'))))
@@ -159,7 +169,10 @@ out.bridge_only_c50 = {
 await mem.stop()
 
 console.log(JSON.stringify({ bench: 'bridge', ...out }))
-const f = out.floor_ms as any, s = out.sequential_ms as any, b = out.bridge_only_sequential_ms as any, c = out.c50_with_fake_herdr as any
+const f = out.floor_ms as any,
+  s = out.sequential_ms as any,
+  b = out.bridge_only_sequential_ms as any,
+  c = out.c50_with_fake_herdr as any
 console.log(
   `bridge: fake herdr alone p50 ${f.snapshot_p50} ms (snapshot), ${f.card_two_calls_p50} ms (agent get + read)\n` +
     `  through the bridge p50 ${s.snapshot_p50} ms /snapshot (+${s.snapshot_overhead_p50}), ${s.agent_state_p50} ms /agent-state (+${s.agent_state_overhead_p50})\n` +

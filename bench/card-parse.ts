@@ -101,5 +101,10 @@ console.log(
   }),
 )
 console.log(`card-parse: ${screens.length} screens × ${runs} runs; floor = split the screen into lines, p50 ${floorP50} µs; ${loadNote()}`)
-check('screen → card per screen, p50', p50 < 1000, `p50 ${p50} µs = ${(p50 / Math.max(floorP50, 0.1)).toFixed(0)}× floor; p99 ${p99} µs (GC and a shared machine's scheduling land there); worst p99 ${worst.p99_us} µs (${worst.name})`, 'p50 < 1000 µs: well under 1 ms')
+check(
+  'screen → card per screen, p50',
+  p50 < 1000,
+  `p50 ${p50} µs = ${(p50 / Math.max(floorP50, 0.1)).toFixed(0)}× floor; p99 ${p99} µs (GC and a shared machine's scheduling land there); worst p99 ${worst.p99_us} µs (${worst.name})`,
+  'p50 < 1000 µs: well under 1 ms',
+)
 finish('card-parse')

@@ -38,7 +38,11 @@ function generate(bytes: number): void {
   first.payload.id = first.payload.session_id = TID
   first.payload.cwd = CWD
   // every record but the headers; call ids made unique per copy so calls and results stay paired
-  const body = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l && !l.includes('"type":"session_meta"')))
+  const body = files.flatMap((f) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.includes('"type":"session_meta"')),
+  )
   growSession(PATH, bytes, JSON.stringify(first), (k) => body.map((l) => l.replace(/"(call_[A-Za-z0-9]+)"/g, `"$1_${k}"`)).join('\n'))
 }
 
@@ -88,7 +92,9 @@ try {
     if (page.length !== 150) throw new Error(`deep page had ${page.length} entries`)
   }
   // the live tail: a real assistant record (a fresh id each time) appended to the rollout
-  const assistant = readFileSync(PATH, 'utf8').split('\n').find((l) => l.includes('"role":"assistant"'))!
+  const assistant = readFileSync(PATH, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"role":"assistant"'))!
   const tails: number[] = []
   for (let k = 0; k < 20; k++) {
     const got = new Promise<number>((res) => {
@@ -124,11 +130,21 @@ try {
   }
   console.log(JSON.stringify(figures))
   console.log(`codex rollout ${figures.file_mb} MB, ${total} entries; floor = stream + JSON.parse every line = ${floorMs.toFixed(0)} ms`)
-  check('codex cold resolve + newest 150 (fresh process)', coldMs <= 1.5 * floorMs, `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`, '≤ 1.5× floor')
+  check(
+    'codex cold resolve + newest 150 (fresh process)',
+    coldMs <= 1.5 * floorMs,
+    `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`,
+    '≤ 1.5× floor',
+  )
   check('codex warm re-resolve + newest 150', warmMs < 50, `${warmMs.toFixed(2)} ms (floor ${floorMs.toFixed(0)} ms)`, '< 50 ms')
   check('codex older page at the start of the file', deepMs < 20, `${deepMs.toFixed(2)} ms median`, '< 20 ms')
   check('codex append → onGrow p50', tailMs < 50, `${tailMs.toFixed(2)} ms (floor: the 250 ms poll, a directory watch usually first)`, '< 50 ms')
-  check('codex RSS growth of the cold process', rssPeak < 64, `build peak ${rssPeak.toFixed(1)} MB, serving ${rssServing.toFixed(1)} MB, as read (no forced GC)`, '< 64 MB')
+  check(
+    'codex RSS growth of the cold process',
+    rssPeak < 64,
+    `build peak ${rssPeak.toFixed(1)} MB, serving ${rssServing.toFixed(1)} MB, as read (no forced GC)`,
+    '< 64 MB',
+  )
 } finally {
   rmSync(ROOT, { recursive: true, force: true })
 }

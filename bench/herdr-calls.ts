@@ -36,13 +36,23 @@ try {
     workspace_id: 'w1',
     tab_id: 'w1:t1',
     cwd: CWD,
-    agent: { agent: 'claude', agent_status: 'idle', state_change_seq: 1, cwd: CWD, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: SID } },
+    agent: {
+      agent: 'claude',
+      agent_status: 'idle',
+      state_change_seq: 1,
+      cwd: CWD,
+      agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: SID },
+    },
   }))
   writeFileSync(statePath, JSON.stringify({ panes }))
   const auth = createAuthStore({ dbPath: join(dir, 'g.db'), adminToken: TOKEN })
   const app = createApp({
     logger: createLogger({ level: 'error' }), // the bench prints figures, not request lines
-    herdr: createHerdrClient({ bin: FAKE, timeoutMs: 10_000, env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath } }),
+    herdr: createHerdrClient({
+      bin: FAKE,
+      timeoutMs: 10_000,
+      env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath },
+    }),
     auth,
     homes: { home: dir, claudeDir, piDir: join(dir, 'pi'), xdgStateHome: join(dir, 'state'), xdgDataHome: join(dir, 'data') },
     version: 'bench',
@@ -50,7 +60,10 @@ try {
   }).listen({ port: 0, hostname: '127.0.0.1' })
   const calls = (): string[][] => {
     try {
-      return readFileSync(logPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).argv)
+      return readFileSync(logPath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).argv)
     } catch {
       return []
     }
@@ -84,7 +97,11 @@ try {
     check(
       `${r.sockets} socket${r.sockets > 1 ? 's' : ''} open on ${Math.min(r.sockets, PANES)} pane${r.sockets > 1 ? 's' : ''}`,
       r.calls <= WINDOW_S + 1,
-      `${r.calls} herdr calls in ${WINDOW_S} s (${Object.entries(r.byCommand).map(([c, k]) => `${k}× ${c}`).join(', ') || 'none'})`,
+      `${r.calls} herdr calls in ${WINDOW_S} s (${
+        Object.entries(r.byCommand)
+          .map(([c, k]) => `${k}× ${c}`)
+          .join(', ') || 'none'
+      })`,
       `≤ ${WINDOW_S + 1}: one a second, flat in sockets`,
     )
 } finally {

@@ -24,7 +24,8 @@ const DEMO = 'ses_dc9c81e7effeFPj4Gy4Pf06H0I'
 const sessions = JSON.parse(readFileSync(join(FIX, 'api/api-session-list.json'), 'utf8')).data
 const demo: any[] = JSON.parse(readFileSync(join(FIX, `v2/api-session-${DEMO}-message.json`), 'utf8')).data
 const messages: any[] = []
-for (let k = 0; messages.length < N; k++) for (const m of demo) if (messages.length < N) messages.push({ ...structuredClone(m), id: `${m.id}_${k.toString().padStart(5, '0')}` })
+for (let k = 0; messages.length < N; k++)
+  for (const m of demo) if (messages.length < N) messages.push({ ...structuredClone(m), id: `${m.id}_${k.toString().padStart(5, '0')}` })
 
 const svc = startFakeOpencode({ sessions, messages: { [DEMO]: messages } })
 const state = mkdtempSync(join(tmpdir(), 'oc-bench-'))
@@ -100,6 +101,14 @@ const figures = {
 console.log(JSON.stringify(figures))
 console.log(`opencode session of ${N} messages → ${total} entries, through a loopback service; ${loadNote()}`)
 console.log(`  floor = JSON.parse of the session's whole message list (${(payload.length / 1048576).toFixed(1)} MB) = ${figures.floor_parse_ms} ms`)
-info('opencode first page with the cache dropped, same process (not a fresh process; resolve + load all + newest 150)', `${figures.cold_first_page_ms} ms = ${(figures.cold_first_page_ms / floorMs).toFixed(2)}× floor (no target)`)
-check('opencode reconnect, cache warm (resolve + one tail poll + newest 150)', figures.warm_reconnect_ms < 50, `${figures.warm_reconnect_ms} ms, ${requests} requests`, '< 50 ms')
+info(
+  'opencode first page with the cache dropped, same process (not a fresh process; resolve + load all + newest 150)',
+  `${figures.cold_first_page_ms} ms = ${(figures.cold_first_page_ms / floorMs).toFixed(2)}× floor (no target)`,
+)
+check(
+  'opencode reconnect, cache warm (resolve + one tail poll + newest 150)',
+  figures.warm_reconnect_ms < 50,
+  `${figures.warm_reconnect_ms} ms, ${requests} requests`,
+  '< 50 ms',
+)
 finish('opencode-transcript')

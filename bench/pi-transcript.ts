@@ -24,7 +24,10 @@ const CWD = '/tmp/gothalo-pi-bench/proj'
 const DIR = join(PI_DIR, 'sessions', '--tmp-gothalo-pi-bench-proj--')
 const SID = '01a2aaaa-0000-7000-8000-0000000bench'
 const PATH = join(DIR, `2026-12-02T10-00-00-000Z_${SID}.jsonl`)
-const FIX = join(import.meta.dir, '../fixtures/pi/pi-basic/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl')
+const FIX = join(
+  import.meta.dir,
+  '../fixtures/pi/pi-basic/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl',
+)
 
 function generate(bytes: number): void {
   const lines = readFileSync(FIX, 'utf8').split('\n').filter(Boolean)
@@ -41,8 +44,7 @@ function generate(bytes: number): void {
       prev = id
       // tool call ids must stay paired: give the call and its result the same fresh id
       if (rec.message?.toolCallId) rec.message.toolCallId += `_${k}`
-      if (Array.isArray(rec.message?.content))
-        for (const b of rec.message.content) if (b.type === 'toolCall') b.id += `_${k}`
+      if (Array.isArray(rec.message?.content)) for (const b of rec.message.content) if (b.type === 'toolCall') b.id += `_${k}`
       batch.push(JSON.stringify(rec))
     }
     return batch.join('\n')
@@ -91,7 +93,12 @@ try {
   }
   console.log(JSON.stringify(figures))
   console.log(`pi session ${figures.file_mb} MB, ${total} entries; floor = stream + JSON.parse every line = ${floorMs.toFixed(0)} ms`)
-  check('pi cold resolve + newest 150 (fresh process)', coldMs <= 1.5 * floorMs, `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`, '≤ 1.5× floor')
+  check(
+    'pi cold resolve + newest 150 (fresh process)',
+    coldMs <= 1.5 * floorMs,
+    `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`,
+    '≤ 1.5× floor',
+  )
   check('pi warm re-resolve + newest 150', warmMs < 50, `${warmMs.toFixed(2)} ms (floor ${floorMs.toFixed(0)} ms)`, '< 50 ms')
 } finally {
   rmSync(ROOT, { recursive: true, force: true })

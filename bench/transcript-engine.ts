@@ -85,7 +85,10 @@ async function tailLatency(tl: JsonlTimeline, path: string, recs: Record<string,
 }
 
 async function main() {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0)
   if (sizes.length === 0) sizes.push(10, 100)
   console.log(`transcript-engine: sizes ${sizes.join(', ')} MB; ${loadNote()} at the start`)
   const dir = mkdtempSync(join(tmpdir(), 'gothalo-engine-bench-'))
@@ -194,18 +197,35 @@ async function main() {
   }
   console.log(JSON.stringify({ bench: 'transcript-engine', results }))
   for (const r of results) {
-    console.log(`${r.mb} MB (${r.entries} entries); floor = stream + JSON.parse every line = ${r.floor_ms} ms (with the normalizer instead ${r.floor_normalize_ms} ms, with its line counter ${r.floor_count_ms} ms)`)
+    console.log(
+      `${r.mb} MB (${r.entries} entries); floor = stream + JSON.parse every line = ${r.floor_ms} ms (with the normalizer instead ${r.floor_normalize_ms} ms, with its line counter ${r.floor_count_ms} ms)`,
+    )
     const coldShown = `${r.cold_ms} ms = ${r.cold_over_floor}× floor (fresh processes: ${r.cold_all_ms.join(', ')}; index + roster facts in one pass); ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms)`
     if (r.mb >= 100) check(`${r.mb} MB cold acquire + newest 150`, r.cold_over_floor <= 1.2, coldShown, '≤ 1.2× floor')
     else info(`${r.mb} MB cold acquire + newest 150`, coldShown + ' (no target below 100 MB)')
-    check(`${r.mb} MB acquire + newest 150 after a restart, file unchanged`, r.restart_ms < 60, `${r.restart_ms} ms (fresh processes: ${r.restart_all_ms.join(', ')}; floor ${r.floor_ms} ms)`, '< 60 ms')
+    check(
+      `${r.mb} MB acquire + newest 150 after a restart, file unchanged`,
+      r.restart_ms < 60,
+      `${r.restart_ms} ms (fresh processes: ${r.restart_all_ms.join(', ')}; floor ${r.floor_ms} ms)`,
+      '< 60 ms',
+    )
     check(`${r.mb} MB warm re-acquire + newest 150`, r.warm_ms < 50, `${r.warm_ms} ms`, '< 50 ms')
     check(`${r.mb} MB 150 entries deep`, r.deep_page_ms < 20, `${r.deep_page_ms} ms median, max ${r.deep_page_max_ms}`, '< 20 ms')
-    check(`${r.mb} MB append → onGrow p50`, r.tail_p50_ms < 50, `${r.tail_p50_ms} ms (p95 ${r.tail_p95_ms}; floor: the 250 ms poll, a directory watch usually first)`, 'p50 < 50 ms')
+    check(
+      `${r.mb} MB append → onGrow p50`,
+      r.tail_p50_ms < 50,
+      `${r.tail_p50_ms} ms (p95 ${r.tail_p95_ms}; floor: the 250 ms poll, a directory watch usually first)`,
+      'p50 < 50 ms',
+    )
     const rssShown = `${r.rss_growth_serving_mb} MB serving, build peak ${r.rss_growth_build_peak_mb} MB (no forced GC)`
     if (r.mb <= 100) check(`${r.mb} MB RSS growth`, r.rss_growth_serving_mb < 64, rssShown, '< 64 MB')
     else info(`${r.mb} MB RSS growth`, rssShown)
-    check(`${r.mb} MB 200 timelines on one file`, r.timelines_200_builds === 0, `${r.timelines_200_builds} index builds, ${r.timelines_200_ms} ms for 200 acquires + newest pages`, '0 builds (one shared index)')
+    check(
+      `${r.mb} MB 200 timelines on one file`,
+      r.timelines_200_builds === 0,
+      `${r.timelines_200_builds} index builds, ${r.timelines_200_ms} ms for 200 acquires + newest pages`,
+      '0 builds (one shared index)',
+    )
   }
   console.log(`(${loadNote()} at the end)`)
   finish('transcript-engine')

@@ -61,7 +61,13 @@ async function serve(cfg: ServeConfig): Promise<void> {
     logger: createLogger({ level: 'error' }), // the bench prints figures, not request lines
     herdr: createHerdrClient({ bin, timeoutMs: 10_000, env: herdrEnv }),
     auth,
-    homes: { home, claudeDir: cfg.claudeDir, piDir: join(home, '.pi', 'agent'), xdgStateHome: join(home, '.local', 'state'), xdgDataHome: join(home, '.local', 'share') },
+    homes: {
+      home,
+      claudeDir: cfg.claudeDir,
+      piDir: join(home, '.pi', 'agent'),
+      xdgStateHome: join(home, '.local', 'state'),
+      xdgDataHome: join(home, '.local', 'share'),
+    },
     version: 'bench',
     log: (m) => logs.length < 100 && logs.push(m),
     indexCacheDir: join(cfg.dataDir, 'index-cache'),
@@ -74,7 +80,17 @@ async function serve(cfg: ServeConfig): Promise<void> {
     let reply: unknown
     if (m.cmd === 'flush') reply = await flushIndexStores(10_000)
     // RSS as the OS sees it: no forced GC before reading it
-    else reply = { rss_mb: rss(), peak_mb: Math.max(peak, rss()), start_mb: rssStart, listening_mb: listening, heap_mb: process.memoryUsage().heapUsed / 1048576, jsonl: app.decorator.jsonl.debug(), store: { ...indexStoreCounters }, logs: logs.slice(-5) }
+    else
+      reply = {
+        rss_mb: rss(),
+        peak_mb: Math.max(peak, rss()),
+        start_mb: rssStart,
+        listening_mb: listening,
+        heap_mb: process.memoryUsage().heapUsed / 1048576,
+        jsonl: app.decorator.jsonl.debug(),
+        store: { ...indexStoreCounters },
+        logs: logs.slice(-5),
+      }
     process.send!({ id: m.id, reply })
   })
   process.send!({ ready: true, port: app.server!.port })
@@ -195,7 +211,10 @@ class Bridge {
 }
 
 async function main() {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0)
   if (sizes.length === 0) sizes.push(10, 100, 500)
   console.log(`transcript-socket: sizes ${sizes.join(', ')} MB; ${loadNote()} at the start`)
 
@@ -215,13 +234,19 @@ async function main() {
       workspace_id: 'w1',
       tab_id: 'w1:t1',
       cwd: CWD,
-      agent: { agent: 'claude', agent_status: 'idle', state_change_seq: 1, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: sidOf(mb) } },
+      agent: {
+        agent: 'claude',
+        agent_status: 'idle',
+        state_change_seq: 1,
+        agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: sidOf(mb) },
+      },
     }))
     writeFileSync(statePath, JSON.stringify({ panes }))
     const canned = join(dir, 'canned')
     mkdirSync(canned)
     const { runFake } = await import('../src/demo/fake-herdr')
-    for (const p of panes) writeFileSync(join(canned, `get-${p.pane_id.replace(':', '_')}.json`), runFake(['agent', 'get', p.pane_id], { panes } as any, dir).out.stdout)
+    for (const p of panes)
+      writeFileSync(join(canned, `get-${p.pane_id.replace(':', '_')}.json`), runFake(['agent', 'get', p.pane_id], { panes } as any, dir).out.stdout)
     // `api snapshot` too: the bridge's one herdr watcher polls it while sockets are open, as in production
     writeFileSync(join(canned, 'snapshot.json'), runFake(['api', 'snapshot'], { panes } as any, dir).out.stdout)
     writeFileSync(
@@ -274,7 +299,8 @@ async function main() {
         const o = await b.opening(pane)
         restart.push(o.took)
         const d = await b.ask('debug')
-        if (d.jsonl.indexBuilds !== 0 || d.store.loads !== 1) throw new Error(`restart did not load the saved index: ${JSON.stringify({ builds: d.jsonl.indexBuilds, store: d.store, logs: d.logs })}`)
+        if (d.jsonl.indexBuilds !== 0 || d.store.loads !== 1)
+          throw new Error(`restart did not load the saved index: ${JSON.stringify({ builds: d.jsonl.indexBuilds, store: d.store, logs: d.logs })}`)
         await o.c.close()
         if (k < 2) await b.stop()
       }
@@ -301,7 +327,13 @@ async function main() {
       const lat: number[] = []
       for (let k = 0; k < 50; k++) {
         const uuid = crypto.randomUUID()
-        const line = JSON.stringify({ parentUuid: null, type: 'assistant', uuid, timestamp: new Date().toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: `tail ${k}` }] } })
+        const line = JSON.stringify({
+          parentUuid: null,
+          type: 'assistant',
+          uuid,
+          timestamp: new Date().toISOString(),
+          message: { role: 'assistant', content: [{ type: 'text', text: `tail ${k}` }] },
+        })
         const t0 = performance.now()
         appendFileSync(path, line + '\n')
         for (;;) {
@@ -324,10 +356,21 @@ async function main() {
         const after = await b.ask('debug')
         const uuid = crypto.randomUUID()
         const reached = Promise.all(
-          many.map((m) => new Promise<number>((res) => (m.onFrame = (f) => f.type === 'entry' && f.live && f.entry.id === `${uuid}#0` && res(performance.now())))),
+          many.map(
+            (m) => new Promise<number>((res) => (m.onFrame = (f) => f.type === 'entry' && f.live && f.entry.id === `${uuid}#0` && res(performance.now()))),
+          ),
         )
         const t1 = performance.now()
-        appendFileSync(path, JSON.stringify({ parentUuid: null, type: 'assistant', uuid, timestamp: new Date().toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'fan-out' }] } }) + '\n')
+        appendFileSync(
+          path,
+          JSON.stringify({
+            parentUuid: null,
+            type: 'assistant',
+            uuid,
+            timestamp: new Date().toISOString(),
+            message: { role: 'assistant', content: [{ type: 'text', text: 'fan-out' }] },
+          }) + '\n',
+        )
         const times = await reached
         fan = {
           mb,
@@ -374,17 +417,32 @@ async function main() {
       const coldShown = `${r.cold_ms} ms = ${r.cold_over_floor}× floor (fresh bridges: ${r.cold_all_ms.join(', ')}); ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms)`
       if (r.mb >= 100) check(`${r.mb} MB cold first connect`, r.cold_over_floor <= 1.2, coldShown, '≤ 1.2× floor')
       else info(`${r.mb} MB cold first connect`, coldShown + ' (no target below 100 MB: fixed costs dominate)')
-      check(`${r.mb} MB first connect after a restart, file unchanged`, r.restart_ms < 60, `${r.restart_ms} ms (fresh bridges: ${r.restart_all_ms.join(', ')}; floor ${r.floor_ms} ms)`, '< 60 ms')
+      check(
+        `${r.mb} MB first connect after a restart, file unchanged`,
+        r.restart_ms < 60,
+        `${r.restart_ms} ms (fresh bridges: ${r.restart_all_ms.join(', ')}; floor ${r.floor_ms} ms)`,
+        '< 60 ms',
+      )
       check(`${r.mb} MB warm reconnect`, r.warm_ms < 50, `${r.warm_ms} ms (max ${r.warm_max_ms}; floor ${r.floor_ms} ms)`, '< 50 ms')
       check(`${r.mb} MB load_older 150 deep`, r.deep_page_ms < 20, `${r.deep_page_ms} ms median, max ${r.deep_page_max_ms}`, '< 20 ms')
-      check(`${r.mb} MB append → live frame p50`, r.tail_p50_ms < 50, `${r.tail_p50_ms} ms (p95 ${r.tail_p95_ms}; floor: the 250 ms poll, a directory watch usually first)`, 'p50 < 50 ms')
+      check(
+        `${r.mb} MB append → live frame p50`,
+        r.tail_p50_ms < 50,
+        `${r.tail_p50_ms} ms (p95 ${r.tail_p95_ms}; floor: the 250 ms poll, a directory watch usually first)`,
+        'p50 < 50 ms',
+      )
       const rssShown = `${r.rss_growth_serving_mb} MB serving (peak ${r.rss_growth_peak_mb} MB), RSS as read, no forced GC`
       if (r.mb <= 100) check(`${r.mb} MB bridge RSS growth`, r.rss_growth_serving_mb < 64, rssShown, '< 64 MB')
       else info(`${r.mb} MB bridge RSS growth`, rssShown + ' (the target is set at 100 MB)')
     }
     if (results.length > 1) {
       const ws = results.map((r) => r.warm_ms)
-      check('warm reconnect flat in size', Math.max(...ws) - Math.min(...ws) < 10, `${ws.join(' / ')} ms at ${results.map((r) => r.mb).join(' / ')} MB`, 'spread < 10 ms')
+      check(
+        'warm reconnect flat in size',
+        Math.max(...ws) - Math.min(...ws) < 10,
+        `${ws.join(' / ')} ms at ${results.map((r) => r.mb).join(' / ')} MB`,
+        'spread < 10 ms',
+      )
     }
     if (fan) {
       check(

@@ -27,8 +27,7 @@ export function info(what: string, shown: string): void {
 export function finish(bench: string): never {
   const missed = verdicts.filter((v) => !v.ok)
   console.log(
-    `${bench}: ${verdicts.length - missed.length} of ${verdicts.length} targets met` +
-      (missed.length ? `; MISS: ${missed.map((v) => v.what).join('; ')}` : ''),
+    `${bench}: ${verdicts.length - missed.length} of ${verdicts.length} targets met` + (missed.length ? `; MISS: ${missed.map((v) => v.what).join('; ')}` : ''),
   )
   process.exit(missed.length ? 1 : 0)
 }

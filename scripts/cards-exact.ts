@@ -25,9 +25,13 @@ for (const dir of readdirSync(ROOT).sort()) {
   for (const [label, want] of Object.entries<any>(e.screens)) {
     const file = join(ROOT, dir, label + (e.agent === 'opencode' ? '.ansi' : '.txt'))
     if (!existsSync(file)) continue
-    const card = buildCard({ agent: e.agent, agent_status: want.agent_status as AgentStatus, pane_id: 'x', terminal_title_stripped: TITLE } as AgentInfo, readFileSync(file, 'utf8'))
+    const card = buildCard(
+      { agent: e.agent, agent_status: want.agent_status as AgentStatus, pane_id: 'x', terminal_title_stripped: TITLE } as AgentInfo,
+      readFileSync(file, 'utf8'),
+    )
     let blocked = want.blocked
-    if (e.agent === 'opencode' && blocked?.question === 'Permission required') blocked = { ...blocked, options: blocked.options.map((o: any) => ({ ...o, index: 0 })) }
+    if (e.agent === 'opencode' && blocked?.question === 'Permission required')
+      blocked = { ...blocked, options: blocked.options.map((o: any) => ({ ...o, index: 0 })) }
     const ok =
       card.headline === (want.headline ?? TITLE) &&
       (card.permission_mode ?? null) === (want.permission_mode ?? null) &&

@@ -36,7 +36,10 @@ export function runtimeFor(target: string): string {
   if (existsSync(bin)) return bin
   const tmp = mkdtempSync(join(tmpdir(), 'gothalo-runtime-'))
   try {
-    const name = run(['npm', 'pack', `${t.npm}@${BUN_VERSION}`, '--pack-destination', tmp, '--silent']).trim().split('\n').pop()!
+    const name = run(['npm', 'pack', `${t.npm}@${BUN_VERSION}`, '--pack-destination', tmp, '--silent'])
+      .trim()
+      .split('\n')
+      .pop()!
     mkdirSync(dir, { recursive: true })
     run(['tar', 'xzf', join(tmp, name), '-C', dir])
   } finally {

@@ -273,15 +273,15 @@ export function createApp(deps: AppDeps) {
       // By class, not `code`: Elysia reports an error's own `code` field, here herdr's (agent_not_found, …).
       if (error instanceof HerdrError) {
         const f = herdrFailure(error, notFoundFor(request))
-        return (set.status = f.code), f.body
+        return ((set.status = f.code), f.body)
       }
-      if (code === 'NOT_FOUND') return (set.status = 404), 'not found'
-      if (code === 'PARSE') return (set.status = 400), 'bad request body'
+      if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
+      if (code === 'PARSE') return ((set.status = 400), 'bad request body')
       // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
       if (code === 'VALIDATION') {
         const e = error as { customError?: unknown; validator?: { schema?: { error?: unknown } } }
         const custom = typeof e.customError === 'string' ? e.customError : e.validator?.schema?.error
-        return (set.status = 400), typeof custom === 'string' ? custom : 'bad request'
+        return ((set.status = 400), typeof custom === 'string' ? custom : 'bad request')
       }
       logger.error('internal error', { error: (error as Error)?.message ?? String(error) })
       logger.debug('internal error stack', { stack: (error as Error)?.stack })
@@ -320,26 +320,30 @@ export function createApp(deps: AppDeps) {
         exclude: [GENERATED_SPEC, GENERATED_UI],
       }),
     )
-    .get('/healthz', async () => {
-      const herdr = await herdrHealth()
-      return { ok: true, version: ctx.version, herdr }
-    }, {
-      response: {
-        200: t.Object({
-          ok: t.Boolean(),
-          version: t.String(),
-          herdr: t.Object({
-            found: t.Boolean(),
-            version: t.Union([t.String(), t.Null()]),
-            server: t.Union([t.Literal('running'), t.Literal('not_running'), t.Literal('not_responding'), t.Literal('unknown')], {
-              description: 'not_responding: herdr was started but did not answer within the time limit (a hung server)',
-            }),
-            detail: t.Optional(t.String({ description: 'what went wrong, when not running' })),
-          }),
-        }),
+    .get(
+      '/healthz',
+      async () => {
+        const herdr = await herdrHealth()
+        return { ok: true, version: ctx.version, herdr }
       },
-      detail: { summary: 'Liveness, and whether herdr is found and its server running (no auth)', tags: ['bridge'], security: [] },
-    })
+      {
+        response: {
+          200: t.Object({
+            ok: t.Boolean(),
+            version: t.String(),
+            herdr: t.Object({
+              found: t.Boolean(),
+              version: t.Union([t.String(), t.Null()]),
+              server: t.Union([t.Literal('running'), t.Literal('not_running'), t.Literal('not_responding'), t.Literal('unknown')], {
+                description: 'not_responding: herdr was started but did not answer within the time limit (a hung server)',
+              }),
+              detail: t.Optional(t.String({ description: 'what went wrong, when not running' })),
+            }),
+          }),
+        },
+        detail: { summary: 'Liveness, and whether herdr is found and its server running (no auth)', tags: ['bridge'], security: [] },
+      },
+    )
     .use(webRoutes())
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx))

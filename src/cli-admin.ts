@@ -23,15 +23,15 @@ export function dbPathOf(dataDir: string): string {
 /** `2026-05-01 14:03:07Z`: sortable, and the same on every machine. */
 export function formatTime(ms: number | null): string {
   if (ms === null) return 'never'
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z')
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z')
 }
 
 /** Left-aligned columns, two spaces apart; pure so the layout is testable. */
 export function deviceTable(devices: Device[]): string[] {
-  const rows = [
-    ['ID', 'NAME', 'CREATED', 'LAST SEEN'],
-    ...devices.map((d) => [d.device_id, d.name, formatTime(d.created_at), formatTime(d.last_seen_at)]),
-  ]
+  const rows = [['ID', 'NAME', 'CREATED', 'LAST SEEN'], ...devices.map((d) => [d.device_id, d.name, formatTime(d.created_at), formatTime(d.last_seen_at)])]
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)))
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - [...cell].length))).join('  '))
 }
@@ -119,11 +119,7 @@ export async function runAdminCommand(
  * the running bridge when there is one; the data dir is always named, so a code
  * made for one data dir is never silently offered to a bridge on another.
  */
-async function pair(
-  settings: Settings,
-  out: (line: string) => void,
-  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean },
-): Promise<number> {
+async function pair(settings: Settings, out: (line: string) => void, opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean }): Promise<number> {
   const asked = await askBridge(settings, opts.fetch ?? fetch)
   if (!asked.ok && asked.fatal) {
     out(`gothalo pair: ${asked.fatal}`)
@@ -155,6 +151,6 @@ async function pair(
   for (const l of qrLines(url, opts.colour ?? false)) out(l)
   out(from)
   if (isLoopback(new URL(base).hostname))
-    out('note: this URL only works on this machine; give the phone\'s address with --public-url or GOTHALO_PUBLIC_URL (e.g. your tailscale serve URL)')
+    out("note: this URL only works on this machine; give the phone's address with --public-url or GOTHALO_PUBLIC_URL (e.g. your tailscale serve URL)")
   return 0
 }

@@ -106,7 +106,11 @@ export function formatExplanation(e: ExplainedCard, screen: string | undefined, 
   out.push('regions:')
   if (!e.regions.length) out.push('  (none recognised)')
   for (const r of e.regions) {
-    const first = rows.slice(r.from, r.to).find((l) => l.trim())?.trim() ?? ''
+    const first =
+      rows
+        .slice(r.from, r.to)
+        .find((l) => l.trim())
+        ?.trim() ?? ''
     out.push(`  rows ${String(r.from).padStart(3)}-${String(Math.max(r.from, r.to - 1)).padEnd(4)} ${r.name.padEnd(14)} ${first.slice(0, 60)}`)
   }
   out.push('')

@@ -55,11 +55,28 @@ export const COMMANDS = [
   { command: 'serve', words: ['--demo'], usage: 'gothalo --demo', summary: 'run with a built-in herdr stand-in and sample sessions', helpOnly: true },
   { command: 'pair', words: ['pair'], usage: 'gothalo pair', summary: 'a one-time pairing code, its URL and QR code (asks the running bridge)' },
   { command: 'devices', words: ['devices'], usage: 'gothalo devices', summary: 'list paired devices' },
-  { command: 'devices-revoke', words: ['devices', 'revoke'], args: ['ID'], usage: 'gothalo devices revoke ID', summary: 'revoke a paired device (its open sockets close)' },
-  { command: 'service-install', words: ['service', 'install'], usage: 'gothalo service install', summary: 'run the bridge as a user service (systemd on Linux, launchd on macOS) with these settings' },
+  {
+    command: 'devices-revoke',
+    words: ['devices', 'revoke'],
+    args: ['ID'],
+    usage: 'gothalo devices revoke ID',
+    summary: 'revoke a paired device (its open sockets close)',
+  },
+  {
+    command: 'service-install',
+    words: ['service', 'install'],
+    usage: 'gothalo service install',
+    summary: 'run the bridge as a user service (systemd on Linux, launchd on macOS) with these settings',
+  },
   { command: 'service-uninstall', words: ['service', 'uninstall'], usage: 'gothalo service uninstall', summary: 'stop and remove that service' },
   // dispatched by main.ts before these flags are parsed (src/cli-explain.ts has its own)
-  { command: 'serve', words: ['explain'], usage: 'gothalo explain --agent KIND FILE | --pane ID', summary: 'why a card says what it says: the regions and rule ids (--help for more)', helpOnly: true },
+  {
+    command: 'serve',
+    words: ['explain'],
+    usage: 'gothalo explain --agent KIND FILE | --pane ID',
+    summary: 'why a card says what it says: the regions and rule ids (--help for more)',
+    helpOnly: true,
+  },
   { command: 'help', words: ['help'], usage: 'gothalo --help | --version', summary: 'this help, or the version' },
 ] as const satisfies readonly { command: string; words: readonly string[]; args?: readonly string[]; usage: string; summary: string; helpOnly?: boolean }[]
 
@@ -81,7 +98,12 @@ export const FLAGS: Record<string, Flag> = {
   'herdr-timeout-ms': { key: 'herdrTimeoutMs', env: 'GOTHALO_HERDR_TIMEOUT_MS', value: 'MS', help: 'time limit for one herdr call (default 5000)' },
   'admin-token': { key: 'adminToken', env: 'GOTHALO_ADMIN_TOKEN', value: 'TOKEN', help: 'admin token (default: generated, stored 0600 in the data dir)' },
   'data-dir': { key: 'dataDir', env: 'GOTHALO_DATA_DIR', value: 'DIR', help: 'data dir (default $XDG_DATA_HOME/gothalo or ~/.local/share/gothalo)' },
-  'public-url': { key: 'publicUrl', env: 'GOTHALO_PUBLIC_URL', value: 'URL', help: 'the address the phone uses, e.g. https://host.tailnet.ts.net:5338 (pairing URL, QR code)' },
+  'public-url': {
+    key: 'publicUrl',
+    env: 'GOTHALO_PUBLIC_URL',
+    value: 'URL',
+    help: 'the address the phone uses, e.g. https://host.tailnet.ts.net:5338 (pairing URL, QR code)',
+  },
   'log-level': { key: 'logLevel', env: 'GOTHALO_LOG_LEVEL', value: 'LEVEL', help: 'error | warn | info (default) | debug (debug also prints stack traces)' },
   'log-format': { key: 'logFormat', env: 'GOTHALO_LOG_FORMAT', value: 'FMT', help: 'text (default) | json, one object per line' },
   demo: { key: 'demo', bool: true, help: 'serve the built-in demo instead of a real herdr' },
@@ -186,9 +208,7 @@ export function parseSettings(argv: string[], env: Env): Settings {
 /** The longest command whose words start the positionals; its declared arguments must follow exactly. */
 function matchCommand(positionals: string[]): { command: Command; args: string[] } {
   if (positionals.length === 0) return { command: 'serve', args: [] }
-  const candidates = COMMANDS.filter((c) => !('helpOnly' in c) && c.words.every((w, i) => positionals[i] === w)).sort(
-    (a, b) => b.words.length - a.words.length,
-  )
+  const candidates = COMMANDS.filter((c) => !('helpOnly' in c) && c.words.every((w, i) => positionals[i] === w)).sort((a, b) => b.words.length - a.words.length)
   const c = candidates[0]
   if (!c) {
     const group = COMMANDS.filter((x) => x.words.length > 1 && x.words[0] === positionals[0])

@@ -29,12 +29,7 @@ export function formatLine(format: LogFormat, at: Date, level: LogLevel, msg: st
   return `${at.toISOString()} ${level.toUpperCase().padEnd(5)} ${msg}${rest}`
 }
 
-export function createLogger(opts: {
-  level?: LogLevel
-  format?: LogFormat
-  write?: (line: string) => void
-  clock?: () => number
-} = {}): Logger {
+export function createLogger(opts: { level?: LogLevel; format?: LogFormat; write?: (line: string) => void; clock?: () => number } = {}): Logger {
   const level = opts.level ?? 'info'
   const format = opts.format ?? 'text'
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'))

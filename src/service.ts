@@ -33,11 +33,16 @@ export function serviceSpec(s: Settings, self: string[], env: Env, which: (cmd: 
   const argv = [
     ...self,
     'serve',
-    '--host', s.host,
-    '--port', String(s.port),
-    '--herdr', herdr,
-    '--herdr-timeout-ms', String(s.herdrTimeoutMs),
-    '--data-dir', resolve(s.dataDir),
+    '--host',
+    s.host,
+    '--port',
+    String(s.port),
+    '--herdr',
+    herdr,
+    '--herdr-timeout-ms',
+    String(s.herdrTimeoutMs),
+    '--data-dir',
+    resolve(s.dataDir),
   ]
   if (s.publicUrl) argv.push('--public-url', s.publicUrl)
   argv.push('--log-level', s.logLevel ?? 'info', '--log-format', s.logFormat ?? 'text')
@@ -54,7 +59,9 @@ export function systemdQuote(arg: string): string {
 }
 
 export function systemdUnit(spec: ServiceSpec): string {
-  const env = Object.entries(spec.env).map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`)}\n`).join('')
+  const env = Object.entries(spec.env)
+    .map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`)}\n`)
+    .join('')
   return `# Written by \`gothalo service install\`; remove with \`gothalo service uninstall\`.
 [Unit]
 Description=gothalo: supervise coding agents in herdr panes from a phone
@@ -120,12 +127,16 @@ export function unitPath(platform: Platform, env: Env): string {
 /** The commands that enable and start (or stop) the service. */
 export function controlCommands(platform: Platform, action: 'start' | 'stop', path: string, uid: number): string[][] {
   if (platform === 'darwin')
-    return action === 'start'
-      ? [['launchctl', 'bootstrap', `gui/${uid}`, path]]
-      : [['launchctl', 'bootout', `gui/${uid}/${LAUNCHD_LABEL}`]]
+    return action === 'start' ? [['launchctl', 'bootstrap', `gui/${uid}`, path]] : [['launchctl', 'bootout', `gui/${uid}/${LAUNCHD_LABEL}`]]
   return action === 'start'
-    ? [['systemctl', '--user', 'daemon-reload'], ['systemctl', '--user', 'enable', '--now', SYSTEMD_UNIT]]
-    : [['systemctl', '--user', 'disable', '--now', SYSTEMD_UNIT], ['systemctl', '--user', 'daemon-reload']]
+    ? [
+        ['systemctl', '--user', 'daemon-reload'],
+        ['systemctl', '--user', 'enable', '--now', SYSTEMD_UNIT],
+      ]
+    : [
+        ['systemctl', '--user', 'disable', '--now', SYSTEMD_UNIT],
+        ['systemctl', '--user', 'daemon-reload'],
+      ]
 }
 
 export interface ServiceOptions {

@@ -31,8 +31,7 @@ export function describeStartupError(e: unknown, s: { host: string; port: number
       return `cannot listen on ${where}: port ${s.port} is already in use (another gothalo?) — stop it, or pick another port with --port or GOTHALO_PORT`
     if (code === 'EADDRNOTAVAIL')
       return `cannot listen on ${where}: ${s.host} is not an address of this machine — use 127.0.0.1 (and tailscale serve for the phone), or an address this machine has`
-    if (code === 'EACCES')
-      return `cannot listen on ${where}: permission denied (ports below 1024 need privileges) — pick another port with --port`
+    if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges) — pick another port with --port`
     if (code === 'EINVAL')
       return `cannot listen on ${where}: ${s.host} is not a valid address — use an IP address such as 127.0.0.1 with --host or GOTHALO_HOST`
     return `cannot listen on ${where}: ${err.message} — check --host and --port`

@@ -5,11 +5,19 @@ const SHELL = 'gothalo-shell-v1'
 const ASSETS = ['/', '/app.js', '/app.css', '/manifest.webmanifest', '/icon.svg', '/icon-192.png']
 
 self.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(SHELL).then((c) => c.addAll(ASSETS)).then(() => self.skipWaiting()))
+  e.waitUntil(
+    caches
+      .open(SHELL)
+      .then((c) => c.addAll(ASSETS))
+      .then(() => self.skipWaiting()),
+  )
 })
 self.addEventListener('activate', (e) => {
   e.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== SHELL).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== SHELL).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
   )
 })
 self.addEventListener('fetch', (e) => {
@@ -33,8 +41,7 @@ self.addEventListener('push', (e) => {
     p = e.data ? e.data.json() : {}
   } catch {}
   const kind = p.agent_kind || 'agent'
-  const title =
-    p.agent_status === 'blocked' ? `${kind} needs you` : p.agent_status === 'done' ? `${kind} is done` : `${kind}: ${p.agent_status || 'update'}`
+  const title = p.agent_status === 'blocked' ? `${kind} needs you` : p.agent_status === 'done' ? `${kind} is done` : `${kind}: ${p.agent_status || 'update'}`
   const body = p.question || p.headline || ''
   e.waitUntil(
     self.registration.showNotification(title, {

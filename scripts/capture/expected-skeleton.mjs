@@ -7,7 +7,11 @@ const [out, agent, version] = process.argv.slice(2)
 const file = path.join(out, 'expected.json')
 const expected = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { agent, agent_version: version, screens: {} }
 expected.agent_version = version
-const labels = fs.readdirSync(out).filter((f) => f.endsWith('.txt') && !f.endsWith('.recent.txt')).map((f) => f.slice(0, -4)).sort()
+const labels = fs
+  .readdirSync(out)
+  .filter((f) => f.endsWith('.txt') && !f.endsWith('.recent.txt'))
+  .map((f) => f.slice(0, -4))
+  .sort()
 for (const label of labels) {
   expected.screens[label] ??= { agent_status: 'TODO', permission_mode: null, headline: null }
 }

@@ -12,10 +12,18 @@ const tools = [
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\n')
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   let m
-  try { m = JSON.parse(line) } catch { return }
+  try {
+    m = JSON.parse(line)
+  } catch {
+    return
+  }
   if (m.id === undefined) return // a notification
   if (m.method === 'initialize') {
-    send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'tracker', version: '1.0.0' } } })
+    send({
+      jsonrpc: '2.0',
+      id: m.id,
+      result: { protocolVersion: m.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'tracker', version: '1.0.0' } },
+    })
   } else if (m.method === 'tools/list') {
     send({ jsonrpc: '2.0', id: m.id, result: { tools } })
   } else if (m.method === 'tools/call') {

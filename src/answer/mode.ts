@@ -49,13 +49,7 @@ async function watchMode(
  * to the name the phone used) and reads it back. `deadlineMs` only words the
  * error when the request's time ran out while watching.
  */
-export async function cyclePermissionMode(
-  herdr: HerdrClient,
-  signal: AbortSignal,
-  target: string,
-  agent: AgentInfo,
-  deadlineMs: number,
-): Promise<ModeCycle> {
+export async function cyclePermissionMode(herdr: HerdrClient, signal: AbortSignal, target: string, agent: AgentInfo, deadlineMs: number): Promise<ModeCycle> {
   const grammar = grammarFor(agent.agent)
   if (!grammar.permissionMode) return { refused: 422, body: 'permission modes not supported for this agent kind' }
   if (agent.agent_status === 'blocked') return { refused: 409, body: 'agent is blocked' }

@@ -47,8 +47,7 @@ export function planAnswer(kind: string, d: LiveDialog, drive: DialogDrive | und
   if (!multi && choice.choose.length > 1) return { error: 400, body: 'several positions for a single-choice dialog' }
   const wantsText = choice.choose.filter((p) => options[p - 1].free_text)
   if (choice.text !== undefined && wantsText.length === 0) return { error: 400, body: 'text for an option without free_text' }
-  if (choice.text === undefined && wantsText.length > 0)
-    return { error: 400, body: `option ${wantsText[0]} asks for text: send it in "text"` }
+  if (choice.text === undefined && wantsText.length > 0) return { error: 400, body: `option ${wantsText[0]} asks for text: send it in "text"` }
   if (!drive) return { error: 422, body: CANNOT }
 
   const same = (x: LiveDialog) => x.blocked.fingerprint === fingerprint
@@ -132,11 +131,7 @@ export function planAnswer(kind: string, d: LiveDialog, drive: DialogDrive | und
         if (typed !== undefined) return same(x) && norm(typed).startsWith(start)
         const shown = x.blocked.options[p - 1]?.label ?? ''
         const asBefore = x.blocked.options.map((y, k) => (k === p - 1 ? labels[k] : y.label))
-        return (
-          x.blocked.options.length === n &&
-          fingerprintOf(kind, x.blocked.question, asBefore, x.identity) === fingerprint &&
-          norm(shown).startsWith(start)
-        )
+        return x.blocked.options.length === n && fingerprintOf(kind, x.blocked.question, asBefore, x.identity) === fingerprint && norm(shown).startsWith(start)
       },
     })
   }

@@ -3,15 +3,7 @@
 // TypeBox schemas the code sends and checks (src/transcript/frames.ts): adding
 // a protocol (e.g. /events) is adding an entry to WS_CHANNELS.
 import { t, type TSchema } from 'elysia'
-import {
-  BacklogCompleteFrame,
-  EntryFrame,
-  HelloFrame,
-  LoadOlderFrame,
-  PageCompleteFrame,
-  SessionChangedFrame,
-  SubagentsFrame,
-} from '../transcript/frames'
+import { BacklogCompleteFrame, EntryFrame, HelloFrame, LoadOlderFrame, PageCompleteFrame, SessionChangedFrame, SubagentsFrame } from '../transcript/frames'
 import { cleanSchema } from './openapi'
 import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../events/frames'
 import { AttachResizeFrame } from '../routes/attach'
@@ -56,13 +48,21 @@ export const WS_CHANNELS: WsChannel[] = [
       PRE_UPGRADE + ' 404 also `no transcript file for pane` / `transcript not supported for this agent kind`; 500 `read transcript failed`.',
       'Closes with 1000: the client left, the server shuts down (`server shutting down`), the device was revoked (`device revoked`), or an inbound frame was not a well-formed `load_older` (`unrecognized control frame`).',
     ].join('\n\n'),
-    query: t.Object({ pane, token: t.Optional(token), subagent: t.Optional(t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })) }),
+    query: t.Object({
+      pane,
+      token: t.Optional(token),
+      subagent: t.Optional(t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })),
+    }),
     send: {
       hello: { title: 'hello', summary: 'identity and paging state; first, and again after every session_changed', payload: HelloFrame },
       entry: { title: 'entry', summary: 'one normalized entry; live:false for backlog and older pages, true for the tail', payload: EntryFrame },
       backlogComplete: { title: 'backlog_complete', summary: 'the newest page is complete; live entries follow', payload: BacklogCompleteFrame },
       pageComplete: { title: 'page_complete', summary: 'the end of a load_older reply, with the next cursor', payload: PageCompleteFrame },
-      sessionChanged: { title: 'session_changed', summary: 'the pane moved to a new session: drop everything held; a fresh hello follows', payload: SessionChangedFrame },
+      sessionChanged: {
+        title: 'session_changed',
+        summary: 'the pane moved to a new session: drop everything held; a fresh hello follows',
+        payload: SessionChangedFrame,
+      },
       subagents: { title: 'subagents', summary: 'the whole subagent roster, re-sent when it changes', payload: SubagentsFrame },
     },
     receive: {
@@ -157,7 +157,12 @@ export function asyncApiDocument(opts: { version: string; host: string; channels
     if (Object.keys(c.send).length)
       operations[`${c.id}Send`] = { action: 'send', channel: { $ref: `#/channels/${c.id}` }, title: `the bridge sends on ${c.address}`, messages: refs(c.send) }
     if (Object.keys(c.receive).length)
-      operations[`${c.id}Receive`] = { action: 'receive', channel: { $ref: `#/channels/${c.id}` }, title: `the bridge reads on ${c.address}`, messages: refs(c.receive) }
+      operations[`${c.id}Receive`] = {
+        action: 'receive',
+        channel: { $ref: `#/channels/${c.id}` },
+        title: `the bridge reads on ${c.address}`,
+        messages: refs(c.receive),
+      }
   }
   return {
     asyncapi: '3.0.0',

@@ -63,7 +63,10 @@ function cleanResponse(status: string, r: Obj): Obj {
   const out: Obj = Object.fromEntries(Object.entries(r).filter(([k]) => RESPONSE_KEYS.has(k) || k.startsWith('x-')))
   const error = !status.startsWith('2')
   const text = isObj(schema) && schema.type === 'string'
-  out.description = typeof r.description === 'string' && r.description ? r.description : (STATUS_TEXT[status] ?? `Status ${status}`) + (error && text ? ' (plain-text body)' : '')
+  out.description =
+    typeof r.description === 'string' && r.description
+      ? r.description
+      : (STATUS_TEXT[status] ?? `Status ${status}`) + (error && text ? ' (plain-text body)' : '')
   if (schema !== undefined) out.content = { [text ? 'text/plain' : 'application/json']: { schema } }
   else delete out.content
   return out
@@ -71,10 +74,12 @@ function cleanResponse(status: string, r: Obj): Obj {
 
 function cleanOperation(op: Obj): Obj {
   const out: Obj = { ...op }
-  if (Array.isArray(op.parameters)) out.parameters = op.parameters.map((p) => (isObj(p) && p.schema !== undefined ? { ...p, schema: cleanSchema(p.schema) } : p))
+  if (Array.isArray(op.parameters))
+    out.parameters = op.parameters.map((p) => (isObj(p) && p.schema !== undefined ? { ...p, schema: cleanSchema(p.schema) } : p))
   if (isObj(op.requestBody) && isObj(op.requestBody.content)) {
     const json = op.requestBody.content['application/json']
-    if (isObj(json)) out.requestBody = { ...op.requestBody, required: true, content: { 'application/json': { ...json, schema: cleanSchema(json.schema ?? {}) } } }
+    if (isObj(json))
+      out.requestBody = { ...op.requestBody, required: true, content: { 'application/json': { ...json, schema: cleanSchema(json.schema ?? {}) } } }
   }
   if (isObj(op.responses)) out.responses = Object.fromEntries(Object.entries(op.responses).map(([s, r]) => [s, isObj(r) ? cleanResponse(s, r) : r]))
   return out

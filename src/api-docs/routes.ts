@@ -45,8 +45,7 @@ function page(): string {
 `
 }
 
-const file = (path: unknown, type: string) => () =>
-  new Response(Bun.file(path as string), { headers: { 'content-type': type, 'cache-control': 'no-cache' } })
+const file = (path: unknown, type: string) => () => new Response(Bun.file(path as string), { headers: { 'content-type': type, 'cache-control': 'no-cache' } })
 
 export function apiDocRoutes(opts: { version: string; generated: () => Promise<unknown> }) {
   let cleaned: Promise<unknown> | undefined
@@ -62,9 +61,7 @@ export function apiDocRoutes(opts: { version: string; generated: () => Promise<u
     .get('/swagger/scalar.js', file(scalarJs, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
     .get('/favicon.svg', file(favicon, 'image/svg+xml'), { detail: { hide: true } })
     .get('/favicon.ico', file(favicon, 'image/svg+xml'), { detail: { hide: true } })
-    .get(
-      '/asyncapi.json',
-      ({ request }) => asyncApiDocument({ version: opts.version, host: request.headers.get('host') ?? '127.0.0.1:8787' }),
-      { detail: { hide: true } },
-    )
+    .get('/asyncapi.json', ({ request }) => asyncApiDocument({ version: opts.version, host: request.headers.get('host') ?? '127.0.0.1:8787' }), {
+      detail: { hide: true },
+    })
 }

@@ -147,20 +147,21 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec(SCHEMA)
   // Files from before the per-code failure count get the column (the store keeps no other migrations).
-  if (!db.query<{ name: string }, []>('PRAGMA table_info(pair_codes)').all().some((c) => c.name === 'failures'))
+  if (
+    !db
+      .query<{ name: string }, []>('PRAGMA table_info(pair_codes)')
+      .all()
+      .some((c) => c.name === 'failures')
+  )
     db.exec('ALTER TABLE pair_codes ADD COLUMN failures INTEGER NOT NULL DEFAULT 0')
 
   const q = {
-    deviceByHash: db.query<{ id: string; last_seen_at: number | null }, [string]>(
-      'SELECT id, last_seen_at FROM devices WHERE token_hash = ? AND revoked = 0',
-    ),
+    deviceByHash: db.query<{ id: string; last_seen_at: number | null }, [string]>('SELECT id, last_seen_at FROM devices WHERE token_hash = ? AND revoked = 0'),
     touch: db.query('UPDATE devices SET last_seen_at = ? WHERE id = ?'),
     insertCode: db.query('INSERT INTO pair_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)'),
     dropOldCodes: db.query('DELETE FROM pair_codes WHERE expires_at <= ? OR used = 1'),
     // the conditional UPDATE is the single-use check: of two racing redeems only one changes a row
-    useCode: db.query(
-      `UPDATE pair_codes SET used = 1 WHERE code_hash = ? AND used = 0 AND expires_at > ? AND failures < ${PAIR_CODE_MAX_FAILURES}`,
-    ),
+    useCode: db.query(`UPDATE pair_codes SET used = 1 WHERE code_hash = ? AND used = 0 AND expires_at > ? AND failures < ${PAIR_CODE_MAX_FAILURES}`),
     // a wrong code: one more strike for every code alive now
     strikeCodes: db.query('UPDATE pair_codes SET failures = failures + 1 WHERE used = 0 AND expires_at > ?'),
     failuresSince: db.query<{ n: number }, [number]>('SELECT COUNT(*) AS n FROM redeem_failures WHERE at > ?'),
@@ -169,9 +170,7 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     dropOldFailures: db.query('DELETE FROM redeem_failures WHERE at <= ?'),
     clearAddress: db.query('DELETE FROM redeem_failures WHERE address = ?'),
     insertDevice: db.query('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
-    list: db.query<DeviceRow, []>(
-      'SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked = 0 ORDER BY created_at, id',
-    ),
+    list: db.query<DeviceRow, []>('SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked = 0 ORDER BY created_at, id'),
     revoke: db.query('UPDATE devices SET revoked = 1, revoked_at = ? WHERE id = ? AND revoked = 0'),
     revokedIds: db.query<{ id: string }, []>('SELECT id FROM devices WHERE revoked = 1'),
     dataVersion: db.query<{ data_version: number }, []>('PRAGMA data_version'),
@@ -206,8 +205,7 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     const since = now - REDEEM_WINDOW_MS
     q.dropOldFailures.run(since)
     const limited =
-      (q.addressFailuresSince.get(since, address)?.n ?? 0) >= REDEEM_MAX_FAILURES ||
-      (q.failuresSince.get(since)?.n ?? 0) >= REDEEM_GLOBAL_MAX_FAILURES
+      (q.addressFailuresSince.get(since, address)?.n ?? 0) >= REDEEM_MAX_FAILURES || (q.failuresSince.get(since)?.n ?? 0) >= REDEEM_GLOBAL_MAX_FAILURES
     // Refused tries do not extend the window (and a flood cannot grow the table).
     if (!limited) q.insertFailure.run(now, address)
     return limited
@@ -285,7 +283,10 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
       const v = q.dataVersion.get()?.data_version ?? 0
       if (v === seenDataVersion) return []
       seenDataVersion = v
-      const fresh = q.revokedIds.all().map((r) => r.id).filter((id) => !announced.has(id))
+      const fresh = q.revokedIds
+        .all()
+        .map((r) => r.id)
+        .filter((id) => !announced.has(id))
       for (const id of fresh) announce(id)
       return fresh
     },

@@ -15,9 +15,7 @@ export interface PairCode {
   expires_at: number
 }
 
-export type RedeemResult =
-  | { ok: true; device_id: string; token: string }
-  | { ok: false; reason: 'invalid' | 'rate_limited' }
+export type RedeemResult = { ok: true; device_id: string; token: string } | { ok: false; reason: 'invalid' | 'rate_limited' }
 
 export interface AuthStore {
   /** The principal a bearer token belongs to (constant-time compares), or undefined. */

@@ -17,7 +17,12 @@ const STATUS_WORDS: Record<string, string> = {
 
 /** A herdr string as one printable line: control characters and runs of whitespace become single spaces; not cut. */
 const printableLine = (s: unknown): string =>
-  typeof s === 'string' ? s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim() : ''
+  typeof s === 'string'
+    ? s
+        .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : ''
 
 function safeRead(kind: string | undefined, screen: string, agent: AgentInfo): ScreenReading {
   try {

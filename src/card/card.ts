@@ -17,7 +17,7 @@ export type Option = Static<typeof OptionSchema>
 
 export const QuestionsSchema = t.Object(
   {
-    titles: t.Array(t.String(), { description: 'the tabs\' titles in order' }),
+    titles: t.Array(t.String(), { description: "the tabs' titles in order" }),
     current: t.Integer({ minimum: 1, description: '1-based position in `titles` of the question on screen' }),
   },
   { description: 'a tabbed dialog with several questions; the visible one is in question/options' },

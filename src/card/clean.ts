@@ -22,12 +22,7 @@ export function cleanScreen(raw: unknown): string {
   } catch {
     // strip-ansi is regex-only, but a pathological input must not cost the card
   }
-  s = s
-    .replace(STRAY_ESC, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(NBSP_LIKE, ' ')
-    .replace(/\t/g, '    ')
-    .replace(CONTROL, '')
+  s = s.replace(STRAY_ESC, '').replace(/\r\n?/g, '\n').replace(NBSP_LIKE, ' ').replace(/\t/g, '    ').replace(CONTROL, '')
   const rows = s.split('\n')
   for (let i = 0; i < rows.length; i++) rows[i] = rows[i].trimEnd()
   while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop()

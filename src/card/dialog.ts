@@ -79,23 +79,11 @@ function optionAt(line: string, vocab: DialogVocabulary): OptionRow | undefined 
  * The dialog in lines[from..], if one is live there. `liveBreaker` rows (bullets,
  * echoed prompts at column 0) after the options mean the list is old conversation.
  */
-export function readDialog(
-  lines: readonly string[],
-  from: number,
-  width: number,
-  vocab: DialogVocabulary,
-  liveBreaker: RegExp,
-): DialogRead | undefined {
+export function readDialog(lines: readonly string[], from: number, width: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
   return readNumbered(lines, from, width, vocab, liveBreaker) ?? readUnnumbered(lines, from, vocab, liveBreaker)
 }
 
-function readNumbered(
-  lines: readonly string[],
-  from: number,
-  width: number,
-  vocab: DialogVocabulary,
-  liveBreaker: RegExp,
-): DialogRead | undefined {
+function readNumbered(lines: readonly string[], from: number, width: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
   let lastRow = -1
   for (let i = lines.length - 1; i >= from; i--) {
     if (vocab.option.test(lines[i])) {
@@ -179,12 +167,7 @@ function readNumbered(
 }
 
 /** Cursor-only menus ("❯ No, exit" / "Yes, I trust this folder"): options index 0. */
-function readUnnumbered(
-  lines: readonly string[],
-  from: number,
-  vocab: DialogVocabulary,
-  liveBreaker: RegExp,
-): DialogRead | undefined {
+function readUnnumbered(lines: readonly string[], from: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
   // needs a hint row below the cursor: otherwise a "❯ text" row is just a prompt
   let hintRow = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -207,8 +190,7 @@ function readUnnumbered(
 
   const cursorLine = lines[cursorRow]
   const col = cursorLine.length - cursorLine.replace(vocab.cursor, '').length
-  const isSibling = (l: string) =>
-    !!l.trim() && indentOf(l) === col && !anyMatch(vocab.hint, l) && !isRule(l) && !isDashedRule(l)
+  const isSibling = (l: string) => !!l.trim() && indentOf(l) === col && !anyMatch(vocab.hint, l) && !isRule(l) && !isDashedRule(l)
   let first = cursorRow
   while (first - 1 >= from && isSibling(lines[first - 1])) first--
   let lastRow = cursorRow

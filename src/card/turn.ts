@@ -55,7 +55,11 @@ export function readTurn<B>(t: TurnOf<B>, agent: AgentInfo | undefined, working:
   const step = lastTool >= 0 ? t.stepOf(t.blocks[lastTool]) : ''
   if (lastProse >= 0) {
     const prose = t.proseOf(t.blocks[lastProse])
-    const headline = prose.filter((l) => l.trim()).pop()?.trim() ?? ''
+    const headline =
+      prose
+        .filter((l) => l.trim())
+        .pop()
+        ?.trim() ?? ''
     let detail = capDetail(prose)
     if (working && lastTool > lastProse) detail += '\n\n' + step
     const of = `block ${lastProse + 1 - start} of ${t.blocks.length - start} in the turn`
@@ -83,7 +87,10 @@ export function turnFields(turn: TurnReading): Pick<ScreenReading, 'headline' | 
 /** Detail is the tail of what was said: at most 40 lines and 4000 characters. */
 export function capDetail(lines: string[]): string {
   const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
-  const s = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()
+  const s = kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
   return s.length > DETAIL_MAX_CHARS ? '…' + s.slice(-DETAIL_MAX_CHARS) : s
 }
 

@@ -19,7 +19,10 @@ export const DEMO_PANES = { working: 'w1:p1', blocked: 'w1:p2', done: 'w1:p3', p
 export const SUBAGENTS = { sid: '31768c85-8856-4ba3-9323-9014ac9e2d13', cwd: '/home/me/cc-subagents/proj', dir: '-home-me-cc-subagents-proj' }
 export const TOOLS_MIX = { sid: '7444533a-645f-44b8-9f33-73e27f0ddc04', cwd: '/home/me/cc-tools-mix/proj', dir: '-home-me-cc-tools-mix-proj' }
 export const WORKING = { sid: 'ae22f811-9570-4ffe-b8a7-5db178f36de1', cwd: '/home/me/cc-working/proj', dir: '-home-me-cc-working-proj' }
-export const PI = { cwd: '/home/me/pi-basic/proj', file: 'sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl' }
+export const PI = {
+  cwd: '/home/me/pi-basic/proj',
+  file: 'sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl',
+}
 
 /** The working pane's screens, cycled while it works (spinner and subagent rows change). */
 export const WORKING_SCREENS = ['01-agents-running', '02-agents-running-b', '03-background-running', '04-background-running-b'].map(
@@ -86,9 +89,7 @@ export function demoState(piSessionPath: string): FakeState {
   return {
     version: '0.8.2',
     protocol: 20,
-    workspaces: [
-      { workspace_id: 'w1', number: 1, label: 'demo', focused: true, pane_count: 5, tab_count: 2, active_tab_id: 'w1:t1', agent_status: 'blocked' },
-    ],
+    workspaces: [{ workspace_id: 'w1', number: 1, label: 'demo', focused: true, pane_count: 5, tab_count: 2, active_tab_id: 'w1:t1', agent_status: 'blocked' }],
     tabs: [
       { tab_id: 'w1:t1', workspace_id: 'w1', number: 1, label: 'claude', focused: true, pane_count: 3, agent_status: 'blocked' },
       { tab_id: 'w1:t2', workspace_id: 'w1', number: 2, label: 'pi & shell', focused: false, pane_count: 2, agent_status: 'idle' },
@@ -172,12 +173,7 @@ export function approveReactions(pane: string, seq: number, running: string, rej
   const no: FakeReaction[] = rejected
     ? [{ pane, on: 'send-text', match: '3', set: { ...screenFiles(rejected), agent: { agent: 'claude', agent_status: 'idle', state_change_seq: seq + 1 } } }]
     : []
-  return [
-    { pane, on: 'send-keys', match: 'enter', set },
-    { pane, on: 'send-text', match: '1', set },
-    { pane, on: 'send-text', match: '2', set },
-    ...no,
-  ]
+  return [{ pane, on: 'send-keys', match: 'enter', set }, { pane, on: 'send-text', match: '1', set }, { pane, on: 'send-text', match: '2', set }, ...no]
 }
 
 // ---- the screens after a prompt is answered, derived from the prompt's ----

@@ -9,7 +9,19 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { BASH_PROMPT, BASH_REJECTED, BASH_RUNNING, DEMO_PANES, demoPaths, demoState, FETCH_PROMPT, FETCH_REJECTED, FETCH_RUNNING, rejectedScreen, runningScreen } from './data'
+import {
+  BASH_PROMPT,
+  BASH_REJECTED,
+  BASH_RUNNING,
+  DEMO_PANES,
+  demoPaths,
+  demoState,
+  FETCH_PROMPT,
+  FETCH_REJECTED,
+  FETCH_RUNNING,
+  rejectedScreen,
+  runningScreen,
+} from './data'
 import { SAMPLE_FILES } from './samples/index'
 import { demoTicker, runLive, writeAtomic } from './ticker'
 

@@ -58,8 +58,7 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     for (const [i, s] of list.entries()) {
       const sub = s as { type?: string; pane_id?: string }
       if (sub.type === 'pane.agent_status_changed') {
-        if (!state.panes.some((p) => p.pane_id === sub.pane_id))
-          return fail(sock, `${id}:sub:${i}:probe`, 'pane_not_found', `pane ${sub.pane_id} not found`)
+        if (!state.panes.some((p) => p.pane_id === sub.pane_id)) return fail(sock, `${id}:sub:${i}:probe`, 'pane_not_found', `pane ${sub.pane_id} not found`)
         statusPanes.add(sub.pane_id!)
       } else if (typeof sub.type === 'string') generic.add(sub.type)
       else return fail(sock, id, 'invalid_request', 'invalid request: subscription type')
@@ -79,7 +78,14 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
             event: 'pane_agent_detected',
             data: p.agent
               ? { type: 'pane_agent_detected', pane_id: pid, workspace_id: p.workspace_id, agent: p.agent.agent }
-              : { type: 'pane_agent_detected', pane_id: pid, workspace_id: p.workspace_id, agent: before.agent!.agent, released: true, final_status: before.agent!.agent_status },
+              : {
+                  type: 'pane_agent_detected',
+                  pane_id: pid,
+                  workspace_id: p.workspace_id,
+                  agent: before.agent!.agent,
+                  released: true,
+                  final_status: before.agent!.agent_status,
+                },
           })
         if (before && statusPanes.has(pid) && statusKey(before) !== statusKey(p)) {
           const a = p.agent

@@ -320,7 +320,11 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       const target = pos[0]
       const isAgent = cmd === 'agent send-keys'
       const p = isAgent ? agentPane(target) : byPane(target)
-      if (!p) return { out: isAgent ? err(id, 'agent_not_found', `agent target ${target} not found`) : err(id, 'pane_not_found', `pane ${target} not found`), changed }
+      if (!p)
+        return {
+          out: isAgent ? err(id, 'agent_not_found', `agent target ${target} not found`) : err(id, 'pane_not_found', `pane ${target} not found`),
+          changed,
+        }
       const payload = pos.slice(1)
       if (cmd.endsWith('send-keys')) {
         const bad = payload.find((k) => !validKey(k))
@@ -340,7 +344,11 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       }
       // No reaction: the terminal shows what was typed (panes that echo), Shift+Tab cycles the mode.
       if (!changed && cmd !== 'pane run') {
-        const typed = typeInto(p, cmd.endsWith('send-keys') ? { keys: payload } : { text: payload.join(' ') }, p.screen ?? readFileRel(base, p.screen_file) ?? '')
+        const typed = typeInto(
+          p,
+          cmd.endsWith('send-keys') ? { keys: payload } : { text: payload.join(' ') },
+          p.screen ?? readFileRel(base, p.screen_file) ?? '',
+        )
         if (typed) {
           Object.assign(p, typed.typing)
           // a prompt submitted to an agent starts a turn

@@ -65,7 +65,10 @@ export function withTyping(screen: string, t: Typing): string {
 
 /** The prompt of a shell screen (its last non-blank row). */
 function shellPrompt(screen: string): string {
-  const rows = screen.split('\n').map((r) => r.trimEnd()).filter((r) => r.trim() !== '')
+  const rows = screen
+    .split('\n')
+    .map((r) => r.trimEnd())
+    .filter((r) => r.trim() !== '')
   return rows[rows.length - 1] ?? '$'
 }
 
@@ -73,11 +76,7 @@ function shellPrompt(screen: string): string {
  * Typing into a pane that no reaction answered. Returns what changed, or
  * undefined when the pane does not echo. `screen` is the pane's base screen.
  */
-export function typeInto(
-  t: Typing,
-  input: { text: string } | { keys: string[] },
-  screen: string,
-): { typing: Typing; submittedPrompt?: string } | undefined {
+export function typeInto(t: Typing, input: { text: string } | { keys: string[] }, screen: string): { typing: Typing; submittedPrompt?: string } | undefined {
   if (!t.echo && !t.mode_cycle) return undefined
   const next: Typing = { ...t, submitted: [...(t.submitted ?? [])], typed: t.typed ?? '' }
   let submittedPrompt: string | undefined

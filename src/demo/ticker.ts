@@ -84,7 +84,9 @@ export function claudeGrower(file: string, session: { sid: string; cwd: string }
 
 /** Appends a short exchange to the pi session, re-stamping its own first prompt and last reply. */
 export function piGrower(file: string) {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim())
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
   const recs = lines.map((l) => {
     try {
       return JSON.parse(l)
@@ -93,7 +95,9 @@ export function piGrower(file: string) {
     }
   })
   const user = recs.find((r) => r?.type === 'message' && r.message?.role === 'user')
-  const assistant = [...recs].reverse().find((r) => r?.type === 'message' && r.message?.role === 'assistant' && r.message.content?.every?.((b: { type?: string }) => b.type === 'text'))
+  const assistant = [...recs]
+    .reverse()
+    .find((r) => r?.type === 'message' && r.message?.role === 'assistant' && r.message.content?.every?.((b: { type?: string }) => b.type === 'text'))
   let parent: string | null = [...recs].reverse().find((r) => typeof r?.id === 'string' && r.type !== 'session')?.id ?? null
   let n = 0
   return {
@@ -106,7 +110,9 @@ export function piGrower(file: string) {
       rec.timestamp = new Date().toISOString()
       rec.message.timestamp = Date.now()
       n++
-      rec.message.content = [{ type: 'text', text: role === 'user' ? `(demo) Anything new? #${n}` : `(demo) All quiet: nothing changed since the last look. #${n}` }]
+      rec.message.content = [
+        { type: 'text', text: role === 'user' ? `(demo) Anything new? #${n}` : `(demo) All quiet: nothing changed since the last look. #${n}` },
+      ]
       parent = rec.id
       appendFileSync(file, JSON.stringify(rec) + '\n')
     },
@@ -120,7 +126,6 @@ export function writeAtomic(path: string, text: string) {
   writeFileSync(tmp, text)
   renameSync(tmp, path)
 }
-
 
 /** One step of the live demo in the demo dir `dir` (its samples and state already written). */
 export function demoTicker(dir: string): () => void {
@@ -189,7 +194,10 @@ export function demoTicker(dir: string): () => void {
     const done = state.panes.find((p) => p.pane_id === DEMO_PANES.done)
     if (done?.agent) {
       const held = age(done)
-      const asked = [...(done.submitted ?? [])].reverse().find((r) => r.startsWith('❯ '))?.slice(2)
+      const asked = [...(done.submitted ?? [])]
+        .reverse()
+        .find((r) => r.startsWith('❯ '))
+        ?.slice(2)
       if (done.agent.agent_status === 'working' && asked !== undefined) {
         if (held === 0) grow.done.say('user', asked)
         if (held >= DONE_PANE_WORKS_FOR) {

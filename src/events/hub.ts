@@ -172,9 +172,7 @@ export class EventHub {
       return
     }
     for (const o of out) {
-      const e: PaneEvent = o.row
-        ? { type: 'pane', seq: ++this._seq, pane: o.row }
-        : { type: 'pane_removed', seq: ++this._seq, pane_id: o.removed! }
+      const e: PaneEvent = o.row ? { type: 'pane', seq: ++this._seq, pane: o.row } : { type: 'pane_removed', seq: ++this._seq, pane_id: o.removed! }
       this.ring.push(e)
       if (this.ring.length > RING_SIZE) this.ring.shift()
       for (const l of [...this.users.all]) {

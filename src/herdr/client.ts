@@ -118,12 +118,7 @@ function collect(stream: ReadableStream<Uint8Array>, keep: number, over?: () => 
  * the caller past `timeoutMs`. On timeout, abort or an oversized stdout the
  * whole process group is killed.
  */
-export async function runCommand(
-  argv: string[],
-  timeoutMs: number,
-  env?: Record<string, string | undefined>,
-  o: RunOptions = {},
-): Promise<RunResult> {
+export async function runCommand(argv: string[], timeoutMs: number, env?: Record<string, string | undefined>, o: RunOptions = {}): Promise<RunResult> {
   if (o.signal?.aborted) return { code: -1, stdout: '', stderr: '', timedOut: false, aborted: true }
   let proc: ReturnType<typeof Bun.spawn>
   try {
@@ -224,7 +219,8 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       const label = labelOf(args)
       if (r.spawnError !== undefined) throw new HerdrError('failed', 'not_found_executable', `${label}: herdr not found (${opts.bin})`)
       if (r.aborted) {
-        const why = (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? "stopped at the request's time limit" : 'stopped: the client went away'
+        const why =
+          (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? "stopped at the request's time limit" : 'stopped: the client went away'
         throw new HerdrError('failed', 'aborted', `${label}: ${why}`)
       }
       if (r.timedOut) throw new HerdrError('failed', 'timeout', `${label}: timed out after ${timeoutMs} ms`)
@@ -237,11 +233,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
           if (typeof c === 'string') code = c
         } catch {}
         const kind: HerdrErrorKind =
-          code === 'agent_not_found' || code === 'pane_not_found'
-            ? 'not_found'
-            : code === 'server_not_running'
-              ? 'not_running'
-              : 'failed'
+          code === 'agent_not_found' || code === 'pane_not_found' ? 'not_found' : code === 'server_not_running' ? 'not_running' : 'failed'
         throw new HerdrError(kind, code, `${label}: ${quoteStderr(stderr) || `exit code ${r.code}`}`)
       }
       return r

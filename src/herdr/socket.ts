@@ -47,21 +47,9 @@ const MAX_LINE = 16 << 20
  * One request on its own connection: the result, or HerdrSocketError. With `reply`
  * (herdr's schema, types.ts) a result that does not fit it is `bad_output`.
  */
-export function socketRequest<S extends TSchema>(
-  path: string,
-  method: string,
-  params: Record<string, unknown>,
-  timeoutMs: number,
-  reply: S,
-): Promise<Static<S>>
+export function socketRequest<S extends TSchema>(path: string, method: string, params: Record<string, unknown>, timeoutMs: number, reply: S): Promise<Static<S>>
 export function socketRequest(path: string, method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown>
-export function socketRequest<T>(
-  path: string,
-  method: string,
-  params: Record<string, unknown>,
-  timeoutMs: number,
-  reply?: TSchema,
-): Promise<T> {
+export function socketRequest<T>(path: string, method: string, params: Record<string, unknown>, timeoutMs: number, reply?: TSchema): Promise<T> {
   return new Promise((resolve, reject) => {
     let done = false
     let sock: Socket
@@ -147,17 +135,14 @@ export function socketSubscribe(
     }
     if (!started) {
       if (msg.error) return end(new HerdrSocketError(msg.error.code, `herdr socket events.subscribe: ${msg.error.message}`))
-      if (msg.result?.type !== 'subscription_started')
-        return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: no subscription_started'))
+      if (msg.result?.type !== 'subscription_started') return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: no subscription_started'))
       started = true
       clearTimeout(timer)
       return resolveStart()
     }
     if (typeof msg.event === 'string' && msg.data && typeof msg.data === 'object') onEvent({ event: msg.event, data: msg.data })
   }, MAX_LINE)
-  sock.on('connect', () =>
-    sock.write(JSON.stringify({ id: 'gothalo:sub', method: 'events.subscribe', params: { subscriptions } }) + '\n'),
-  )
+  sock.on('connect', () => sock.write(JSON.stringify({ id: 'gothalo:sub', method: 'events.subscribe', params: { subscriptions } }) + '\n'))
   sock.on('data', (d) => {
     if (!feed(d)) end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: line too long'))
   })

@@ -64,7 +64,11 @@ const now = () => performance.now()
 function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, x) =>
     x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]]))
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, (x as Record<string, unknown>)[k]]),
+        )
       : x,
   )
 }
@@ -343,7 +347,11 @@ export class HerdrWatch {
     const over = new Promise<string>((res) => (ended = res))
     const alive = () => gen === this.gen
 
-    const paneSet = (s: Snapshot) => s.panes.map((p) => p.pane_id).sort().join(',')
+    const paneSet = (s: Snapshot) =>
+      s.panes
+        .map((p) => p.pane_id)
+        .sort()
+        .join(',')
     const subscribe = async (s: Snapshot) => {
       const subs: Record<string, unknown>[] = [
         ...s.panes.map((p) => ({ type: 'pane.agent_status_changed', pane_id: p.pane_id })),
@@ -466,9 +474,7 @@ export class HerdrWatch {
     const agents = this.snap.agents.filter((a) => a.pane_id !== pane)
     const at = this.snap.agents.findIndex((a) => a.pane_id === pane)
     agents.splice(at < 0 ? agents.length : at, 0, agent)
-    const panes = this.snap.panes.map((p) =>
-      p.pane_id === pane ? { ...p, agent_status: agent.agent_status, agent: agent.agent ?? p.agent } : p,
-    )
+    const panes = this.snap.panes.map((p) => (p.pane_id === pane ? { ...p, agent_status: agent.agent_status, agent: agent.agent ?? p.agent } : p))
     this.accept({ ...this.snap, agents, panes }, undefined)
   }
 
@@ -496,4 +502,3 @@ export class HerdrWatch {
     }
   }
 }
-

@@ -55,10 +55,7 @@ export function actionRoutes(ctx: Ctx) {
       },
       {
         paneTarget: true,
-        body: t.Object(
-          { pane: t.String({ minLength: 1 }), text: t.String() },
-          { error: 'want {"pane": pane_id, "text": string}' },
-        ),
+        body: t.Object({ pane: t.String({ minLength: 1 }), text: t.String() }, { error: 'want {"pane": pane_id, "text": string}' }),
         response: {
           200: t.Object({ sent: t.Boolean(), enter_suppressed: t.Optional(t.Boolean()) }),
           400: t.String(),
@@ -87,7 +84,9 @@ export function actionRoutes(ctx: Ctx) {
           {
             agent: t.String({ minLength: 1 }),
             seq: t.Integer({ minimum: 0 }),
-            fingerprint: t.Optional(t.String({ minLength: 1, maxLength: 128, description: 'the card\'s blocked.fingerprint: 409 `dialog changed` if another dialog is on screen' })),
+            fingerprint: t.Optional(
+              t.String({ minLength: 1, maxLength: 128, description: "the card's blocked.fingerprint: 409 `dialog changed` if another dialog is on screen" }),
+            ),
           },
           { error: 'want {"agent": pane_id, "seq": state_change_seq, "fingerprint"?: string}' },
         ),
@@ -136,9 +135,7 @@ export function actionRoutes(ctx: Ctx) {
             sent: t.Boolean(),
             duplicate: t.Optional(t.Boolean()),
             agent_status: t.Optional(t.String()),
-            next_fingerprint: t.Optional(
-              t.Union([t.String(), t.Null()], { description: 'the dialog now on screen (next tab, follow-up review), or null' }),
-            ),
+            next_fingerprint: t.Optional(t.Union([t.String(), t.Null()], { description: 'the dialog now on screen (next tab, follow-up review), or null' })),
           }),
           400: t.String(),
           401: t.String(),

@@ -24,7 +24,9 @@ const SINCE = /^([A-Za-z0-9_-]{1,64}):(\d{1,15})$/
 
 /** The upgrade's query, checked by its schema (a bad `since` is 400 before anything else). */
 export const EventsQuery = t.Object({
-  since: t.Optional(t.String({ pattern: SINCE.source, error: 'want ?since=<epoch>:<seq>', description: '`<epoch>:<seq>` of the last event the client holds, to resume' })),
+  since: t.Optional(
+    t.String({ pattern: SINCE.source, error: 'want ?since=<epoch>:<seq>', description: '`<epoch>:<seq>` of the last event the client holds, to resume' }),
+  ),
 })
 
 export function eventsRoutes(ctx: Ctx) {

@@ -21,8 +21,7 @@ const PairBody = t.Object(
       pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
       examples: ['Pixel 9'],
       // a missing or non-string name is a malformed body; a string that breaks the rules is a bad name
-      error: ({ found }: { found?: unknown }) =>
-        typeof (found as { device_name?: unknown } | null)?.device_name === 'string' ? NAME_ERROR : PAIR_BODY_ERROR,
+      error: ({ found }: { found?: unknown }) => (typeof (found as { device_name?: unknown } | null)?.device_name === 'string' ? NAME_ERROR : PAIR_BODY_ERROR),
     }),
   },
   { error: PAIR_BODY_ERROR },
@@ -139,7 +138,7 @@ export function pairingRoutes(ctx: Ctx) {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 200, error: 'want /devices/<device_id>' }) }),
         response: { 200: t.Object({ revoked: t.Literal(true) }), 401: PlainText, 403: PlainText, 404: PlainText },
         detail: {
-          summary: "Revoke a paired device (admin); its open sockets close",
+          summary: 'Revoke a paired device (admin); its open sockets close',
           tags: ['pairing'],
         },
       },

@@ -35,14 +35,14 @@ export function pushRoutes(ctx: Ctx) {
   const deviceOf = (p: Principal): string | undefined => (p.kind === 'device' ? p.deviceId : undefined)
   const NOT_CONFIGURED = 'push is not configured on this bridge'
   return new Elysia({ name: 'push' })
-    .get(
-      '/push/vapid-public-key',
-      ({ status }) => (push ? { key: push.publicKey } : status(503, NOT_CONFIGURED)),
-      {
-        response: { 200: t.Object({ key: t.String({ description: 'the VAPID public key, base64url (applicationServerKey)' }) }), 401: t.String(), 503: t.String() },
-        detail: { summary: 'The VAPID public key a browser subscribes with', tags: ['push'] },
+    .get('/push/vapid-public-key', ({ status }) => (push ? { key: push.publicKey } : status(503, NOT_CONFIGURED)), {
+      response: {
+        200: t.Object({ key: t.String({ description: 'the VAPID public key, base64url (applicationServerKey)' }) }),
+        401: t.String(),
+        503: t.String(),
       },
-    )
+      detail: { summary: 'The VAPID public key a browser subscribes with', tags: ['push'] },
+    })
     .post(
       '/push/subscriptions',
       (c) => {
@@ -74,7 +74,8 @@ export function pushRoutes(ctx: Ctx) {
         response: { 200: t.Object({ id: t.String() }), 400: t.String(), 401: t.String(), 403: t.String(), 503: t.String() },
         detail: {
           summary: 'Subscribe this device to notifications',
-          description: 'One notification per pane per change of status into one of `events` (default blocked and done). Posting the same endpoint again replaces its events.',
+          description:
+            'One notification per pane per change of status into one of `events` (default blocked and done). Posting the same endpoint again replaces its events.',
           tags: ['push'],
         },
       },

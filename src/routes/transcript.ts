@@ -47,10 +47,7 @@ export function transcriptRoutes(ctx: Ctx) {
   return new Elysia({ name: 'agent-transcript' })
     .use(paneTargets(ctx))
     .macro('transcriptConn', {
-      query: t.Object(
-        { pane: t.String({ minLength: 1 }), subagent: t.Optional(t.String()) },
-        { error: 'want ?pane=<pane_id>' },
-      ),
+      query: t.Object({ pane: t.String({ minLength: 1 }), subagent: t.Optional(t.String()) }, { error: 'want ?pane=<pane_id>' }),
       agentTarget: 'socket',
       async resolve({ query, status, agent }) {
         const source = sources.forKind(agent.agent)
@@ -113,26 +110,35 @@ export function transcriptRoutes(ctx: Ctx) {
           if (watchdog) return
           let queued = flow.getBufferedAmount()
           let movedAt = Date.now()
-          watchdog = setInterval(() => {
-            if (c.released) return unwatch()
-            try {
-              raw.ping()
-            } catch {}
-            const now = flow.getBufferedAmount()
-            if (now === 0 || now < queued) movedAt = Date.now()
-            // Bun may empty a paused socket's queue without a drain event: resume sending.
-            if (now === 0) c.stream?.drain()
-            queued = now
-            if (raw.readyState !== 1 || Date.now() - movedAt >= stallMs) {
-              if (raw.readyState === 1) ctx.log(`transcript ${c.pane}: client stopped reading for ${stallMs} ms; closing`)
-              release(c)
+          watchdog = setInterval(
+            () => {
+              if (c.released) return unwatch()
               try {
-                flow.terminate()
+                raw.ping()
               } catch {}
-            }
-          }, Math.max(10, Math.min(5000, Math.floor(stallMs / 4))))
+              const now = flow.getBufferedAmount()
+              if (now === 0 || now < queued) movedAt = Date.now()
+              // Bun may empty a paused socket's queue without a drain event: resume sending.
+              if (now === 0) c.stream?.drain()
+              queued = now
+              if (raw.readyState !== 1 || Date.now() - movedAt >= stallMs) {
+                if (raw.readyState === 1) ctx.log(`transcript ${c.pane}: client stopped reading for ${stallMs} ms; closing`)
+                release(c)
+                try {
+                  flow.terminate()
+                } catch {}
+              }
+            },
+            Math.max(10, Math.min(5000, Math.floor(stallMs / 4))),
+          )
         }
-        ctx.logger?.info('socket open', { socket: 'agent-transcript', pane: c.pane, subagent: c.subagent, session: c.resolved.sessionId, device: whoOf(ws.data) })
+        ctx.logger?.info('socket open', {
+          socket: 'agent-transcript',
+          pane: c.pane,
+          subagent: c.subagent,
+          session: c.resolved.sessionId,
+          device: whoOf(ws.data),
+        })
         const stream = new TranscriptStream(
           {
             send: (frame) => {

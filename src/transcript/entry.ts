@@ -26,13 +26,7 @@ export const ToolResultSchema = t.Object({
 export type ToolResult = Static<typeof ToolResultSchema>
 
 export const RoleSchema = t.Union([t.Literal('user'), t.Literal('assistant'), t.Literal('system')])
-export const EntryKindSchema = t.Union([
-  t.Literal('message'),
-  t.Literal('thinking'),
-  t.Literal('tool_call'),
-  t.Literal('tool_result'),
-  t.Literal('attachment'),
-])
+export const EntryKindSchema = t.Union([t.Literal('message'), t.Literal('thinking'), t.Literal('tool_call'), t.Literal('tool_result'), t.Literal('attachment')])
 
 export const EntrySchema = t.Object({
   id: t.String({ description: 'source line uuid + "#" + block index' }),

@@ -43,9 +43,7 @@ export const streamCounters = {
 /** Entries read per timeline call while paging (bounds memory per socket). */
 const CHUNK = 50
 
-type Task =
-  | { kind: 'frame'; frame: ServerFrame; gen: number; onSent?: () => void }
-  | { kind: 'range'; from: number; to: number; gen: number }
+type Task = { kind: 'frame'; frame: ServerFrame; gen: number; onSent?: () => void } | { kind: 'range'; from: number; to: number; gen: number }
 
 export class TranscriptStream {
   private resolved: Resolved

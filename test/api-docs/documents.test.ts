@@ -34,7 +34,7 @@ describe('OpenAPI (/swagger/json)', () => {
     await SwaggerParser.validate(structuredClone(oas))
   })
 
-  test('every HTTP route is in it; the generator\'s own routes are not reachable', async () => {
+  test("every HTTP route is in it; the generator's own routes are not reachable", async () => {
     for (const p of ['/healthz', '/snapshot', '/agent-state', '/send', '/approve', '/agent-mode/cycle', '/pair', '/pair/code', '/devices', '/devices/{id}'])
       expect(Object.keys(oas.paths)).toContain(p)
     expect(Object.keys(oas.paths).filter((p) => p.startsWith('/swagger'))).toEqual([])
@@ -88,7 +88,11 @@ describe('AsyncAPI (/asyncapi.json)', () => {
   })
 
   test('describes /agent-transcript, /attach and /events with every frame, and the host the client used', () => {
-    expect(Object.values<any>(aapi.channels).map((c) => c.address).sort()).toEqual(['/agent-transcript', '/attach', '/events'])
+    expect(
+      Object.values<any>(aapi.channels)
+        .map((c) => c.address)
+        .sort(),
+    ).toEqual(['/agent-transcript', '/attach', '/events'])
     expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'pane', 'paneRemoved'])
     const names = (id: string) => Object.keys(aapi.channels[id].messages).sort()
     expect(names('agentTranscript')).toEqual(['backlogComplete', 'entry', 'hello', 'loadOlder', 'pageComplete', 'sessionChanged', 'subagents'])

@@ -56,10 +56,7 @@ test('devices lists nothing, then a table; revoke answers 0, then 1 for an unkno
   const listed = await run(dataDir, 'devices')
   expect(listed.code).toBe(0)
   const pad = ' '.repeat(r.device_id.length - 2)
-  expect(listed.lines).toEqual([
-    `ID${pad}  NAME     CREATED               LAST SEEN`,
-    `${r.device_id}  Pixel 9  2026-05-01 14:03:12Z  2026-05-01 14:03:12Z`,
-  ])
+  expect(listed.lines).toEqual([`ID${pad}  NAME     CREATED               LAST SEEN`, `${r.device_id}  Pixel 9  2026-05-01 14:03:12Z  2026-05-01 14:03:12Z`])
 
   const revoked = await run(dataDir, 'devices-revoke', r.device_id)
   expect(revoked).toEqual({ code: 0, lines: [`revoked ${r.device_id}`] })

@@ -56,11 +56,11 @@ function pairingApp(auth: SqliteAuthStore, clock: () => number) {
   return new Elysia()
     .onError(({ code, error, set }) => {
       set.headers['content-type'] = 'text/plain;charset=utf-8'
-      if (code === 'NOT_FOUND') return (set.status = 404), 'not found'
-      if (code === 'PARSE') return (set.status = 400), 'bad request body'
+      if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
+      if (code === 'PARSE') return ((set.status = 400), 'bad request body')
       if (code === 'VALIDATION') {
         const custom = (error as { customError?: unknown }).customError
-        return (set.status = 400), typeof custom === 'string' ? custom : 'bad request'
+        return ((set.status = 400), typeof custom === 'string' ? custom : 'bad request')
       }
       set.status = 500
       return 'internal error'

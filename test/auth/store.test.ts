@@ -211,8 +211,7 @@ describe('rate limit', () => {
     const { store } = fixture()
     for (let i = 0; i < REDEEM_MAX_FAILURES - 1; i++) store.redeem('AAAA-AAAA', 'p', 'x')
     expect(store.redeem(store.createPairCode().code, 'p', 'x').ok).toBe(true)
-    for (let i = 0; i < REDEEM_MAX_FAILURES - 1; i++)
-      expect(store.redeem('AAAA-AAAA', 'p', 'x')).toEqual({ ok: false, reason: 'invalid' })
+    for (let i = 0; i < REDEEM_MAX_FAILURES - 1; i++) expect(store.redeem('AAAA-AAAA', 'p', 'x')).toEqual({ ok: false, reason: 'invalid' })
   })
 })
 
@@ -259,7 +258,7 @@ describe('revoke', () => {
     expect(heard).toEqual([r.device_id])
   })
 
-  test('watchRevocationsMs announces another handle\'s revocation without a manual sync', async () => {
+  test("watchRevocationsMs announces another handle's revocation without a manual sync", async () => {
     const { store: writer, dbPath } = fixture()
     const watcher = createAuthStore({ dbPath, adminToken: ADMIN, watchRevocationsMs: 5 })
     stores.push(watcher)

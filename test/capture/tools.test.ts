@@ -33,7 +33,10 @@ describe('mock-anthropic.mjs', () => {
     })
 
   test('an error step answers its HTTP error `repeat` times, then the next step is served; side requests get sideText', async () => {
-    proc = Bun.spawn([needNode(), join(CAPTURE, 'mock-anthropic.mjs'), String(port), join(dir, 'scenario.json'), join(dir, 'mock.log')], { stdout: 'ignore', stderr: 'pipe' })
+    proc = Bun.spawn([needNode(), join(CAPTURE, 'mock-anthropic.mjs'), String(port), join(dir, 'scenario.json'), join(dir, 'mock.log')], {
+      stdout: 'ignore',
+      stderr: 'pipe',
+    })
     for (let i = 0; i < 100; i++) {
       try {
         if (readFileSync(join(dir, 'mock.log'), 'utf8').includes('listening')) break
@@ -65,7 +68,10 @@ describe('mock-mcp.mjs', () => {
     ]
     p.stdin.write(msgs.map((m) => JSON.stringify(m)).join('\n') + '\n')
     p.stdin.end()
-    const out = (await new Response(p.stdout).text()).trim().split('\n').map((l) => JSON.parse(l))
+    const out = (await new Response(p.stdout).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(out.map((m) => m.id)).toEqual([1, 2, 3])
     expect(out[0].result.serverInfo.name).toBe('tracker')
     expect(out[1].result.tools.map((t: { name: string }) => t.name)).toEqual(['create_issue'])
@@ -74,8 +80,7 @@ describe('mock-mcp.mjs', () => {
 })
 
 describe('compare.ts (check-live.sh)', () => {
-  const run = (root: string) =>
-    Bun.spawnSync([process.execPath, join(CAPTURE, 'compare.ts'), root, 'startup', 'modes'], { cwd: ROOT })
+  const run = (root: string) => Bun.spawnSync([process.execPath, join(CAPTURE, 'compare.ts'), root, 'startup', 'modes'], { cwd: ROOT })
 
   test('a recording with the fixtures’ own screens agrees; a changed screen is named with what differs', () => {
     const root = mkdtempSync(join(tmpdir(), 'gothalo-live-'))

@@ -106,7 +106,7 @@ describe('gothalo pair', () => {
     writeRuntimeInfo(d, { url: bridge.base, pid: process.pid, version: 'test', started_at: 0 })
     const r = await pair(['--data-dir', d])
     expect(r.text).toMatch(new RegExp(`^pairing URL: ${bridge.base.replace(/\./g, '\\.')}/#pair=`, 'm'))
-    expect(r.text).toContain('only works on this machine; give the phone\'s address with --public-url or GOTHALO_PUBLIC_URL')
+    expect(r.text).toContain("only works on this machine; give the phone's address with --public-url or GOTHALO_PUBLIC_URL")
   })
 
   test('a bridge that refuses the admin token: exit 1, one line saying what to do, no code made', async () => {

@@ -33,7 +33,7 @@ function settings(argv: string[], env: Record<string, string> = USER_ENV) {
 }
 
 describe('the unit texts', () => {
-  test('systemd: the settings as flags, absolute herdr, the agents\' overrides, no admin token', () => {
+  test("systemd: the settings as flags, absolute herdr, the agents' overrides, no admin token", () => {
     const s = settings(['--port', '8799', '--public-url', 'https://box.tail.ts.net:5338', '--log-format', 'json'])
     expect(systemdUnit(serviceSpec(s, SELF, USER_ENV, which))).toBe(`# Written by \`gothalo service install\`; remove with \`gothalo service uninstall\`.
 [Unit]
@@ -63,8 +63,9 @@ WantedBy=default.target
 
   test('launchd: the same settings as ProgramArguments, XML-escaped, logs to ~/Library/Logs', () => {
     const s = settings(['--data-dir', '/Users/u/g&o', '--herdr', '/opt/herdr/bin/herdr'], { HOME: '/Users/u', XDG_STATE_HOME: '/Users/u/state' })
-    expect(launchdPlist(serviceSpec(s, ['/usr/local/bin/gothalo'], { HOME: '/Users/u', XDG_STATE_HOME: '/Users/u/state' }, which)))
-      .toBe(`<?xml version="1.0" encoding="UTF-8"?>
+    expect(
+      launchdPlist(serviceSpec(s, ['/usr/local/bin/gothalo'], { HOME: '/Users/u', XDG_STATE_HOME: '/Users/u/state' }, which)),
+    ).toBe(`<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <!-- Written by \`gothalo service install\`; remove with \`gothalo service uninstall\`. -->
 <plist version="1.0">
@@ -180,7 +181,11 @@ describe('gothalo service install / uninstall', () => {
     const o = { self: SELF, platform: 'linux', env, run: (a: string[]) => (ran.push(a), { code: 1, stderr: 'Failed to connect to bus' }) }
     expect(await runServiceCommand(settings(['--no-start'], env), (l) => out.push(l), o)).toBe(0)
     expect(ran).toEqual([])
-    expect(out.slice(-3)).toEqual(['not started (--no-start). To start it:', '  systemctl --user daemon-reload', '  systemctl --user enable --now gothalo.service'])
+    expect(out.slice(-3)).toEqual([
+      'not started (--no-start). To start it:',
+      '  systemctl --user daemon-reload',
+      '  systemctl --user enable --now gothalo.service',
+    ])
     out.length = 0
     expect(await runServiceCommand(settings([], env), (l) => out.push(l), o)).toBe(1)
     expect(out).toContain('`systemctl --user daemon-reload` failed (1: Failed to connect to bus)')

@@ -45,7 +45,7 @@ describe('a failed start is one line with what to do', () => {
     expect(r.stderr).toMatch(/^gothalo: cannot use the data dir \/proc \(.+\) — choose a writable one with --data-dir or GOTHALO_DATA_DIR\n$/)
   })
 
-  test('an address that is not this machine\'s; with --log-level debug the stack follows', async () => {
+  test("an address that is not this machine's; with --log-level debug the stack follows", async () => {
     const d = temp()
     const r = await start(['--port', '0', '--host', '192.0.2.1', '--data-dir', d])
     expect(r.code).toBe(1)
@@ -85,7 +85,10 @@ test('binding beyond loopback warns; the runtime file names the bridge while it 
     if (done) break
     err += dec.decode(value, { stream: true })
   }
-  const lines = err.trim().split('\n').map((l) => JSON.parse(l))
+  const lines = err
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
   const warn = lines.find((l) => l.msg === 'listening beyond this machine')
   expect(warn).toMatchObject({ level: 'warn', host: '0.0.0.0' })
   const listening = lines.find((l) => l.msg === 'listening')

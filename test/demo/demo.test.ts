@@ -59,7 +59,8 @@ const post = (path: string, body: unknown) =>
   fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const state = async (pane: string) => (await get(`/agent-state?pane=${encodeURIComponent(pane)}`)).json() as Promise<any>
 /** The pane's state_change_seq, as a client learns it (/snapshot). */
-const seqOf = async (pane: string): Promise<number> => ((await (await get('/snapshot')).json()) as any).panes.find((p: any) => p.pane_id === pane).state_change_seq
+const seqOf = async (pane: string): Promise<number> =>
+  ((await (await get('/snapshot')).json()) as any).panes.find((p: any) => p.pane_id === pane).state_change_seq
 
 async function openTranscript(pane: string): Promise<{ q: FrameQueue; hello: any; entries: any[] }> {
   const q = new FrameQueue(`${base.replace('http', 'ws')}/agent-transcript?pane=${encodeURIComponent(pane)}&token=${TOKEN}`)
@@ -164,10 +165,14 @@ describe('the demo through the app', () => {
     expect(again.agent_status).toBe('blocked')
     expect(again.blocked.question).toBe('Do you want to proceed?')
     // /snapshot is the herdr watcher's copy: a change made behind the bridge's back shows within its poll
-    const seq = await waitFor(async () => {
-      const row = ((await (await get('/snapshot')).json()) as any).panes.find((p: any) => p.pane_id === DEMO_PANES.blocked)
-      return row.agent_status === 'blocked' && row.state_change_seq
-    }, 5000, '/snapshot to show the new prompt')
+    const seq = await waitFor(
+      async () => {
+        const row = ((await (await get('/snapshot')).json()) as any).panes.find((p: any) => p.pane_id === DEMO_PANES.blocked)
+        return row.agent_status === 'blocked' && row.state_change_seq
+      },
+      5000,
+      '/snapshot to show the new prompt',
+    )
     expect((await post('/approve', { agent: DEMO_PANES.blocked, seq })).status).toBe(200)
   })
 

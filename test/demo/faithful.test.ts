@@ -42,7 +42,11 @@ afterAll(async () => {
 
 const get = async (path: string) => (await fetch(base + path, { headers: { authorization: `Bearer ${TOKEN}` } })).json() as Promise<any>
 const post = async (path: string, body: unknown) => {
-  const r = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const r = await fetch(base + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return { status: r.status, body: (await r.json()) as any }
 }
 const card = (pane: string) => get(`/agent-state?pane=${pane}`)
@@ -95,7 +99,12 @@ describe('the demo reacts to keys like the real programs', () => {
     const answered = await card(DEMO_PANES.done)
     expect(answered.agent_status).toBe('done')
     expect(answered.headline).toContain('tidy the README')
-    const added = readFileSync(session).subarray(size0).toString('utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const added = readFileSync(session)
+      .subarray(size0)
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(added.map((r) => [r.type, typeof r.message.content === 'string' ? r.message.content : r.message.content[0].text])).toEqual([
       ['user', 'tidy the README'],
       ['assistant', '(demo) Noted: “tidy the README”. This is the gothalo demo, so nothing ran.'],
@@ -121,7 +130,7 @@ describe('the demo reacts to keys like the real programs', () => {
       const ws = new WebSocket(`${base.replace('http', 'ws')}/agent-transcript?pane=${DEMO_PANES.pi}&token=${TOKEN}`)
       ws.onmessage = (e) => {
         frames.push(JSON.parse(String(e.data)))
-        if (frames.at(-1).type === 'backlog_complete') (ws.close(), resolve(frames))
+        if (frames.at(-1).type === 'backlog_complete') ws.close(), resolve(frames)
       }
     })
     const texts = pi.filter((f) => f.type === 'entry').map((f) => f.entry)
@@ -130,7 +139,15 @@ describe('the demo reacts to keys like the real programs', () => {
 })
 
 describe('typing, as a pure function', () => {
-  const composer = ['● hi', '', '────────────────────────', '❯ ', '────────────────────────', '  ⏵⏵ bypass permissions on (shift+tab to cycle) · ← for agents', ''].join('\n')
+  const composer = [
+    '● hi',
+    '',
+    '────────────────────────',
+    '❯ ',
+    '────────────────────────',
+    '  ⏵⏵ bypass permissions on (shift+tab to cycle) · ← for agents',
+    '',
+  ].join('\n')
   test('composer echo, submit, backspace, and the footer mode', () => {
     let t = typeInto({ echo: 'composer', mode_cycle: [CLAUDE_FOOTERS.default, CLAUDE_FOOTERS.plan], mode: 0 }, { text: 'abc' }, composer)!.typing
     t = typeInto(t, { keys: ['backspace'] }, composer)!.typing
@@ -138,7 +155,9 @@ describe('typing, as a pure function', () => {
     expect(withTyping(composer, t).split('\n')).toContain(CLAUDE_FOOTERS.default)
     const sub = typeInto(t, { keys: ['enter', 'shift+tab'] }, composer)!
     expect(sub.submittedPrompt).toBe('ab')
-    expect(withTyping(composer, sub.typing)).toBe(['● hi', '', '❯ ab', '', '────────────────────────', '❯ ', '────────────────────────', CLAUDE_FOOTERS.plan, ''].join('\n'))
+    expect(withTyping(composer, sub.typing)).toBe(
+      ['● hi', '', '❯ ab', '', '────────────────────────', '❯ ', '────────────────────────', CLAUDE_FOOTERS.plan, ''].join('\n'),
+    )
   })
   test('a pane that does not echo is left alone', () => {
     expect(typeInto({}, { text: 'x' }, composer)).toBeUndefined()

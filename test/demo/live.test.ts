@@ -40,11 +40,23 @@ describe('liveTemplates', () => {
   })
 
   test('garbage, half lines, binary and sessions without Bash give no rounds and never throw', () => {
-    const half = MIX.split('\n').map((l) => l.slice(0, Math.floor(l.length / 2))).join('\n')
-    for (const bad of ['', '\n\n', 'not json\n{"a":', half, '\u0000\u0001\uFFFD'.repeat(100), '[1,2]\nnull\n"x"\n', '{"type":"assistant","message":{"content":"str"}}'])
+    const half = MIX.split('\n')
+      .map((l) => l.slice(0, Math.floor(l.length / 2)))
+      .join('\n')
+    for (const bad of [
+      '',
+      '\n\n',
+      'not json\n{"a":',
+      half,
+      '\u0000\u0001\uFFFD'.repeat(100),
+      '[1,2]\nnull\n"x"\n',
+      '{"type":"assistant","message":{"content":"str"}}',
+    ])
       expect(liveTemplates(bad)).toEqual([])
     // a Bash call whose result never came is not a round
-    const noResults = MIX.split('\n').filter((l) => !l.includes('"tool_result"')).join('\n')
+    const noResults = MIX.split('\n')
+      .filter((l) => !l.includes('"tool_result"'))
+      .join('\n')
     expect(liveTemplates(noResults)).toEqual([])
   })
 })
@@ -81,7 +93,10 @@ describe('restamp', () => {
 describe('lastUuid', () => {
   test('the last uuid, skipping a half-written last line and garbage', () => {
     const lines = MIX.trimEnd().split('\n')
-    const lastWithUuid = [...lines].reverse().map((l) => JSON.parse(l)).find((r) => r.uuid)!.uuid
+    const lastWithUuid = [...lines]
+      .reverse()
+      .map((l) => JSON.parse(l))
+      .find((r) => r.uuid)!.uuid
     expect(lastUuid(MIX)).toBe(lastWithUuid)
     expect(lastUuid(MIX + '{"uuid":"half')).toBe(lastWithUuid)
     expect(lastUuid('garbage\n\u0000\n')).toBeNull()
@@ -114,7 +129,12 @@ describe('demoState', () => {
     expect(new Set(s.panes.map((p) => p.workspace_id))).toEqual(new Set(['w1']))
     const blocked = s.panes.find((p) => p.pane_id === DEMO_PANES.blocked)!
     expect(s.reactions).toEqual(
-      approveReactions(DEMO_PANES.blocked, blocked.agent!.state_change_seq!, 'screens/derived/cc-tools-mix-bash-running', 'screens/derived/cc-tools-mix-bash-rejected'),
+      approveReactions(
+        DEMO_PANES.blocked,
+        blocked.agent!.state_change_seq!,
+        'screens/derived/cc-tools-mix-bash-running',
+        'screens/derived/cc-tools-mix-bash-rejected',
+      ),
     )
     expect(s.reactions!.map((r) => [r.on, r.match, r.set.agent?.agent_status])).toEqual([
       ['send-keys', 'enter', 'working'],

@@ -34,7 +34,10 @@ const _blockedPane = (id: string, seq: number) =>
 
 describe('WS /events', () => {
   test('hello with the /snapshot rows, then pane events with gap-free seq; a pane that became blocked carries its card', async () => {
-    const b = await bridge([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p2', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } })])
+    const b = await bridge([
+      claudePane({ pane_id: 'w1:p1' }),
+      claudePane({ pane_id: 'w1:p2', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } }),
+    ])
     const q = await events(b)
     const hello = await q.next()
     expect(hello).toMatchObject({ type: 'hello', protocol: 1, resume: 'new' })
@@ -208,7 +211,10 @@ describe('herdr calls stay flat in the number of /events sockets', () => {
   for (const socketApi of [false, true]) {
     test(`${socketApi ? 'socket API' : 'CLI poll'}: 1, 10 and 50 sockets make the same herdr calls`, async () => {
       const b = await bridge(
-        [claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p2', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } })],
+        [
+          claudePane({ pane_id: 'w1:p1' }),
+          claudePane({ pane_id: 'w1:p2', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } }),
+        ],
         { herdrSocket: socketApi, timing: { herdrPollMs: 200 } },
       )
       const counts: string[] = []

@@ -4,13 +4,7 @@
 // the counters survive a restart.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import {
-  PAIR_CODE_MAX_FAILURES,
-  REDEEM_GLOBAL_MAX_FAILURES,
-  REDEEM_MAX_FAILURES,
-  createAuthStore,
-  type SqliteAuthStore,
-} from '../../src/auth/store'
+import { PAIR_CODE_MAX_FAILURES, REDEEM_GLOBAL_MAX_FAILURES, REDEEM_MAX_FAILURES, createAuthStore, type SqliteAuthStore } from '../../src/auth/store'
 import { startBridge, tempDir, type Bridge } from '../support/harness'
 
 let b: Bridge | undefined

@@ -2,7 +2,7 @@
 // /events) sockets are open, the bridge's herdr traffic is the one watcher's.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
-import { claudeHome, } from '../support/claude-home'
+import { claudeHome } from '../support/claude-home'
 
 const bridges: Bridge[] = []
 const queues: FrameQueue[] = []
@@ -37,7 +37,16 @@ async function measure(n: number, socketApi: boolean) {
   const t0 = performance.now()
   // a window of 5 watcher reads (CLI snapshots, or socket resyncs every 2 s → use elapsed time instead)
   if (socketApi) await new Promise((r) => setTimeout(r, 1500))
-  else await waitFor(() => b.calls().slice(start).filter((c) => c.join(' ') === 'api snapshot').length >= 5, 10_000, '5 polls')
+  else
+    await waitFor(
+      () =>
+        b
+          .calls()
+          .slice(start)
+          .filter((c) => c.join(' ') === 'api snapshot').length >= 5,
+      10_000,
+      '5 polls',
+    )
   const window = b.calls().slice(start)
   const secs = (performance.now() - t0) / 1000
   for (const q of queues.splice(0)) q.close()
@@ -67,7 +76,11 @@ describe('herdr calls stay flat in the number of transcript sockets', () => {
 describe('connecting costs no herdr call of its own when the watcher has read herdr', () => {
   async function bridgeOn(o: { watchAtStart?: boolean; herdrLingerMs?: number }) {
     const home = claudeHome('cc-working')
-    const pane = claudePane({ pane_id: 'w1:p1', cwd: home.cwd, agent: { agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: home.id } } })
+    const pane = claudePane({
+      pane_id: 'w1:p1',
+      cwd: home.cwd,
+      agent: { agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: home.id } },
+    })
     const b = await startBridge({
       homes: { claudeDir: home.dir },
       state: { panes: [pane] },

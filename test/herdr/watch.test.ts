@@ -154,7 +154,11 @@ describe('CLI poll fallback', () => {
     blocked.release()
     first.release()
     // no per-pane call: only snapshots
-    const calls = require('node:fs').readFileSync(s.logPath, 'utf8').trim().split('\n').map((l: string) => JSON.parse(l).argv.join(' '))
+    const calls = require('node:fs')
+      .readFileSync(s.logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l: string) => JSON.parse(l).argv.join(' '))
     expect(new Set(calls)).toEqual(new Set(['api snapshot']))
   })
 

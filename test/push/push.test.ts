@@ -49,7 +49,8 @@ function browserSubscription(endpoint: string) {
   const auth = randomBytes(16)
   return {
     json: { endpoint, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
-    decrypt: (body: Buffer) => JSON.parse(ece.decrypt(body, { version: 'aes128gcm', privateKey: ecdh, authSecret: auth.toString('base64url') }).toString('utf8')),
+    decrypt: (body: Buffer) =>
+      JSON.parse(ece.decrypt(body, { version: 'aes128gcm', privateKey: ecdh, authSecret: auth.toString('base64url') }).toString('utf8')),
   }
 }
 
@@ -206,7 +207,10 @@ describe('Web Push', () => {
       return [r.status, await r.text()]
     }
     expect(await bad({ subscription: { ...sub.json, endpoint: 'http://push.example.com/x' } })).toEqual([400, 'subscription.endpoint: must be https'])
-    expect(await bad({ subscription: { ...sub.json, keys: { ...sub.json.keys, p256dh: 'AAAA' } } })).toEqual([400, 'subscription.keys.p256dh: not a P-256 public key'])
+    expect(await bad({ subscription: { ...sub.json, keys: { ...sub.json.keys, p256dh: 'AAAA' } } })).toEqual([
+      400,
+      'subscription.keys.p256dh: not a P-256 public key',
+    ])
     expect((await bad({ subscription: sub.json, events: ['exploded'] }))[0]).toBe(400)
     expect((await bad({}))[0]).toBe(400)
     const admin = await b.post('/push/subscriptions', { subscription: sub.json })

@@ -10,12 +10,24 @@ const ROOT = join(import.meta.dir, '..', '..')
 function trackedFiles(): string[] {
   const r = Bun.spawnSync(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
   if (r.exitCode !== 0) throw new Error(`git ls-files failed: ${r.stderr.toString()} (the tests run inside a git clone)`)
-  return r.stdout.toString().split('\0').filter((f) => f && existsSync(join(ROOT, f)))
+  return r.stdout
+    .toString()
+    .split('\0')
+    .filter((f) => f && existsSync(join(ROOT, f)))
 }
 
 /** Source, tests, benches, scripts and docs: what people write. Fixtures are captured data. */
 const SELF = 'test/repo/references.test.ts'
-const written = () => trackedFiles().filter((f) => f !== SELF && /\.(ts|js|md|sh|json|toml)$/.test(f) && !f.startsWith('fixtures/') && !f.startsWith('src/demo/samples/') && f !== 'package-lock.json' && !f.startsWith('assets/'))
+const written = () =>
+  trackedFiles().filter(
+    (f) =>
+      f !== SELF &&
+      /\.(ts|js|md|sh|json|toml)$/.test(f) &&
+      !f.startsWith('fixtures/') &&
+      !f.startsWith('src/demo/samples/') &&
+      f !== 'package-lock.json' &&
+      !f.startsWith('assets/'),
+  )
 
 /** Headings of a markdown file, lower-cased. */
 function headings(file: string): string[] {
@@ -60,7 +72,8 @@ describe('references resolve inside the repo', () => {
         .forEach((l, i) => {
           // a bare `reference/x.md` or `spec/x.md`, or one reached through ../
           if (/(?<!docs\/)(?:reference|spec)\/[\w-]+\.md|\.\.\/shared|shared\/(?:spec|reference|corpus)/.test(l)) bad.push(`${f}:${i + 1}: ${l.trim()}`)
-          else if (/(?<![\w/])(?:agent-pane-api|bridge|herdr-cli|claude-code|pi-opencode-codex|stack|design)\.md/.test(l)) bad.push(`${f}:${i + 1}: ${l.trim()}`)
+          else if (/(?<![\w/])(?:agent-pane-api|bridge|herdr-cli|claude-code|pi-opencode-codex|stack|design)\.md/.test(l))
+            bad.push(`${f}:${i + 1}: ${l.trim()}`)
         })
     }
     expect(bad).toEqual([])

@@ -140,7 +140,11 @@ describe('errors', () => {
     }
   })
   test('401 unauthorized, by header and by ?token=', async () => {
-    for (const res of [await b.get('/agent-state?pane=w1:p1', null), await b.get('/agent-state?pane=w1:p1', 'nope'), await b.get('/agent-state?pane=w1:p1&token=nope', null)]) {
+    for (const res of [
+      await b.get('/agent-state?pane=w1:p1', null),
+      await b.get('/agent-state?pane=w1:p1', 'nope'),
+      await b.get('/agent-state?pane=w1:p1&token=nope', null),
+    ]) {
       expect(res.status).toBe(401)
       expect(await res.text()).toBe('unauthorized')
     }

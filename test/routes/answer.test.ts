@@ -200,7 +200,7 @@ describe('free text, pi extension dialogs, opencode buttons', () => {
 })
 
 describe('never a key on a dialog the phone did not see', () => {
-  test('replaced between the phone\'s read and the first key: 409 dialog changed, nothing pressed', async () => {
+  test("replaced between the phone's read and the first key: 409 dialog changed, nothing pressed", async () => {
     b = await startBridge({ state: { panes: [pane('claude', 'cc332-plan', '01-review')] } })
     const seen = await card(b)
     // the Bash prompt replaces the plan review; herdr's seq does not move
@@ -219,7 +219,15 @@ describe('never a key on a dialog the phone did not see', () => {
       state: {
         panes: [pane('claude', ASK, '01-multi')],
         // the first tick lands, then another dialog takes the screen
-        reactions: [{ pane: 'w1:p2', on: 'send-keys', match: '1', when: A(ASK, '01-multi'), set: { screen_file: A('cc332-bash', '01-bash'), ansi_file: ANSI('cc332-bash', '01-bash') } }],
+        reactions: [
+          {
+            pane: 'w1:p2',
+            on: 'send-keys',
+            match: '1',
+            when: A(ASK, '01-multi'),
+            set: { screen_file: A('cc332-bash', '01-bash'), ansi_file: ANSI('cc332-bash', '01-bash') },
+          },
+        ],
       },
     })
     const c = await card(b)
@@ -260,7 +268,9 @@ describe('one key sequence per dialog', () => {
     })
     const c = await card(b)
     const body = { pane: 'w1:p2', seq: 7, fingerprint: c.blocked.fingerprint, choose: [3] }
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, k) => b!.post('/answer', { ...body, pane: k % 2 ? 'bob' : 'w1:p2' }).then((r) => r.json())))
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, k) => b!.post('/answer', { ...body, pane: k % 2 ? 'bob' : 'w1:p2' }).then((r) => r.json())),
+    )
     expect(replies.filter((r: any) => r.sent === true).length).toBe(1)
     expect(replies.filter((r: any) => r.duplicate === true).length).toBe(49)
     expect(inputs(b).map((x) => x[3])).toEqual(['down', 'down', 'enter'])
@@ -292,7 +302,13 @@ describe('one key sequence per dialog', () => {
 
   test('a failed first tap does not make the retry a duplicate (approve and answer)', async () => {
     b = await startBridge({
-      state: { panes: [pane('claude', 'cc332-bash', '01-bash')], fail: { 'agent send-keys': { code: 'agent_send_keys_failed', message: 'pty write failed' }, 'pane send-keys': { code: 'pane_send_failed', message: 'pty write failed' } } },
+      state: {
+        panes: [pane('claude', 'cc332-bash', '01-bash')],
+        fail: {
+          'agent send-keys': { code: 'agent_send_keys_failed', message: 'pty write failed' },
+          'pane send-keys': { code: 'pane_send_failed', message: 'pty write failed' },
+        },
+      },
     })
     const c = await card(b)
     const first = await b.post('/approve', { agent: 'w1:p2', seq: 7, fingerprint: c.blocked.fingerprint })

@@ -9,9 +9,7 @@ const SCREENS = join(ROOT, 'fixtures/screens-bridge')
 
 function state(): FakeState {
   return {
-    workspaces: [
-      { workspace_id: 'w1', number: 1, label: 'api', focused: true, pane_count: 3, tab_count: 1, active_tab_id: 'w1:t1', agent_status: 'blocked' },
-    ],
+    workspaces: [{ workspace_id: 'w1', number: 1, label: 'api', focused: true, pane_count: 3, tab_count: 1, active_tab_id: 'w1:t1', agent_status: 'blocked' }],
     tabs: [{ tab_id: 'w1:t1', workspace_id: 'w1', number: 1, label: 'main', focused: true, pane_count: 3, agent_status: 'blocked' }],
     panes: [
       { pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/home/me', focused: true, screen: '$ ls\n' },
@@ -160,7 +158,10 @@ describe('POST /approve', () => {
     expect(await r1.json()).toEqual({ sent: true })
     const r2 = await b.post('/approve', { agent: 'w1:p2', seq: 7 })
     expect(await r2.json()).toEqual({ sent: false, duplicate: true })
-    const presses = b.calls().slice(before).filter((c) => c[1] === 'send-keys')
+    const presses = b
+      .calls()
+      .slice(before)
+      .filter((c) => c[1] === 'send-keys')
     expect(presses).toEqual([['agent', 'send-keys', 'w1:p2', 'enter']])
   })
 
@@ -170,7 +171,12 @@ describe('POST /approve', () => {
     const [r1, r2] = await Promise.all([b.post('/approve', { agent: 'w1:p2', seq: 8 }), b.post('/approve', { agent: 'w1:p2', seq: 8 })])
     const bodies: any[] = [await r1.json(), await r2.json()].sort((x: any, y: any) => Number(y.sent) - Number(x.sent))
     expect(bodies).toEqual([{ sent: true }, { sent: false, duplicate: true }])
-    expect(b.calls().slice(before).filter((c) => c[1] === 'send-keys').length).toBe(1)
+    expect(
+      b
+        .calls()
+        .slice(before)
+        .filter((c) => c[1] === 'send-keys').length,
+    ).toBe(1)
   })
 
   test('stale seq and not blocked are 409', async () => {
@@ -219,7 +225,11 @@ describe('WS /attach', () => {
     q.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 }))
     q.send('pwd\r')
     q.send(new TextEncoder().encode('1'))
-    const typed = () => b.calls().filter((c) => c[1] === 'send-text' && c[2] === 'w1:p1').map((c) => c[3])
+    const typed = () =>
+      b
+        .calls()
+        .filter((c) => c[1] === 'send-text' && c[2] === 'w1:p1')
+        .map((c) => c[3])
     const { waitFor } = await import('../support/harness')
     await waitFor(() => typed().includes('1') && typed().includes('pwd\r'), 5000, 'typed input')
     // The screen changes → a repaint arrives.
@@ -242,7 +252,7 @@ describe('Swagger', () => {
     expect(js.status).toBe(200)
     expect(js.headers.get('content-type')).toContain('javascript')
     expect((await js.text()).length).toBeGreaterThan(1_000_000)
-    const doc: any = await b.json("/swagger/json", null)
+    const doc: any = await b.json('/swagger/json', null)
     for (const p of ['/healthz', '/snapshot', '/send', '/approve', '/agent-mode/cycle', '/agent-state', '/pair', '/pair/code', '/devices'])
       expect(Object.keys(doc.paths)).toContain(p)
   })

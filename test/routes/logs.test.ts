@@ -22,11 +22,13 @@ describe('the request and event log', () => {
   test('requests are logged without query or token; pairing, revoke and sockets are events; typed text never appears', async () => {
     b = await startBridge({ state: { panes: [shell] }, timing: { attachPollMs: 50 } })
     const code = ((await (await b.post('/pair/code', {})).json()) as { code: string }).code
-    const paired = (await (await fetch(`${b.base}/pair`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code, device_name: 'Pixel 9' }),
-    })).json()) as { device_id: string; token: string }
+    const paired = (await (
+      await fetch(`${b.base}/pair`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code, device_name: 'Pixel 9' }),
+      })
+    ).json()) as { device_id: string; token: string }
     const TYPED = 'echo s3cret-typed-words'
     expect((await b.post('/send', { pane: 'w1:p5', text: TYPED + '\n' }, paired.token)).status).toBe(200)
     expect((await fetch(`${b.base}/snapshot?token=${paired.token}&x=1`)).status).toBe(200)
@@ -115,7 +117,11 @@ describe('/healthz: missing, not running, hung', () => {
     b = await startBridge({ state: { hang: ['api snapshot'], panes: [] }, herdrTimeoutMs: 400 })
     const h: any = await b.json('/healthz', null)
     // (on a loaded machine `herdr --version` itself may be the call that runs out of time)
-    expect(h.herdr).toMatchObject({ found: true, server: 'not_responding', detail: expect.stringMatching(/^herdr (api snapshot|--version): timed out after 400 ms$/) })
+    expect(h.herdr).toMatchObject({
+      found: true,
+      server: 'not_responding',
+      detail: expect.stringMatching(/^herdr (api snapshot|--version): timed out after 400 ms$/),
+    })
   })
 
   test('a missing herdr is found:false', async () => {
@@ -130,7 +136,13 @@ describe('log lines', () => {
     expect(formatLine('text', at, 'info', 'request', { method: 'GET', path: '/a b', status: 200, device: undefined })).toBe(
       '2026-12-02T17:00:00.000Z INFO  request method=GET path="/a b" status=200',
     )
-    expect(JSON.parse(formatLine('json', at, 'warn', 'x', { n: 1, s: 'a"b' }))).toEqual({ ts: '2026-12-02T17:00:00.000Z', level: 'warn', msg: 'x', n: 1, s: 'a"b' })
+    expect(JSON.parse(formatLine('json', at, 'warn', 'x', { n: 1, s: 'a"b' }))).toEqual({
+      ts: '2026-12-02T17:00:00.000Z',
+      level: 'warn',
+      msg: 'x',
+      n: 1,
+      s: 'a"b',
+    })
   })
   test('the level filters', () => {
     const out: string[] = []

@@ -133,7 +133,11 @@ export interface Agreement {
  * Counts and normalizes each line (its index as its offset) and compares the two; a draft
  * outside the entry schema throws. The tallies show the lines reached every side of the decisions.
  */
-export function agreement(lines: readonly string[], count: (line: string, offset: number) => number, normalize: (line: string, offset: number) => Draft[]): Agreement {
+export function agreement(
+  lines: readonly string[],
+  count: (line: string, offset: number) => number,
+  normalize: (line: string, offset: number) => Draft[],
+): Agreement {
   const out: Agreement = { wrong: [], many: 0, none: 0, unplaced: 0 }
   lines.forEach((line, i) => {
     const n = count(line, i)

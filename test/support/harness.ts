@@ -109,8 +109,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     ...o.deps,
   }).listen({ port: 0, hostname: '127.0.0.1' })
   const base = `http://127.0.0.1:${app.server!.port}`
-  const authHeader = (token: string | null | undefined): Record<string, string> =>
-    token === null ? {} : { authorization: `Bearer ${token ?? ADMIN}` }
+  const authHeader = (token: string | null | undefined): Record<string, string> => (token === null ? {} : { authorization: `Bearer ${token ?? ADMIN}` })
   const b: Bridge = {
     base,
     wsBase: base.replace('http', 'ws'),

@@ -26,7 +26,12 @@ export interface FakeOpencodeService {
 const cursorOf = (at: number, order: string) => Buffer.from(JSON.stringify({ at, order })).toString('base64url')
 
 /** `sessionsPerPage` caps the session list's pages below the asked limit, so a test sees the client follow cursor.next. */
-export function startFakeOpencode(init: { sessions: any[]; messages: Record<string, any[]>; password?: string; sessionsPerPage?: number }): FakeOpencodeService {
+export function startFakeOpencode(init: {
+  sessions: any[]
+  messages: Record<string, any[]>
+  password?: string
+  sessionsPerPage?: number
+}): FakeOpencodeService {
   const password = init.password ?? 'pw-' + Math.random().toString(36).slice(2)
   const want = 'Basic ' + Buffer.from(`opencode:${password}`).toString('base64')
   const waiters: { id: string; left: number; done: () => void }[] = []

@@ -8,10 +8,7 @@ import { connect, type Socket } from 'node:net'
 export function clientFrame(text: string): Buffer {
   const payload = Buffer.from(text)
   const mask = randomBytes(4)
-  const head =
-    payload.length < 126
-      ? Buffer.from([0x81, 0x80 | payload.length])
-      : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255])
+  const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255])
   return Buffer.concat([head, mask, Buffer.from(payload.map((c, i) => c ^ mask[i % 4]))])
 }
 

@@ -24,7 +24,14 @@ beforeAll(async () => {
   mkdirSync(proj, { recursive: true })
   const lines: string[] = []
   for (let i = 1; i <= ENTRIES; i++)
-    lines.push(JSON.stringify({ type: 'assistant', uuid: `u${i}`, timestamp: '2026-12-02T10:00:00.000Z', message: { role: 'assistant', content: [{ type: 'text', text: `${i} ${TEXT}` }] } }))
+    lines.push(
+      JSON.stringify({
+        type: 'assistant',
+        uuid: `u${i}`,
+        timestamp: '2026-12-02T10:00:00.000Z',
+        message: { role: 'assistant', content: [{ type: 'text', text: `${i} ${TEXT}` }] },
+      }),
+    )
   writeFileSync(join(proj, `${SID}.jsonl`), lines.join('\n') + '\n')
   b = await startBridge({
     homes: { claudeDir: dir },

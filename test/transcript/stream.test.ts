@@ -14,7 +14,10 @@ class MemoryTimeline implements Timeline {
   reset = new Set<() => void>()
   released = 0
   reads = 0
-  constructor(n: number, readonly tag = 's') {
+  constructor(
+    n: number,
+    readonly tag = 's',
+  ) {
     this.append(n, false)
   }
   append(n: number, notify = true) {
@@ -112,7 +115,18 @@ describe('opening sequence', () => {
     await s.start()
     await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
     expect(sock.frames).toEqual([
-      { type: 'hello', protocol: 5, pane: 'w1:p2', agent_kind: 'pi', session_id: 'sess-1', backlog_count: 0, total: 0, has_more: false, oldest_loaded_seq: 0, has_older: false },
+      {
+        type: 'hello',
+        protocol: 5,
+        pane: 'w1:p2',
+        agent_kind: 'pi',
+        session_id: 'sess-1',
+        backlog_count: 0,
+        total: 0,
+        has_more: false,
+        oldest_loaded_seq: 0,
+        has_older: false,
+      },
       { type: 'backlog_complete', count: 0, has_more: false },
     ])
   })
@@ -120,7 +134,13 @@ describe('opening sequence', () => {
   test('hello carries the roster and the ?subagent= echo', async () => {
     const sock = new FakeSocket()
     const row: Subagent = { agent_id: 'a1', tool_use_id: 't1', agent_type: 'Explore', description: 'x', spawn_depth: 1, done: false }
-    const s = new TranscriptStream(sock.io, 'w1:p2', 'claude', resolved(new MemoryTimeline(3), 'sess-1', async () => [row]), 'a1')
+    const s = new TranscriptStream(
+      sock.io,
+      'w1:p2',
+      'claude',
+      resolved(new MemoryTimeline(3), 'sess-1', async () => [row]),
+      'a1',
+    )
     await s.start()
     await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
     expect((sock.frames[0] as any).subagent).toBe('a1')
@@ -296,7 +316,12 @@ describe('roster', () => {
     const sock = new FakeSocket()
     const row: Subagent = { agent_id: 'a1', tool_use_id: 't1', agent_type: 'Explore', description: 'x', spawn_depth: 1, done: false }
     let now: Subagent[] | undefined = [row]
-    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(1), 'A', async () => now))
+    const s = new TranscriptStream(
+      sock.io,
+      'p',
+      'claude',
+      resolved(new MemoryTimeline(1), 'A', async () => now),
+    )
     await s.start()
     await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
     await s.refreshRoster()
@@ -317,7 +342,12 @@ describe('roster', () => {
     const sock = new FakeSocket()
     const row: Subagent = { agent_id: 'a1', tool_use_id: 't1', agent_type: 'Explore', description: 'x', spawn_depth: 1, done: false, last_activity_ts: 1000 }
     let now: Subagent[] | undefined = [row]
-    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(1), 'A', async () => now))
+    const s = new TranscriptStream(
+      sock.io,
+      'p',
+      'claude',
+      resolved(new MemoryTimeline(1), 'A', async () => now),
+    )
     await s.start()
     await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
     for (const ts of [2000, 3000, 4000]) {
@@ -339,9 +369,14 @@ describe('roster', () => {
 
   test('a failing roster costs nothing but the roster', async () => {
     const sock = new FakeSocket()
-    const s = new TranscriptStream(sock.io, 'p', 'claude', resolved(new MemoryTimeline(2), 'A', async () => {
-      throw new Error('disk on fire')
-    }))
+    const s = new TranscriptStream(
+      sock.io,
+      'p',
+      'claude',
+      resolved(new MemoryTimeline(2), 'A', async () => {
+        throw new Error('disk on fire')
+      }),
+    )
     await s.start()
     await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
     expect((sock.frames[0] as any).subagents).toBeUndefined()

@@ -22,7 +22,15 @@ let long: ClaudeHome
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
   long = claudeHome('cc-long')
   b = await startBridge({
@@ -38,7 +46,12 @@ beforeAll(async () => {
           screen_file: join(SCREENS, 'cc-long/02-done.txt'),
           agent: { agent_status: 'done', state_change_seq: 3, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: long.id } as any },
         }),
-        claudePane({ pane_id: 'w1:p2', label: 'bash prompt', screen_file: join(SCREENS, 'cc-bash-prompt/01-bash-prompt.txt'), agent: { agent_status: 'blocked', state_change_seq: 9 } }),
+        claudePane({
+          pane_id: 'w1:p2',
+          label: 'bash prompt',
+          screen_file: join(SCREENS, 'cc-bash-prompt/01-bash-prompt.txt'),
+          agent: { agent_status: 'blocked', state_change_seq: 9 },
+        }),
         { pane_id: 'w1:p3', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ ' },
       ],
     },
@@ -192,7 +205,12 @@ describe('the phone client', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l))
       .findLast((o) => o.type === 'user' && typeof o.message?.content === 'string')
-    const line = { ...template, uuid: crypto.randomUUID(), timestamp: new Date().toISOString(), message: { ...template.message, content: 'a prompt typed while the phone watched' } }
+    const line = {
+      ...template,
+      uuid: crypto.randomUUID(),
+      timestamp: new Date().toISOString(),
+      message: { ...template.message, content: 'a prompt typed while the phone watched' },
+    }
     appendFileSync(long.file, JSON.stringify(line) + '\n')
     const bubble = p.page.locator('.transcript .msg-user', { hasText: 'a prompt typed while the phone watched' })
     await bubble.waitFor({ timeout: 10_000 })

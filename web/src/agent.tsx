@@ -90,7 +90,8 @@ function AnswerPanel({ pane, card, row, refresh }: { pane: string; card: Card; r
       <p class="question">{b.question}</p>
       <div class="options">
         {b.options.map((o, i) => (
-          <button type="button"
+          <button
+            type="button"
             key={`${i}:${o.label}`}
             class={`option${o.selected ? ' default' : ''}${b.multi_select && checked.has(i + 1) ? ' checked' : ''}`}
             disabled={busy}
@@ -122,12 +123,28 @@ function AnswerPanel({ pane, card, row, refresh }: { pane: string; card: Card; r
           </button>
         </form>
       )}
-      {msg && <p class="msg" role="status">{msg}</p>}
+      {msg && (
+        <p class="msg" role="status">
+          {msg}
+        </p>
+      )}
     </section>
   )
 }
 
-function CardView({ pane, card, error, row, refresh }: { pane: string; card: Card | null; error: string | null; row: PaneRow | undefined; refresh: () => void }) {
+function CardView({
+  pane,
+  card,
+  error,
+  row,
+  refresh,
+}: {
+  pane: string
+  card: Card | null
+  error: string | null
+  row: PaneRow | undefined
+  refresh: () => void
+}) {
   const [mode, setMode] = useState<string | null>(null)
   const [modeMsg, setModeMsg] = useState<string | null>(null)
   useEffect(() => setMode(card?.permission_mode ?? null), [card?.permission_mode])

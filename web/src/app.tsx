@@ -98,7 +98,9 @@ function PairScreen({ onPaired, initialCode }: { onPaired: () => void; initialCo
   return (
     <main class="pair">
       <h1>gothalo</h1>
-      <p>Pair this phone with the bridge. Run <code>gothalo pair</code> on the machine and scan its QR code, or type the code.</p>
+      <p>
+        Pair this phone with the bridge. Run <code>gothalo pair</code> on the machine and scan its QR code, or type the code.
+      </p>
       <form
         onSubmit={(e) => {
           e.preventDefault()
@@ -107,7 +109,14 @@ function PairScreen({ onPaired, initialCode }: { onPaired: () => void; initialCo
       >
         <label>
           Pairing code
-          <input name="code" autocomplete="one-time-code" autocapitalize="characters" placeholder="K7QX-2M9D" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+          <input
+            name="code"
+            autocomplete="one-time-code"
+            autocapitalize="characters"
+            placeholder="K7QX-2M9D"
+            value={code}
+            onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
           Device name
@@ -116,7 +125,11 @@ function PairScreen({ onPaired, initialCode }: { onPaired: () => void; initialCo
         <button type="submit" disabled={busy || !code.trim()}>
           {busy ? 'Pairing…' : 'Pair'}
         </button>
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
     </main>
   )
@@ -193,10 +206,19 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
         </span>
       </header>
       {blocked > 0 && <p class="attention">{blocked === 1 ? '1 agent needs you' : `${blocked} agents need you`}</p>}
-      {panes.length === 0 ? <p class="empty">{status === 'open' || status === 'polling' ? 'No panes in herdr.' : 'Connecting…'}</p> : <ul class="panes">{panes.map((p) => <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} />)}</ul>}
+      {panes.length === 0 ? (
+        <p class="empty">{status === 'open' || status === 'polling' ? 'No panes in herdr.' : 'Connecting…'}</p>
+      ) : (
+        <ul class="panes">
+          {panes.map((p) => (
+            <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} />
+          ))}
+        </ul>
+      )}
       <footer>
         <NotificationSwitch />
-        <button type="button"
+        <button
+          type="button"
           class="link"
           onClick={() => {
             if (confirm('Forget this device? You will need a new pairing code.')) {
@@ -228,7 +250,15 @@ export function App() {
   if (!paired) return <PairScreen initialCode={pairCode} onPaired={() => setPaired(true)} />
   const route = parseRoute(hash)
   if (route.name === 'term') return <TerminalScreen pane={route.pane} />
-  if (route.name === 'agent') return <AgentScreen key={`${route.pane}/${route.subagent ?? ''}`} pane={route.pane} subagent={route.subagent} row={list.panes.find((p) => p.pane_id === route.pane)} />
+  if (route.name === 'agent')
+    return (
+      <AgentScreen
+        key={`${route.pane}/${route.subagent ?? ''}`}
+        pane={route.pane}
+        subagent={route.subagent}
+        row={list.panes.find((p) => p.pane_id === route.pane)}
+      />
+    )
   return <ListScreen list={list} status={status} />
 }
 

@@ -9,7 +9,10 @@ test('hello, pane and pane_removed keep the list and the resume point', () => {
   s = reduceEvents(s, { type: 'pane', seq: 5, pane: row('b', { agent_status: 'working' }) })
   s = reduceEvents(s, { type: 'pane', seq: 6, pane: row('c') })
   s = reduceEvents(s, { type: 'pane_removed', seq: 7, pane_id: 'a' })
-  expect(s.panes.map((p) => [p.pane_id, p.agent_status])).toEqual([['b', 'working'], ['c', 'idle']])
+  expect(s.panes.map((p) => [p.pane_id, p.agent_status])).toEqual([
+    ['b', 'working'],
+    ['c', 'idle'],
+  ])
   expect(sinceParam(s)).toBe('E1:7')
   // resume "ok" omits panes: the list held stays.
   const resumed = reduceEvents(s, { type: 'hello', protocol: 1, epoch: 'E1', seq: 7, resume: 'ok' })
@@ -29,7 +32,14 @@ test('a blocked row keeps its card until the pane moves on', () => {
 })
 
 test('blocked first, then working, done, idle, shells last; herdr order within each', () => {
-  const panes = [row('1', { agent_status: 'idle' }), { pane_id: 'sh' }, row('2', { agent_status: 'blocked' }), row('3', { agent_status: 'working' }), row('4', { agent_status: 'blocked' }), row('5', { agent_status: 'done' })]
+  const panes = [
+    row('1', { agent_status: 'idle' }),
+    { pane_id: 'sh' },
+    row('2', { agent_status: 'blocked' }),
+    row('3', { agent_status: 'working' }),
+    row('4', { agent_status: 'blocked' }),
+    row('5', { agent_status: 'done' }),
+  ]
   expect(sortedForList(panes).map((p) => p.pane_id)).toEqual(['2', '4', '3', '5', '1', 'sh'])
 })
 

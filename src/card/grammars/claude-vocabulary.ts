@@ -119,7 +119,10 @@ export const claudeVocabulary: ClaudeVocabulary = {
     seen(BOTH, /^(?:Thought|Thinking) for \d/),
     seen(BOTH, /\(ctrl\+o to expand\)$/),
     seen(V197, /\(ctrl\+b ctrl\+b \(twice\) to run in background\)$/),
-    seen(BOTH, /^(?:Read|Reading|Searched|Searching|Listed|Listing|Ran|Running|Wrote|Writing|Edited|Editing|Fetched|Fetching|Updated|Updating|Created|Creating) \d+ \w+/),
+    seen(
+      BOTH,
+      /^(?:Read|Reading|Searched|Searching|Listed|Listing|Ran|Running|Wrote|Writing|Edited|Editing|Fetched|Fetching|Updated|Updating|Created|Creating) \d+ \w+/,
+    ),
     seen('ref', /^Running \d+ agents?…/),
     seen(BOTH, /^\d+ tasks? \(\d+ done/),
     seen(BOTH, /^[✔✓◻☐☒■□◼]\s/),
@@ -150,11 +153,7 @@ export const claudeVocabulary: ClaudeVocabulary = {
     // 2.1.2xx+ names the old default mode; the contract keeps calling it default
     { label: seen(V332, /^manual mode$/i), mode: 'default' },
   ],
-  defaultFooter: [
-    seen(V197, /^\s*\? for shortcuts/),
-    seen(V197, /^\s*ctrl\+t to (?:hide|show) tasks/),
-    seen(V197, /^\s*← for agents/),
-  ],
+  defaultFooter: [seen(V197, /^\s*\? for shortcuts/), seen(V197, /^\s*ctrl\+t to (?:hide|show) tasks/), seen(V197, /^\s*← for agents/)],
   defaultMode: 'default',
   banner: [seen(V197, /^[╭│╰]/), seen(V332, /^\s*·?[▐▝▘▗▖▛▜▙▟█▀▄▌▁]+·?\s/), seen(V332, /^\s*Claude Code v\d/)],
   panelEdge: seen(BOTH, /^▔{3,}$/),

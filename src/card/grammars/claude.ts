@@ -12,7 +12,6 @@ import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabular
 import { unrecognised } from './fallback'
 import { readTurn, turnFields, unwrapProse } from '../turn'
 
-
 interface Composer {
   /** row of the rule above the ❯ row */
   top: number
@@ -75,7 +74,8 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
   let convEnd = lines.length
   if (composer) convEnd = composer.top
   else if (dialog) convEnd = panel >= 0 && panel < dialog.questionStart ? Math.min(panel, Math.max(dialog.top, 0)) : dialog.top
-  else if (lastRule >= 0 && lines.length - lastRule <= 4) convEnd = lastRule // transcript view footer
+  else if (lastRule >= 0 && lines.length - lastRule <= 4)
+    convEnd = lastRule // transcript view footer
   else if (panel >= 0) convEnd = panel
   return { lines, width, composer, dialog, convEnd, lastRule, panel }
 }
@@ -114,7 +114,11 @@ export function modeDecision(layout: ClaudeLayout, v: ClaudeVocabulary = V): { m
         return { mode: v.defaultMode, rule: 'claude.mode.no-label', why: `footer row ${i} is the unlabelled default footer ("${lines[i].trim()}")` }
       }
     }
-    const first = lines.slice(composer.bottom + 1, end).find((l) => l.trim())?.trim() ?? ''
+    const first =
+      lines
+        .slice(composer.bottom + 1, end)
+        .find((l) => l.trim())
+        ?.trim() ?? ''
     return { rule: 'claude.mode.transient', why: `the footer shows a transient hint instead of a mode ("${first}")` }
   }
   return { rule: 'claude.mode.no-footer', why: 'nothing under the composer' }
@@ -223,7 +227,12 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
 function proseLines(rows: readonly string[], width: number, v: ClaudeVocabulary): string[] {
   // the bullet row is "● text": the same two columns as the continuation rows' indent
   const onScreen = rows.map((r, k) => (k === 0 && !/^\s/.test(r) ? '● ' + r : r))
-  return unwrapProse(onScreen, width, v.wrapSlack, (row) => row.replace(v.bullet, '').replace(/^ {1,2}/, '').trimEnd())
+  return unwrapProse(onScreen, width, v.wrapSlack, (row) =>
+    row
+      .replace(v.bullet, '')
+      .replace(/^ {1,2}/, '')
+      .trimEnd(),
+  )
 }
 
 function toolStep(b: Block, v: ClaudeVocabulary): string {
@@ -235,7 +244,6 @@ function toolStep(b: Block, v: ClaudeVocabulary): string {
   return result ? `${first} · ${result}` : first
 }
 
-
 /** Recent readable rows (conversation and dialog), without chrome. */
 function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
   const { lines, dialog, composer, convEnd } = layout
@@ -246,12 +254,16 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
     if (!l.trim() || anyMatch(v.banner, l) || isRule(l) || isDashedRule(l) || isBoxArt(l)) continue
     if (anyMatch(v.chrome, l) || (v.spinner.test(l) && !v.statusRow.test(l))) continue
     if (dialog && i > dialog.top && anyMatch(v.dialog.hint, l)) continue
-    const t = stripFrame(l.replace(v.bullet, '').replace(v.tree, '').replace(v.dialog.beside ?? /$^/, ''))
+    const t = stripFrame(
+      l
+        .replace(v.bullet, '')
+        .replace(v.tree, '')
+        .replace(v.dialog.beside ?? /$^/, ''),
+    )
     if (t) out.push(t)
   }
   return out.reverse()
 }
-
 
 /**
  * The tabs of a dialog with several questions, from the tab row above the question:
@@ -329,8 +341,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
     }
   }
   const blocks = layout.dialog && !menu ? [] : blocksOf(layout, v, turnRow)
-  const recognised =
-    !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0 || layout.panel >= 0
+  const recognised = !!layout.composer || !!layout.dialog || blocks.some((b) => b.kind !== 'other') || layout.lastRule >= 0 || layout.panel >= 0
   if (!recognised) return unrecognised(screen, 'claude')
 
   const transcript = transcriptOf(layout, v)
@@ -359,7 +370,10 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
       rule: qRule,
       decisions: {
         headline: question,
-        detail: { rule: 'claude.dialog.context', why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question' },
+        detail: {
+          rule: 'claude.dialog.context',
+          why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question',
+        },
         'blocked.question': question,
         'blocked.options': {
           rule: optionsFrom === 'numbered' ? 'claude.dialog.options-numbered' : 'claude.dialog.options-cursor-menu',
@@ -410,10 +424,14 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
 export const claudeRules = manifest('claude', [
   { id: 'claude.layout.unrecognised', field: 'headline', says: 'no composer, dialog, rule or known block on screen: the fallback reading' },
   { id: 'claude.dialog.question', field: 'blocked.question', says: 'a live dialog: the paragraph ending in "?" right above its options' },
-  { id: 'claude.dialog.question-sentence', field: 'blocked.question', says: 'a live dialog whose question paragraph goes on after its "?": the sentence up to the "?"' },
+  {
+    id: 'claude.dialog.question-sentence',
+    field: 'blocked.question',
+    says: 'a live dialog whose question paragraph goes on after its "?": the sentence up to the "?"',
+  },
   { id: 'claude.dialog.question-title', field: 'blocked.question', says: 'a live dialog without a question: the title of its section' },
   { id: 'claude.dialog.question-selected', field: 'blocked.question', says: 'a live dialog with neither: the selected option' },
-  { id: 'claude.dialog.context', field: 'detail', says: "a live dialog: the rows between its top rule and its question (tool, command, file)" },
+  { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
   { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
   { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
   { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
@@ -423,7 +441,11 @@ export const claudeRules = manifest('claude', [
   { id: 'claude.mode.label', field: 'permission_mode', says: 'a footer row "⏵⏵ <label> on": the label\'s canonical mode' },
   { id: 'claude.mode.label-raw', field: 'permission_mode', says: 'a footer mode label not in the table: reported lowercased' },
   { id: 'claude.mode.no-label', field: 'permission_mode', says: 'the unlabelled default footer of older builds ("? for shortcuts"): the default mode' },
-  { id: 'claude.mode.transient', field: 'permission_mode', says: 'a footer row without a mode label that is not the default footer (a transient hint): no mode' },
+  {
+    id: 'claude.mode.transient',
+    field: 'permission_mode',
+    says: 'a footer row without a mode label that is not the default footer (a transient hint): no mode',
+  },
   { id: 'claude.mode.no-footer', field: 'permission_mode', says: 'nothing under the composer (cut screen): no mode' },
   ...fallbackRules,
 ])

@@ -307,7 +307,12 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
   }
   if (layout.picker) {
     const rows = layout.lines.map((l) => l.trim()).filter((t) => v.picker.test(t) || v.pickerRow.test(t))
-    return { headline: '', detail: rows.map((t) => t.replace(/^›\s+/, '› ').replace(/\s{2,}/g, '  ')).join('\n'), parsed: true, ...decided('codex.resume-picker', 'the `codex resume` session picker is on screen') }
+    return {
+      headline: '',
+      detail: rows.map((t) => t.replace(/^›\s+/, '› ').replace(/\s{2,}/g, '  ')).join('\n'),
+      parsed: true,
+      ...decided('codex.resume-picker', 'the `codex resume` session picker is on screen'),
+    }
   }
 
   const blocks = codexBlocksOf(layout, v)
@@ -334,7 +339,10 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
         headline: { rule, why: `a live dialog: "${blocked.question}"` },
         detail: { rule, why: lines.length ? `${lines.length} context rows` : 'no context rows: the question' },
         'blocked.question': { rule, why: `a live dialog: "${blocked.question}"` },
-        'blocked.options': { rule: 'codex.dialog.options', why: `${blocked.options.length} numbered options, cursor on ${blocked.options.findIndex((o) => o.selected) + 1}` },
+        'blocked.options': {
+          rule: 'codex.dialog.options',
+          why: `${blocked.options.length} numbered options, cursor on ${blocked.options.findIndex((o) => o.selected) + 1}`,
+        },
       },
     })
   }
@@ -379,7 +387,10 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
     why = 'the turn was interrupted before it said anything'
   } else if (status && nothing) {
     const text = status.rows[0].trim().replace(v.statusTail, '')
-    const sub = status.rows.slice(1).map((r) => r.replace(/^[\s└│]+/, '').trim()).filter(Boolean)
+    const sub = status.rows
+      .slice(1)
+      .map((r) => r.replace(/^[\s└│]+/, '').trim())
+      .filter(Boolean)
     detail = [text, ...sub].join('\n')
     rule = v.reconnecting.test(text) ? 'codex.status.reconnecting' : 'codex.status.working'
     why = `nothing said yet this turn; status row: ${text}`

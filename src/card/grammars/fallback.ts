@@ -110,7 +110,6 @@ export function unrecognised(screen: string, ns: string): ScreenReading {
   return { ...r, rule: `${ns}.layout.unrecognised`, decisions: { ...r.decisions, headline: { rule: `${ns}.layout.unrecognised`, why } } }
 }
 
-
 export const fallbackGrammar: ScreenGrammar = {
   kinds: [],
   rules: fallbackRules,

@@ -19,7 +19,6 @@ import { DEFAULT_CELL, highlighted, styleAt, styledRows, type Cell, type StyledR
 import { readTurn, turnFields, unwrapProse } from '../turn'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
-
 type BlockKind = 'user' | 'tool' | 'prose' | 'status'
 interface Block {
   kind: BlockKind
@@ -65,13 +64,7 @@ function stripFrameBar(row: string, v: OpencodeVocabulary): string {
 }
 
 /** The live dialog in box rows [top, bottom] (screen rows), if one is there. */
-function readBox(
-  lines: readonly string[],
-  top: number,
-  bottom: number,
-  styled: StyledRow[] | undefined,
-  v: OpencodeVocabulary,
-): OpencodeDialog | undefined {
+function readBox(lines: readonly string[], top: number, bottom: number, styled: StyledRow[] | undefined, v: OpencodeVocabulary): OpencodeDialog | undefined {
   const rows: string[] = []
   for (let i = top; i <= bottom; i++) rows.push(stripFrameBar(lines[i], v).trimEnd())
 
@@ -85,7 +78,12 @@ function readBox(
       if (!anyMatch(v.dialogHint, rows[k])) continue
       const hint = v.hintStart.exec(rows[k])
       const before = (hint ? rows[k].slice(0, hint.index) : rows[k]).trim()
-      labels = before ? before.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean) : []
+      labels = before
+        ? before
+            .split(/\s{2,}/)
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : []
       buttonsAt = k
       break
     }
@@ -129,7 +127,7 @@ function readBox(
         const m = v.question.option.exec(rows[k])
         if (!m || Number(m[3]) !== o.index) continue
         const srow = styled[top + k]
-        const s = srow ? styleAt(srow, `${o.index}.`, (v.frame.exec(srow.text)?.[0].length ?? 0)) : undefined
+        const s = srow ? styleAt(srow, `${o.index}.`, v.frame.exec(srow.text)?.[0].length ?? 0) : undefined
         if (srow && s) hit = { cell: s.cell, base: baseOf(srow, v) }
         next = k + 1
         break
@@ -245,7 +243,6 @@ function toolStep(b: Block, v: OpencodeVocabulary): string {
   return b.rows[0].trim().replace(v.spinner, '')
 }
 
-
 /** Recent readable rows (conversation, then the dialog), frames and chrome removed. */
 function transcriptOf(layout: OpencodeLayout, v: OpencodeVocabulary): string[] {
   const { lines, dialogRows, convEnd } = layout
@@ -268,7 +265,6 @@ function transcriptOf(layout: OpencodeLayout, v: OpencodeVocabulary): string[] {
   return out.reverse()
 }
 
-
 /** Read an opencode screen. Neither prompt box, dialog nor exit summary → the fallback. */
 export function readOpencode(screen: string, agent: AgentInfo | undefined, v: OpencodeVocabulary = V): ScreenReading {
   const layout = opencodeLayoutOf(screen, v)
@@ -276,7 +272,13 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
     // opencode quit: nothing is running in the pane any more
     const summary = layout.lines.map((l) => l.trim()).filter((t) => anyMatch(v.exitSummary, t))
     const exited = { rule: 'opencode.layout.exited', why: `the session summary is on screen (${summary.length} rows)` }
-    return { headline: '', detail: summary.map((t) => t.replace(/\s{2,}/g, ': ')).join('\n'), parsed: true, rule: exited.rule, decisions: { headline: exited, detail: exited } }
+    return {
+      headline: '',
+      detail: summary.map((t) => t.replace(/\s{2,}/g, ': ')).join('\n'),
+      parsed: true,
+      rule: exited.rule,
+      decisions: { headline: exited, detail: exited },
+    }
   }
   if (!layout.promptBox && !layout.dialogRows) return unrecognised(screen, 'opencode')
   const regions: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]

@@ -159,7 +159,6 @@ function toolStep(g: PiGroup, v: PiVocabulary): string {
   return last !== first && anyMatch(v.toolFooter, last) ? `${first} · ${last}` : first
 }
 
-
 function transcriptOf(layout: PiLayout): string[] {
   const out: string[] = []
   for (let k = layout.groups.length - 1; k >= 0 && out.length < TRANSCRIPT_LINES; k--) {
@@ -172,7 +171,6 @@ function transcriptOf(layout: PiLayout): string[] {
   }
   return out.reverse()
 }
-
 
 export interface PiDialog {
   blocked: DialogReading
@@ -194,7 +192,7 @@ export function piDialogOf(layout: PiLayout, v: PiVocabulary = V): PiDialog | un
   let input = false
   for (let k = rows.length - 1; k >= 0; k--) {
     if (v.dialog.selectHint.test(rows[k])) hint = k
-    else if (v.dialog.inputHint.test(rows[k])) ((hint = k), (input = true))
+    else if (v.dialog.inputHint.test(rows[k])) (hint = k), (input = true)
     if (hint >= 0) break
   }
   if (hint < 0) return undefined
@@ -280,7 +278,11 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
 
 export const piRules = manifest('pi', [
   { id: 'pi.layout.unrecognised', field: 'headline', says: "neither pi's editor nor its banner on screen: the fallback reading" },
-  { id: 'pi.dialog.select', field: 'blocked.question', says: 'an extension select/confirm dialog: title, message rows, "→" option rows above the "↑↓ navigate" hint' },
+  {
+    id: 'pi.dialog.select',
+    field: 'blocked.question',
+    says: 'an extension select/confirm dialog: title, message rows, "→" option rows above the "↑↓ navigate" hint',
+  },
   { id: 'pi.dialog.input', field: 'blocked.question', says: 'an extension input dialog: title, "> typed" row above the "enter submit" hint' },
   ...turnRules('pi'),
   ...fallbackRules,

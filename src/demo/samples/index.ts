@@ -3,15 +3,25 @@
 // Regenerate after adding a sample: list the files under src/demo/samples.
 import f0 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13.jsonl' with { type: 'file' }
 import f1 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a40c5c2a9babaf2e6.jsonl' with { type: 'file' }
-import f2 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a40c5c2a9babaf2e6.meta.json' with { type: 'file' }
+import f2 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a40c5c2a9babaf2e6.meta.json' with {
+  type: 'file',
+}
 import f3 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a4160e85bd33f35ac.jsonl' with { type: 'file' }
-import f4 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a4160e85bd33f35ac.meta.json' with { type: 'file' }
+import f4 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a4160e85bd33f35ac.meta.json' with {
+  type: 'file',
+}
 import f5 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a465d2df8f0764ced.jsonl' with { type: 'file' }
-import f6 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a465d2df8f0764ced.meta.json' with { type: 'file' }
+import f6 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a465d2df8f0764ced.meta.json' with {
+  type: 'file',
+}
 import f7 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a5dac6f262406d731.jsonl' with { type: 'file' }
-import f8 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a5dac6f262406d731.meta.json' with { type: 'file' }
+import f8 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-a5dac6f262406d731.meta.json' with {
+  type: 'file',
+}
 import f9 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-ab787ad1b496b62b0.jsonl' with { type: 'file' }
-import f10 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-ab787ad1b496b62b0.meta.json' with { type: 'file' }
+import f10 from './claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13/subagents/agent-ab787ad1b496b62b0.meta.json' with {
+  type: 'file',
+}
 import f11 from './claude/projects/-home-me-cc-tools-mix-proj/7444533a-645f-44b8-9f33-73e27f0ddc04.jsonl' with { type: 'file' }
 import f12 from './claude/projects/-home-me-cc-tools-mix-proj/7444533a-645f-44b8-9f33-73e27f0ddc04/tool-results/byk59ghqs.txt' with { type: 'file' }
 import f13 from './claude/projects/-home-me-cc-working-proj/ae22f811-9570-4ffe-b8a7-5db178f36de1.jsonl' with { type: 'file' }

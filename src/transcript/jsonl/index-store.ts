@@ -280,7 +280,7 @@ export class IndexStore {
     if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return no('bad header numbers')
     if (!Number.isSafeInteger(h.rows) || buf.length !== body + h.rows * ROW_BYTES + 8) return no('rows do not fit the file')
     if (typeof h.head !== 'string' || typeof h.tail !== 'string') return no('bad prints')
-    let facts: unknown 
+    let facts: unknown
     if (fold) {
       facts = 'facts' in h ? fold.load(h.facts) : undefined
       if (facts === undefined) return no('facts not readable by this fold')

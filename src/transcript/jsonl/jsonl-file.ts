@@ -91,8 +91,7 @@ export class OutsideAgentDirError extends Error {
  */
 export async function openInside(path: string, root: string): Promise<FileHandle> {
   const [real, realRoot] = await Promise.all([realpath(path), realpath(root)])
-  if (!real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
-    throw new OutsideAgentDirError(`${path} resolves to ${real}, outside ${realRoot}`)
+  if (!real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) throw new OutsideAgentDirError(`${path} resolves to ${real}, outside ${realRoot}`)
   return open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
 }
 

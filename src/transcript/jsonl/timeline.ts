@@ -198,8 +198,7 @@ function handleOn(file: JsonlFile, unretain: () => void): JsonlTimeline {
     path: file.path,
     total: () => file.total(),
     missing: () => file.missing,
-    read: (fromSeq: number, toSeq: number): Promise<Entry[]> =>
-      isReleased ? Promise.resolve([]) : file.read(fromSeq, toSeq),
+    read: (fromSeq: number, toSeq: number): Promise<Entry[]> => (isReleased ? Promise.resolve([]) : file.read(fromSeq, toSeq)),
     onGrow: (listener) => subscribe(file.onGrow(listener)),
     onReset: (listener) => subscribe(file.onReset(listener)),
     release: () => {
@@ -210,4 +209,3 @@ function handleOn(file: JsonlFile, unretain: () => void): JsonlTimeline {
     },
   }
 }
-

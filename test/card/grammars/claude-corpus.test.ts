@@ -12,7 +12,6 @@ const ROOT = join(import.meta.dir, '../../../fixtures/screens')
 import { FAKE_TITLE, fakeAgent } from '../../support/agent'
 import { onCard } from '../../support/blocked'
 
-
 interface Expected {
   agent: string
   screens: Record<
@@ -53,7 +52,7 @@ const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync
 
 test('fixtures are present: 9 scenarios of 2.1.197, 13 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
-  expect(byVersion("2.1.332").length).toBe(13)
+  expect(byVersion('2.1.332').length).toBe(13)
   expect(all.length - scenarios.length).toBe(13)
 })
 

@@ -38,8 +38,7 @@ describe('dialogs', () => {
         { index: 1, label: 'Yes', selected: true },
         {
           index: 2,
-          label:
-            'Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)',
+          label: 'Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session (shift+tab)',
           selected: false,
         },
         { index: 3, label: 'No', selected: false },
@@ -101,18 +100,7 @@ describe('dialogs', () => {
 
   test('review tab of a multi-question form', () => {
     expect(
-      dialog([
-        RULE,
-        'Review your answers',
-        '',
-        ' ● Which tea?',
-        '   → Green',
-        '',
-        'Ready to submit your answers?',
-        '',
-        '❯ 1. Submit answers',
-        '  2. Cancel',
-      ]),
+      dialog([RULE, 'Review your answers', '', ' ● Which tea?', '   → Green', '', 'Ready to submit your answers?', '', '❯ 1. Submit answers', '  2. Cancel']),
     ).toEqual({
       question: 'Ready to submit your answers?',
       options: [
@@ -167,9 +155,7 @@ describe('dialogs', () => {
 
   test('a numbered list without cursor or hint is not a dialog; nor is one above the composer', () => {
     expect(dialog(['● Steps:', '  1. build', '  2. test'])).toBeUndefined()
-    expect(
-      dialog([RULE, ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', RULE, '❯ ', RULE, '  ? for shortcuts']),
-    ).toBeUndefined()
+    expect(dialog([RULE, ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', RULE, '❯ ', RULE, '  ? for shortcuts'])).toBeUndefined()
     // numbering that does not run 1..n
     expect(dialog([RULE, ' Pick one?', ' ❯ 2. Yes', '   3. No', ' Esc to cancel'])).toBeUndefined()
   })

@@ -84,20 +84,8 @@ describe('other pane widths', () => {
   })
 
   test('a long prose line wrapped at 80 columns is one logical headline line', () => {
-    const long =
-      'The refactor is finished: every handler now goes through the shared session check, and the old helper is gone.'
-    const s = [
-      '❯ Refactor the handlers',
-      '',
-      `● ${long}`,
-      '',
-      '✻ Worked for 12s',
-      '',
-      RULE(120),
-      '❯ ',
-      RULE(120),
-      '  ? for shortcuts',
-    ].join('\n')
+    const long = 'The refactor is finished: every handler now goes through the shared session check, and the old helper is gone.'
+    const s = ['❯ Refactor the handlers', '', `● ${long}`, '', '✻ Worked for 12s', '', RULE(120), '❯ ', RULE(120), '  ? for shortcuts'].join('\n')
     for (const width of [60, 80, 120]) {
       const card = buildCard(agent('done'), rewrap(s, width))
       expect(card.headline).toBe(long)

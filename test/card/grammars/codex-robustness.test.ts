@@ -32,8 +32,11 @@ describe('turn reading', () => {
     expect(r.detail).toBe('Running the tests now; they are slow.\n\nRan npm test · ok')
   })
 
-  test('a stale answer from the previous turn is not this turn\'s headline', () => {
-    const r = readCodex(screen('› one', '', '• First answer.', '', '  Worked for 2s • 10:00', '', '› two', '', '• Working (1s • esc to interrupt)'), agent('working'))
+  test("a stale answer from the previous turn is not this turn's headline", () => {
+    const r = readCodex(
+      screen('› one', '', '• First answer.', '', '  Worked for 2s • 10:00', '', '› two', '', '• Working (1s • esc to interrupt)'),
+      agent('working'),
+    )
     expect(r.headline).toBe('')
     expect(r.rule).toBe('codex.status.working')
     expect(r.detail).toBe('Working')
@@ -52,7 +55,17 @@ describe('turn reading', () => {
   })
 
   test('a draft in the composer is not conversation; the mode label alone decides plan', () => {
-    const s = ['› earlier', '', '• Answer.', '', '› my draft', '  continues', '', '  GPT-5.5 medium · /p', '  ← for agents · ? for shortcuts   Plan mode (shift+tab to cycle)'].join('\n')
+    const s = [
+      '› earlier',
+      '',
+      '• Answer.',
+      '',
+      '› my draft',
+      '  continues',
+      '',
+      '  GPT-5.5 medium · /p',
+      '  ← for agents · ? for shortcuts   Plan mode (shift+tab to cycle)',
+    ].join('\n')
     const r = readCodex(s, agent('idle'))
     expect(r.headline).toBe('Answer.')
     expect(r.permission_mode).toBe('plan')
@@ -65,7 +78,18 @@ describe('turn reading', () => {
 
 describe('dialogs', () => {
   test('a question whose progress row says 2 questions; descriptions are not labels', () => {
-    const s = ['› ask me', '', '  Question 2/2 (1 unanswered)', '  Which colour', '  should it be?', '', '  1. Red     warm', '› 2. Blue    cold', '', '  tab to add notes | enter to submit answer | esc to interrupt'].join('\n')
+    const s = [
+      '› ask me',
+      '',
+      '  Question 2/2 (1 unanswered)',
+      '  Which colour',
+      '  should it be?',
+      '',
+      '  1. Red     warm',
+      '› 2. Blue    cold',
+      '',
+      '  tab to add notes | enter to submit answer | esc to interrupt',
+    ].join('\n')
     const r = readCodex(s, agent('blocked'))
     expect(r.rule).toBe('codex.dialog.question')
     expect(r.blocked).toEqual({
@@ -86,7 +110,10 @@ describe('dialogs', () => {
   })
 
   test('the options of an answered dialog, followed by the composer, are not live', () => {
-    const r = readCodex(screen('  Would you like to run the following command?', '', '› 1. Yes, proceed (y)', '  2. No (esc)', '', '• Ran ls', '  └ a'), agent('done'))
+    const r = readCodex(
+      screen('  Would you like to run the following command?', '', '› 1. Yes, proceed (y)', '  2. No (esc)', '', '• Ran ls', '  └ a'),
+      agent('done'),
+    )
     expect(r.blocked).toBeUndefined()
   })
 })

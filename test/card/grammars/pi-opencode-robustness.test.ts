@@ -34,7 +34,7 @@ function checkClean(kind: string, status: AgentStatus, s: string) {
 describe('garbage never throws', () => {
   // deterministic pseudo-random bytes
   let seed = 42
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff
   const samples: string[] = ['', '\n\n\n', '   \n  ', '\u001b[', '\u001b]0;title', '┃\n┃\n╹▀▀▀▀▀▀', '△ Permission required', '─'.repeat(4000)]
   for (let k = 0; k < 40; k++) {
     const bytes = new Uint8Array(100 + Math.floor(rand() * 3000))
@@ -47,8 +47,7 @@ describe('garbage never throws', () => {
 
   test('every sample, every status, both kinds: a clean card', () => {
     for (const s of samples)
-      for (const kind of ['pi', 'opencode'])
-        for (const status of ['idle', 'working', 'blocked', 'done'] as AgentStatus[]) checkClean(kind, status, s)
+      for (const kind of ['pi', 'opencode']) for (const status of ['idle', 'working', 'blocked', 'done'] as AgentStatus[]) checkClean(kind, status, s)
   })
 
   test('dialog() and the readers take anything (even non-strings)', () => {
@@ -159,7 +158,19 @@ describe('opencode layouts the corpus does not show', () => {
 
   test('wrapped prose is one logical line; the last one is the headline', () => {
     const w = 60
-    const rows = ['', '  ┃', '  ┃  Explain', '  ┃', '', '     This answer is long enough that the terminal wraps it onto', '     a second row before it ends.', '', '     ▣  Build · Model · 2.0s', '', ...box]
+    const rows = [
+      '',
+      '  ┃',
+      '  ┃  Explain',
+      '  ┃',
+      '',
+      '     This answer is long enough that the terminal wraps it onto',
+      '     a second row before it ends.',
+      '',
+      '     ▣  Build · Model · 2.0s',
+      '',
+      ...box,
+    ]
     // the rows are padded to the pane width by the box edge row
     expect(rows.some((r) => r.length >= w)).toBe(true)
     const card = buildCard(fakeAgent('opencode', 'done'), rows.join('\n'))

@@ -74,9 +74,16 @@ test('with drafts to collect (the live tail) the normalizer runs, not the counte
 test('a counter that throws or answers junk is not believed: the normalizer counts that line', () => {
   const bytes = mixedFile()
   let k = 0
-  const junk = [() => NaN, () => -1, () => 1.5, () => '2' as unknown as number, () => Infinity, () => {
-    throw new Error('boom')
-  }]
+  const junk = [
+    () => NaN,
+    () => -1,
+    () => 1.5,
+    () => '2' as unknown as number,
+    () => Infinity,
+    () => {
+      throw new Error('boom')
+    },
+  ]
   const liar: LineCounter = (text, offset) => (k++ % 3 === 0 ? junk[k % junk.length]!() : honest(text, offset))
   const index = new LineIndex()
   indexLines(bytes, 0, countingNormalizer, index, undefined, liar)

@@ -50,7 +50,13 @@ function lines(from: number, to: number): string {
 /** A bridge start: a fresh store on the directory, nothing in memory. */
 async function start(path: string, cacheDir: string, opts: { stamp?: string; maxFiles?: number; maxBytes?: number; logs?: string[] } = {}) {
   jsonl.drop()
-  const store = new IndexStore({ dir: cacheDir, stamp: opts.stamp ?? 'test-code', maxFiles: opts.maxFiles, maxBytes: opts.maxBytes, log: (m) => opts.logs?.push(m) })
+  const store = new IndexStore({
+    dir: cacheDir,
+    stamp: opts.stamp ?? 'test-code',
+    maxFiles: opts.maxFiles,
+    maxBytes: opts.maxBytes,
+    log: (m) => opts.logs?.push(m),
+  })
   const builds = jsonl.counters.indexBuilds
   const scanned = jsonl.counters.bytesScanned
   const loads = indexStoreCounters.loads
@@ -138,7 +144,10 @@ async function expectReindex(change: (path: string) => void, reason: string) {
 }
 
 const SAVED_MTIME = 1_764_000_000
-const naiveLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').length
+const naiveLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '').length
 
 test('shrunk file → re-indexed', async () => {
   await expectReindex((p) => writeFileSync(p, lines(0, 50)), 'shorter than when saved')
@@ -223,7 +232,9 @@ test('a well-formed cache file of another transcript at this name (foreign) → 
     writeFileSync(other, lines(0, 150))
     const o = await start(other, cacheDir)
     await o.stop()
-    const otherFile = readdirSync(cacheDir).map((x) => join(cacheDir, x)).find((x) => x !== f && x.endsWith('.idx'))!
+    const otherFile = readdirSync(cacheDir)
+      .map((x) => join(cacheDir, x))
+      .find((x) => x !== f && x.endsWith('.idx'))!
     copyFileSync(otherFile, f) // same normalizer, same fold, same row count: only the header's path tells
   }, 'written for another transcript')
 })
@@ -255,7 +266,15 @@ test('a cache written by other code → ignored, rebuilt', async () => {
 test('facts the fold cannot load → ignored, rebuilt', async () => {
   await expectIgnored((f) => {
     const text = readFileSync(f).toString('latin1')
-    writeFileSync(f, resum(Buffer.from(text.replace(/"facts":(\d+)/, (_m, d: string) => `"facts":"${'x'.repeat(d.length - 2)}"`), 'latin1')))
+    writeFileSync(
+      f,
+      resum(
+        Buffer.from(
+          text.replace(/"facts":(\d+)/, (_m, d: string) => `"facts":"${'x'.repeat(d.length - 2)}"`),
+          'latin1',
+        ),
+      ),
+    )
   }, 'facts not readable by this fold')
 })
 

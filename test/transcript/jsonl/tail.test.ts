@@ -1,16 +1,6 @@
 // The live tail, shrink/replace, pending files, sharing and release.
 import { afterAll, afterEach, expect, test } from 'bun:test'
-import {
-  appendFileSync,
-  closeSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  truncateSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs'
+import { appendFileSync, closeSync, openSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Draft } from '../../../src/transcript/entry'
 import type { LineNormalizer } from '../../../src/transcript/jsonl/normalizer'

@@ -77,29 +77,13 @@ import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
  * The record types that can hold conversation (see the table above). Any other
  * type is bookkeeping and yields nothing, whatever fields it carries.
  */
-export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
-  'user',
-  'assistant',
-  'system',
-  'attachment',
-  'queue-operation',
-  'pr-link',
-])
+export const CONVERSATION_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment', 'queue-operation', 'pr-link'])
 
 /** system subtypes that are bookkeeping only. */
-export const SILENT_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
-  'turn_duration',
-  'stop_hook_summary',
-  'api_error',
-  'bridge_status',
-])
+export const SILENT_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(['turn_duration', 'stop_hook_summary', 'api_error', 'bridge_status'])
 
 /** system subtypes shown as a system message with their `content`. */
-export const SHOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
-  'informational',
-  'away_summary',
-  'scheduled_task_fire',
-])
+export const SHOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(['informational', 'away_summary', 'scheduled_task_fire'])
 
 /** Tools whose primary input is a file path (tool.file = its basename). */
 const FILE_TOOLS: Record<string, string> = {
@@ -369,11 +353,7 @@ function flattenText(content: unknown): string {
   return parts.join('\n')
 }
 
-const REJECTION_PREFIXES = [
-  "The user doesn't want to proceed with this tool use",
-  'Permission for this tool use was denied',
-  '[Request interrupted by user',
-]
+const REJECTION_PREFIXES = ["The user doesn't want to proceed with this tool use", 'Permission for this tool use was denied', '[Request interrupted by user']
 
 /** toolUseResult strings that mean "did not run because the user said no". */
 const REJECTION_RESULTS = ['User rejected tool use']
@@ -389,15 +369,14 @@ function toolResult(block: Obj, tur: unknown, k: number, env: Envelope): Draft {
     if (out.cut) result.truncated = true
     return env.draft(k, 'user', 'tool_result', { result })
   }
-  const rejected =
-    (typeof tur === 'string' && REJECTION_RESULTS.some((r) => tur.startsWith(r))) ||
-    REJECTION_PREFIXES.some((p) => contentText.startsWith(p))
+  const rejected = (typeof tur === 'string' && REJECTION_RESULTS.some((r) => tur.startsWith(r))) || REJECTION_PREFIXES.some((p) => contentText.startsWith(p))
   const interrupted = isObj(tur) && tur.interrupted === true
   const isError = block.is_error === true
   const result: ToolResult = { for_id: forId, ok: !(isError || rejected || interrupted) }
 
   let output: string
-  if (rejected && typeof tur === 'string') output = tur // "User rejected tool use": the phone-sized version
+  if (rejected && typeof tur === 'string')
+    output = tur // "User rejected tool use": the phone-sized version
   else if (isObj(tur) && (typeof tur.stdout === 'string' || typeof tur.stderr === 'string')) {
     // Bash/PowerShell: stdout is the full text even when content holds a persisted-output preview.
     const stdout = str(tur.stdout) ?? ''
@@ -412,8 +391,7 @@ function toolResult(block: Obj, tur: unknown, k: number, env: Envelope): Draft {
   } else {
     output = stripToolUseError(contentText)
     // A failing command reports merged stdout+stderr as the error text.
-    if (isError && !rejected && output && !output.startsWith('[stderr]') && looksLikeCommandFailure(tur, output))
-      output = `[stderr] ${output}`
+    if (isError && !rejected && output && !output.startsWith('[stderr]') && looksLikeCommandFailure(tur, output)) output = `[stderr] ${output}`
   }
   let truncated = false
   if (output) {
@@ -553,8 +531,7 @@ function assistantRecord(rec: Obj): Slot[] | undefined {
   const msg = rec.message
   if (!isObj(msg)) return undefined
   const content = msg.content
-  if (typeof content === 'string')
-    return content.trim() ? [{ as: 'text', k: 0, role: 'assistant', kind: 'message', text: content }] : []
+  if (typeof content === 'string') return content.trim() ? [{ as: 'text', k: 0, role: 'assistant', kind: 'message', text: content }] : []
   if (!Array.isArray(content)) return undefined
   const out: Slot[] = []
   for (let k = 0; k < content.length; k++) {

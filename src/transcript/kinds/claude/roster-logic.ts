@@ -70,11 +70,7 @@ const SPAWN_NAME_RE = new RegExp(`"name"\\s*:\\s*"(?:${[...SPAWN_TOOL_NAMES].joi
  * suggestions, /btw side questions. Matched on the agent id (file name
  * agent-<id>.jsonl).
  */
-export const INTERNAL_AGENT_ID_PATTERNS: readonly RegExp[] = [
-  /^acompact[-_]/,
-  /^aprompt_suggestion[-_]/,
-  /^aside_question[-_]/,
-]
+export const INTERNAL_AGENT_ID_PATTERNS: readonly RegExp[] = [/^acompact[-_]/, /^aprompt_suggestion[-_]/, /^aside_question[-_]/]
 
 /** Notification statuses that mean "working again"; any other status ends the agent
  *  (completed, failed, killed, stopped, and unknown future terminal words). */
@@ -130,13 +126,7 @@ const NONE: LineFacts = Object.freeze({ spawns: [], results: [], notices: [], li
 /** Extracts roster facts from one parent JSONL line. Pure; never throws. */
 export function parentFactsFromLine(line: string): LineFacts {
   // Cheap pre-filter: most lines of a big transcript carry none of these.
-  if (
-    !line.includes('tool_use') &&
-    !line.includes('tool_result') &&
-    !line.includes('task-notification') &&
-    !line.includes('agent_progress')
-  )
-    return NONE
+  if (!line.includes('tool_use') && !line.includes('tool_result') && !line.includes('task-notification') && !line.includes('agent_progress')) return NONE
   let rec: unknown
   try {
     rec = JSON.parse(line)
@@ -200,13 +190,7 @@ function factsOfRecord(rec: Obj): LineFacts {
       for (const b of msg.content) {
         if (!isObj(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue
         const says =
-          tur === undefined
-            ? undefined
-            : tur.isAsync === true || tur.status === 'async_launched'
-              ? 'async'
-              : tur.status === 'completed'
-                ? 'sync'
-                : undefined
+          tur === undefined ? undefined : tur.isAsync === true || tur.status === 'async_launched' ? 'async' : tur.status === 'completed' ? 'sync' : undefined
         const agentId = tur && typeof tur.agentId === 'string' ? tur.agentId : undefined
         facts.results.push({ toolUseId: b.tool_use_id, isError: b.is_error === true, says, agentId })
       }
@@ -434,7 +418,5 @@ export function buildRoster(files: readonly SubagentFileFacts[], parent: ParentF
     rows.set(f.agentId, row)
   }
   if (rows.size === 0 && !parent.delegated) return undefined
-  return [...rows.values()].sort(
-    (a, b) => a.spawn_depth - b.spawn_depth || (a.agent_id < b.agent_id ? -1 : a.agent_id > b.agent_id ? 1 : 0),
-  )
+  return [...rows.values()].sort((a, b) => a.spawn_depth - b.spawn_depth || (a.agent_id < b.agent_id ? -1 : a.agent_id > b.agent_id ? 1 : 0))
 }

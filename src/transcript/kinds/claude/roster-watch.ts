@@ -312,9 +312,7 @@ export class RosterRegistry {
   private readonly indexed: IndexedFacts | undefined
   private readonly within: string | undefined
 
-  constructor(
-    opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits>; indexed?: IndexedFacts; within?: string } = {},
-  ) {
+  constructor(opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits>; indexed?: IndexedFacts; within?: string } = {}) {
     this.within = opts.within
     this.log = opts.log ?? ((m) => console.warn(m))
     this.maxIdle = opts.maxIdle ?? 32
@@ -325,7 +323,8 @@ export class RosterRegistry {
   /** Joins (or starts) the watcher of `sessionPath` (absolute). release() is idempotent. */
   acquire(sessionPath: string): { watcher: RosterWatcher; release: () => void } {
     let w = this.watchers.get(sessionPath)
-    if (w) this.watchers.delete(sessionPath) // re-insert: most recently used last
+    if (w)
+      this.watchers.delete(sessionPath) // re-insert: most recently used last
     else w = new RosterWatcher(sessionPath, this.log, this.limits, this.indexed, this.within)
     this.watchers.set(sessionPath, w)
     w.refs++
@@ -357,8 +356,9 @@ export class RosterRegistry {
   stats(): { held: number; idle: number } {
     let held = 0
     let idle = 0
-    for (const w of this.watchers.values()) if (w.refs > 0) held++
-    else idle++
+    for (const w of this.watchers.values())
+      if (w.refs > 0) held++
+      else idle++
     return { held, idle }
   }
 }

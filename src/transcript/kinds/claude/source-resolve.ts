@@ -149,10 +149,14 @@ export async function locateClaudeSession(claudeDir: string, agent: AgentInfo): 
   if (!cwd) return undefined
   let found: JsonlFileInfo | undefined
   for (const dir of dirs) {
-    const f = await newestMatching(dir, (head) => {
-      const rec = recordedCwd(head)
-      return rec !== undefined && sameDir(rec, cwd)
-    }, { maxLines: 40 })
+    const f = await newestMatching(
+      dir,
+      (head) => {
+        const rec = recordedCwd(head)
+        return rec !== undefined && sameDir(rec, cwd)
+      },
+      { maxLines: 40 },
+    )
     if (f && (!found || f.mtimeMs > found.mtimeMs)) found = f
   }
   if (!found) return undefined

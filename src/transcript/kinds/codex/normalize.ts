@@ -39,7 +39,6 @@ type Slot =
   | { as: 'command'; k: number; item: Obj }
   | { as: 'file_change'; k: number; item: Obj }
 
-
 /**
  * Records known to yield nothing, told by their first bytes as codex 0.171.0 writes them
  * (key order timestamp, ordinal, type, payload), so the index build does not parse them:
@@ -264,10 +263,7 @@ function readOutput(raw: string): { ok: boolean; text: string } {
   const exited = /(?:^|\n)Process exited with code (-?\d+)/.exec(raw) ?? /^Exit code: (-?\d+)/.exec(raw)
   if (exited && exited[1] !== '0') ok = false
   const at = raw.indexOf('\nOutput:\n')
-  const text =
-    at >= 0 && /^(?:Chunk ID|Exit code|Wall time):/.test(raw)
-      ? raw.slice(at + '\nOutput:\n'.length)
-      : raw.replace(/^Wall time: [^\n]*\n/, '') // "Wall time: 3.2 seconds\naborted by user"
+  const text = at >= 0 && /^(?:Chunk ID|Exit code|Wall time):/.test(raw) ? raw.slice(at + '\nOutput:\n'.length) : raw.replace(/^Wall time: [^\n]*\n/, '') // "Wall time: 3.2 seconds\naborted by user"
   return { ok, text: text.replace(/\n$/, '') }
 }
 
@@ -354,7 +350,7 @@ function callDraft(slot: Extract<Slot, { as: 'call' }>, id: string, head: Head):
     const why = str(a.justification)
     if (why) tool.subtitle = oneLine(why)
   } else if (name === 'apply_patch') {
-    const patch = typeof args === 'string' ? args : str(a.input) ?? ''
+    const patch = typeof args === 'string' ? args : (str(a.input) ?? '')
     const files = patchFiles(patch)
     if (files.length) {
       tool.file = basename(files[0].path)
@@ -365,7 +361,12 @@ function callDraft(slot: Extract<Slot, { as: 'call' }>, id: string, head: Head):
     const chars = str(a.chars)
     tool.input_summary = oneLine(`session ${String(a.session_id ?? '?')}${chars ? `: ${chars}` : ''}`)
   } else if (name === 'request_user_input' && Array.isArray(a.questions)) {
-    tool.input_summary = oneLine(a.questions.map((q) => (isObj(q) ? str(q.question) ?? '' : '')).filter(Boolean).join(' · '))
+    tool.input_summary = oneLine(
+      a.questions
+        .map((q) => (isObj(q) ? (str(q.question) ?? '') : ''))
+        .filter(Boolean)
+        .join(' · '),
+    )
   } else if (name === 'view_image' && typeof a.path === 'string') {
     tool.file = basename(a.path)
     tool.input_summary = oneLine(a.path)
@@ -406,7 +407,10 @@ function commandDraft(item: Obj, id: string, head: Head): Draft {
 }
 
 function fileChangeDraft(item: Obj, id: string, head: Head): Draft {
-  const out = [str(item.stdout), str(item.stderr)].filter((s) => s?.trim()).join('\n').replace(/\n$/, '')
+  const out = [str(item.stdout), str(item.stderr)]
+    .filter((s) => s?.trim())
+    .join('\n')
+    .replace(/\n$/, '')
   const result = cappedResult(item.id as string, item.status === 'completed', out, appliedDiff(item.changes))
   return { id, ...head, role: 'user', kind: 'tool_result', result, parsed: true }
 }
@@ -497,8 +501,7 @@ function appliedDiff(changes: unknown): string | undefined {
 
 /** Reasoning summary text (else its raw content), blocks joined. */
 function reasoningText(p: Obj): string {
-  const from = (v: unknown) =>
-    Array.isArray(v) ? v.filter((x): x is Obj => isObj(x) && typeof x.text === 'string').map((x) => x.text as string) : []
+  const from = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is Obj => isObj(x) && typeof x.text === 'string').map((x) => x.text as string) : [])
   const summary = from(p.summary)
   const parts = summary.length ? summary : from(p.content)
   return parts.join('\n\n').trim()

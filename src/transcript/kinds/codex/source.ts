@@ -46,7 +46,10 @@ export function codexDirOf(homes: AgentHomes): string {
 
 async function dirNames(dir: string, re: RegExp): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((n) => re.test(n)).sort().reverse()
+    return (await readdir(dir))
+      .filter((n) => re.test(n))
+      .sort()
+      .reverse()
   } catch {
     return []
   }
@@ -210,7 +213,13 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
       if (!at) return NO_TRANSCRIPT
       try {
         // read only through a real path inside CODEX_HOME (a rollout symlinked out of it is refused)
-        const timeline = await jsonl.acquire(at.path, normalizeCodexLine, { count: countCodexLine, pollMs: opts.pollMs, log, within: codexDir, store: opts.indexStore })
+        const timeline = await jsonl.acquire(at.path, normalizeCodexLine, {
+          count: countCodexLine,
+          pollMs: opts.pollMs,
+          log,
+          within: codexDir,
+          store: opts.indexStore,
+        })
         return { ok: true, sessionId: at.threadId, timeline }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT

@@ -92,7 +92,6 @@ function appliedDiff(meta: unknown): string | undefined {
   return undefined
 }
 
-
 function message(id: string, role: Role, text: string, ts: string | undefined, parent?: string): Draft {
   const d: Draft = { id, role, kind: 'message', text: capBody(text), parsed: true }
   return withHead(d, ts, parent)
@@ -145,7 +144,15 @@ function v2(m: unknown, index: number): SettledDraft[] {
       if (Array.isArray(m.files)) {
         m.files.forEach((f, k) => {
           if (!isObj(f)) return
-          out.push(done(withHead({ id: `${mid}#${k + 1}`, role: 'user', kind: 'attachment', text: attachmentText(str(f.mime), str(f.name)), parsed: true }, ts, undefined)))
+          out.push(
+            done(
+              withHead(
+                { id: `${mid}#${k + 1}`, role: 'user', kind: 'attachment', text: attachmentText(str(f.mime), str(f.name)), parsed: true },
+                ts,
+                undefined,
+              ),
+            ),
+          )
         })
       }
       return out
@@ -156,7 +163,10 @@ function v2(m: unknown, index: number): SettledDraft[] {
       return typeof m.text === 'string' && m.text !== '' ? [done(message(`${mid}#0`, 'system', m.text, ts))] : []
     case 'compaction': {
       const running = m.status === 'running'
-      const text = m.status === 'failed' ? `Compaction failed${typeof m.error === 'string' ? `: ${m.error}` : ''}` : `Context compacted${typeof m.summary === 'string' && m.summary ? `\n\n${m.summary}` : ''}`
+      const text =
+        m.status === 'failed'
+          ? `Compaction failed${typeof m.error === 'string' ? `: ${m.error}` : ''}`
+          : `Context compacted${typeof m.summary === 'string' && m.summary ? `\n\n${m.summary}` : ''}`
       return [{ draft: message(`${mid}#0`, 'system', text, ts), settled: !running }]
     }
     case 'shell':
@@ -181,12 +191,26 @@ function attachmentText(mime: string | undefined, name: string | undefined): str
 function v2Shell(m: Obj, mid: string, ts: string | undefined, time: Obj): SettledDraft[] {
   const command = str(m.command) ?? ''
   const callId = str(m.callID) ?? str(m.shellID) ?? mid
-  const call = withHead({ id: `${mid}#0`, role: 'user', kind: 'tool_call', tool: { id: callId, name: 'shell', title: 'shell', command, input_summary: oneLine(command) }, parsed: true }, ts, undefined)
+  const call = withHead(
+    {
+      id: `${mid}#0`,
+      role: 'user',
+      kind: 'tool_call',
+      tool: { id: callId, name: 'shell', title: 'shell', command, input_summary: oneLine(command) },
+      parsed: true,
+    },
+    ts,
+    undefined,
+  )
   const ended = time.completed !== undefined || (typeof m.status === 'string' && m.status !== 'running')
   if (!ended) return [{ draft: call, settled: true }]
   const output = typeof m.output === 'string' ? m.output : isObj(m.output) ? (str(m.output.output) ?? '') : ''
   const ok = m.status === undefined ? m.exit === undefined || m.exit === 0 : m.status === 'exited' && (m.exit === undefined || m.exit === 0)
-  const result = withHead({ id: `${mid}#1`, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, undefined), parsed: true }, isoTime(time.completed) ?? ts, undefined)
+  const result = withHead(
+    { id: `${mid}#1`, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, undefined), parsed: true },
+    isoTime(time.completed) ?? ts,
+    undefined,
+  )
   return [
     { draft: call, settled: true },
     { draft: result, settled: true },
@@ -228,7 +252,11 @@ function v2Tool(b: Obj, callEntryId: string, resultEntryId: string, ts: string |
   const status = str(state.status)
   // streaming/pending inputs are partial JSON: the call is shown once it runs.
   const inputReady = status === 'running' || status === 'completed' || status === 'error'
-  const call = withHead({ id: callEntryId, role: 'assistant', kind: 'tool_call', tool: toolCallFields(callId, name, inputReady ? state.input : {}), parsed: true }, isoTime(btime.created) ?? ts, undefined)
+  const call = withHead(
+    { id: callEntryId, role: 'assistant', kind: 'tool_call', tool: toolCallFields(callId, name, inputReady ? state.input : {}), parsed: true },
+    isoTime(btime.created) ?? ts,
+    undefined,
+  )
   const out: SettledDraft[] = [{ draft: call, settled: inputReady || messageDone }]
   if (status === 'completed' || status === 'error') {
     const meta = state.structured ?? state.metadata
@@ -239,7 +267,11 @@ function v2Tool(b: Obj, callEntryId: string, resultEntryId: string, ts: string |
     }
     const ok = status === 'completed' && !(isObj(meta) && typeof meta.exit === 'number' && meta.exit !== 0)
     out.push({
-      draft: withHead({ id: resultEntryId, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, appliedDiff(meta)), parsed: true }, isoTime(btime.completed) ?? ts, undefined),
+      draft: withHead(
+        { id: resultEntryId, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, appliedDiff(meta)), parsed: true },
+        isoTime(btime.completed) ?? ts,
+        undefined,
+      ),
       settled: true,
     })
   }
@@ -304,10 +336,16 @@ function legacy(info: unknown, parts: unknown[], index: number): SettledDraft[] 
       }
       case 'reasoning':
         if (typeof p.text !== 'string' || p.text.trim() === '') return
-        out.push({ draft: withHead({ id: `${pid}#0`, role: 'assistant', kind: 'thinking', text: capBody(p.text), parsed: true }, pts, parent), settled: partDone })
+        out.push({
+          draft: withHead({ id: `${pid}#0`, role: 'assistant', kind: 'thinking', text: capBody(p.text), parsed: true }, pts, parent),
+          settled: partDone,
+        })
         return
       case 'file':
-        out.push({ draft: withHead({ id: `${pid}#0`, role, kind: 'attachment', text: attachmentText(str(p.mime), str(p.filename)), parsed: true }, pts, parent), settled: true })
+        out.push({
+          draft: withHead({ id: `${pid}#0`, role, kind: 'attachment', text: attachmentText(str(p.mime), str(p.filename)), parsed: true }, pts, parent),
+          settled: true,
+        })
         return
       case 'tool':
         out.push(...legacyTool(p, pid, ts, parent, complete))
@@ -357,7 +395,11 @@ function legacyTool(p: Obj, pid: string, ts: string | undefined, parent: string 
       ok = false
     }
     out.push({
-      draft: withHead({ id: `${pid}#1`, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, appliedDiff(meta)), parsed: true }, isoTime(st.end) ?? ts, parent),
+      draft: withHead(
+        { id: `${pid}#1`, role: 'user', kind: 'tool_result', result: cappedResult(callId, ok, output, appliedDiff(meta)), parsed: true },
+        isoTime(st.end) ?? ts,
+        parent,
+      ),
       settled: true,
     })
   }

@@ -14,11 +14,7 @@ function sameDir(a: string, b: string): boolean {
  * found); `sessions` the listing used for the fallback. A session from another
  * directory is never picked: that is "no transcript here", not another project's chat.
  */
-export function pickOpencodeSession(
-  cwd: string,
-  byId: OpencodeSession | undefined,
-  sessions: readonly OpencodeSession[],
-): OpencodeSession | undefined {
+export function pickOpencodeSession(cwd: string, byId: OpencodeSession | undefined, sessions: readonly OpencodeSession[]): OpencodeSession | undefined {
   if (byId) return sameDir(byId.directory, cwd) ? byId : undefined
   let best: OpencodeSession | undefined
   for (const s of sessions) {

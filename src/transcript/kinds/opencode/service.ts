@@ -87,12 +87,7 @@ export interface OpencodeServiceClient {
 const MAX_PAGE = 200
 const MAX_PAGES = 10_000 // a loop guard against a cursor that never ends
 
-export function createOpencodeServiceClient(opts: {
-  url: string
-  password?: string
-  fetch?: typeof fetch
-  timeoutMs?: number
-}): OpencodeServiceClient {
+export function createOpencodeServiceClient(opts: { url: string; password?: string; fetch?: typeof fetch; timeoutMs?: number }): OpencodeServiceClient {
   const base = opts.url.replace(/\/+$/, '')
   const doFetch = opts.fetch ?? fetch
   const headers: Record<string, string> = { accept: 'application/json' }

@@ -8,13 +8,7 @@ import type { AgentInfo } from '../../../herdr/types'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { pickOpencodeSession } from './resolve'
-import {
-  createOpencodeServiceClient,
-  findService,
-  OpencodeServiceError,
-  type OpencodeServiceClient,
-  type OpencodeServiceInfo,
-} from './service'
+import { createOpencodeServiceClient, findService, OpencodeServiceError, type OpencodeServiceClient, type OpencodeServiceInfo } from './service'
 import { openOpencodeStore, opencodeDataDir, type OpencodeSession, type OpencodeStore } from './store'
 import { OpencodeSessions, newestUntilByLimit, type MessageFeed } from './timeline'
 
@@ -86,7 +80,12 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
     if (info) {
       const client = clientFor(info)
       try {
-        const session = await pick(cwd, id, (x) => client.getSession(x), () => client.listSessions({ directory: cwd }))
+        const session = await pick(
+          cwd,
+          id,
+          (x) => client.getSession(x),
+          () => client.listSessions({ directory: cwd }),
+        )
         return session && { via: 'service', key: `service:${info.url}\0${session.id}`, session, client }
       } catch (e) {
         if (!unusable(e)) throw e
@@ -95,7 +94,12 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
     }
     const s = openStore()
     if (!s) return undefined
-    const session = await pick(cwd, id, (x) => s.session(x), () => s.listSessions())
+    const session = await pick(
+      cwd,
+      id,
+      (x) => s.session(x),
+      () => s.listSessions(),
+    )
     return session && { via: 'store', key: `store:${dataDir}\0${session.id}`, session, store: s }
   }
 

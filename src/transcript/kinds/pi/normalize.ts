@@ -22,14 +22,7 @@ import {
 import { piDiffToUnified } from './diff'
 
 /** Entry types that carry session metadata, not conversation: dropped. */
-const METADATA_TYPES = new Set([
-  'session',
-  'model_change',
-  'thinking_level_change',
-  'custom',
-  'label',
-  'session_info',
-])
+const METADATA_TYPES = new Set(['session', 'model_change', 'thinking_level_change', 'custom', 'label', 'session_info'])
 
 /** Tools whose `path` argument names the file they work on. */
 const FILE_TOOLS = new Set(['read', 'edit', 'write', 'ls', 'find', 'grep'])

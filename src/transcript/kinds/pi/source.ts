@@ -138,7 +138,14 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
       let timeline
       try {
         // The index only counts entries (countPiLine); pages and the tail normalize.
-        timeline = await jsonl.acquire(at.path, normalizePiLine, { count: countPiLine, allowMissing: at.pending, pollMs: opts.pollMs, log, within: homes.piDir, store: opts.indexStore })
+        timeline = await jsonl.acquire(at.path, normalizePiLine, {
+          count: countPiLine,
+          allowMissing: at.pending,
+          pollMs: opts.pollMs,
+          log,
+          within: homes.piDir,
+          store: opts.indexStore,
+        })
       } catch (e) {
         // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT

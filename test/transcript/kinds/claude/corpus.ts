@@ -30,9 +30,7 @@ export function normalizeFile(file: string): Draft[] {
 }
 
 export function scenarioFile(scenario: string, sessionPrefix = ''): string {
-  const f = corpusFiles(join(FIXTURES, scenario)).find(
-    (p) => !p.includes('/subagents/') && p.split('/').pop()!.startsWith(sessionPrefix),
-  )
+  const f = corpusFiles(join(FIXTURES, scenario)).find((p) => !p.includes('/subagents/') && p.split('/').pop()!.startsWith(sessionPrefix))
   if (!f) throw new Error(`no session file for ${scenario}`)
   return f
 }

@@ -9,7 +9,6 @@ import { LineIndex, indexLines } from '../../../../src/transcript/jsonl/line-ind
 import { corpusFiles, linesOf } from './corpus'
 import { agreement, mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
 
-
 /**
  * The line's count as the index pass makes it: from its bytes parsed as one
  * JSON value (countClaudeLine.fromJson, or the roster fold's countAndFoldJson),
@@ -25,7 +24,12 @@ function indexed(line: string, withFold: boolean): number {
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   const count = countClaudeLine(line, offset)
   // one line in, one line indexed: the bytes path counts as the text path does
-  if (!line.includes('\n')) expect({ line: line.slice(0, 200), bytes: indexed(line, false), folded: indexed(line, true) }).toEqual({ line: line.slice(0, 200), bytes: count, folded: count })
+  if (!line.includes('\n'))
+    expect({ line: line.slice(0, 200), bytes: indexed(line, false), folded: indexed(line, true) }).toEqual({
+      line: line.slice(0, 200),
+      bytes: count,
+      folded: count,
+    })
   return { count, drafts: normalizeClaudeLine(line, offset).length }
 }
 
@@ -34,9 +38,7 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
     const name = file.split('/fixtures/claude/')[1]!
     test(`every line of ${name}`, () => {
       const lines = linesOf(file)
-      const wrong = lines
-        .map(({ line, offset }) => ({ offset, ...agree(line, offset) }))
-        .filter((r) => r.count !== r.drafts)
+      const wrong = lines.map(({ line, offset }) => ({ offset, ...agree(line, offset) })).filter((r) => r.count !== r.drafts)
       expect(wrong).toEqual([])
       // the file is not trivially all-zero: the equality means something
       expect(lines.reduce((n, { line, offset }) => n + countClaudeLine(line, offset), 0)).toBeGreaterThan(0)
@@ -57,8 +59,48 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
     ['user isMeta', '{"type":"user","uuid":"u","isMeta":true,"message":{"content":"x"}}', 0],
     ['assistant with non-array content', '{"type":"assistant","uuid":"u","message":{"content":7}}', 1],
     ['assistant blank text', '{"type":"assistant","uuid":"u","message":{"content":[{"type":"text","text":" \\n"}]}}', 0],
-    ['assistant blocks of every kind', JSON.stringify({ type: 'assistant', uuid: 'u', message: { content: [{ type: 'text', text: 'a' }, { type: 'thinking', thinking: '' }, { type: 'thinking', thinking: 'hm' }, { type: 'redacted_thinking' }, { type: 'tool_use', id: 't', name: 'Edit', input: { old_string: 1 } }, { type: 'server_tool_use', id: 's', name: 'web_search' }, { type: 'web_search_tool_result', tool_use_id: 's', content: [] }, { type: 'hologram' }, null, 3] } }), 6],
-    ['user blocks of every kind', JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }, { type: 'text', text: 'hi' }, { type: 'tool_result', tool_use_id: 't' }, { type: 'image' }, { type: 'document' }, { type: 'hologram' }, 'x', null] } }), 5],
+    [
+      'assistant blocks of every kind',
+      JSON.stringify({
+        type: 'assistant',
+        uuid: 'u',
+        message: {
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'thinking', thinking: '' },
+            { type: 'thinking', thinking: 'hm' },
+            { type: 'redacted_thinking' },
+            { type: 'tool_use', id: 't', name: 'Edit', input: { old_string: 1 } },
+            { type: 'server_tool_use', id: 's', name: 'web_search' },
+            { type: 'web_search_tool_result', tool_use_id: 's', content: [] },
+            { type: 'hologram' },
+            null,
+            3,
+          ],
+        },
+      }),
+      6,
+    ],
+    [
+      'user blocks of every kind',
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u',
+        message: {
+          content: [
+            { type: 'text', text: '<system-reminder>x</system-reminder>' },
+            { type: 'text', text: 'hi' },
+            { type: 'tool_result', tool_use_id: 't' },
+            { type: 'image' },
+            { type: 'document' },
+            { type: 'hologram' },
+            'x',
+            null,
+          ],
+        },
+      }),
+      5,
+    ],
     ['attachment without attachment', '{"type":"attachment","uuid":"u"}', 1],
     ['queued prompt, mid-turn delivery (shown at its enqueue)', '{"type":"attachment","uuid":"u","attachment":{"type":"queued_command","prompt":"do it"}}', 0],
     ['queued prompt, enqueue', '{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":"do it"}', 1],
@@ -67,9 +109,33 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
     ['queued prompt, new-turn delivery', '{"type":"user","uuid":"u","promptSource":"queued","message":{"role":"user","content":"do it"}}', 0],
     ['queue remove with content', '{"type":"queue-operation","operation":"remove","sessionId":"s","content":"do it"}', 0],
     ['queue enqueue with junk content', '{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":{"x":1}}', 0],
-    ['api-request-blob (2.1.332)', '{"type":"api-request-blob","sessionId":"s","hash":"h","message":{"role":"system","content":[{"type":"text","text":"sys"}]}}', 0],
-    ['local command line', '{"type":"system","subtype":"local_command","content":"<command-name>/model</command-name>\\n<command-message>model</command-message>\\n<command-args></command-args>"}', 1],
-    ['TaskOutput result without toolUseResult', JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: '<retrieval_status>success</retrieval_status>\n\n<status>completed</status>\n\n<output>\nok\n</output>' }] } }), 1],
+    [
+      'api-request-blob (2.1.332)',
+      '{"type":"api-request-blob","sessionId":"s","hash":"h","message":{"role":"system","content":[{"type":"text","text":"sys"}]}}',
+      0,
+    ],
+    [
+      'local command line',
+      '{"type":"system","subtype":"local_command","content":"<command-name>/model</command-name>\\n<command-message>model</command-message>\\n<command-args></command-args>"}',
+      1,
+    ],
+    [
+      'TaskOutput result without toolUseResult',
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u',
+        message: {
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't',
+              content: '<retrieval_status>success</retrieval_status>\n\n<status>completed</status>\n\n<output>\nok\n</output>',
+            },
+          ],
+        },
+      }),
+      1,
+    ],
     ['local command, empty stdout', '{"type":"system","subtype":"local_command","content":"<local-command-stdout></local-command-stdout>"}', 0],
     ['unknown system subtype without content', '{"type":"system","subtype":"new_thing"}', 0],
     ['compact boundary with junk metadata', '{"type":"system","subtype":"compact_boundary","compactMetadata":"x"}', 1],
@@ -113,24 +179,94 @@ test('a block whose build throws is still one entry (parsed:false), so the count
 
 /** Values that steer the decisions: types, wrappers, blank text, wrong shapes. */
 const POOL: unknown[] = [
-  null, true, 0, 7, -1, 1.5, '', ' ', '\n\t', 'x', 'user', 'assistant', 'system', 'attachment', 'pr-link', 'mode',
-  'file-history-snapshot', 'hologram', 'text', 'thinking', 'redacted_thinking', 'tool_use', 'server_tool_use',
-  'mcp_tool_use', 'tool_result', 'web_search_tool_result', 'image', 'document', 'queued_command', 'local_command',
-  'compact_boundary', 'informational', 'turn_duration', 'away_summary', 'Edit', 'Write', 'MultiEdit', 'Bash', 'Agent',
-  'AskUserQuestion', 'TodoWrite', '<task-notification>\n<task-id>a</task-id><status>completed</status>',
-  '<command-name>/x</command-name>', '<command-message>x</command-message>', '<local-command-stdout></local-command-stdout>',
-  '<local-command-stdout>out</local-command-stdout>', '<system-reminder>x', '<local-command-caveat>x', '<bash-input>ls</bash-input>',
-  '<bash-stdout></bash-stdout>', '[Request interrupted by user]', 'User rejected tool use', 'Exit code 1', [], {}, [null],
-  [{ type: 'text', text: ' ' }], [{ type: 'text', text: 'hi' }], { type: 'tool_use' }, { type: 'tool_use', id: 't', name: 'Edit' },
-  { type: 'tool_result', tool_use_id: 't' }, { type: 'image' }, { type: 'text', text: 5 }, [{ oldStart: 'a', lines: 3 }],
-  { structuredPatch: [null] }, { type: 'create', content: 7 }, { stdout: 1, stderr: null }, { interrupted: true },
+  null,
+  true,
+  0,
+  7,
+  -1,
+  1.5,
+  '',
+  ' ',
+  '\n\t',
+  'x',
+  'user',
+  'assistant',
+  'system',
+  'attachment',
+  'pr-link',
+  'mode',
+  'file-history-snapshot',
+  'hologram',
+  'text',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'server_tool_use',
+  'mcp_tool_use',
+  'tool_result',
+  'web_search_tool_result',
+  'image',
+  'document',
+  'queued_command',
+  'local_command',
+  'compact_boundary',
+  'informational',
+  'turn_duration',
+  'away_summary',
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'Bash',
+  'Agent',
+  'AskUserQuestion',
+  'TodoWrite',
+  '<task-notification>\n<task-id>a</task-id><status>completed</status>',
+  '<command-name>/x</command-name>',
+  '<command-message>x</command-message>',
+  '<local-command-stdout></local-command-stdout>',
+  '<local-command-stdout>out</local-command-stdout>',
+  '<system-reminder>x',
+  '<local-command-caveat>x',
+  '<bash-input>ls</bash-input>',
+  '<bash-stdout></bash-stdout>',
+  '[Request interrupted by user]',
+  'User rejected tool use',
+  'Exit code 1',
+  [],
+  {},
+  [null],
+  [{ type: 'text', text: ' ' }],
+  [{ type: 'text', text: 'hi' }],
+  { type: 'tool_use' },
+  { type: 'tool_use', id: 't', name: 'Edit' },
+  { type: 'tool_result', tool_use_id: 't' },
+  { type: 'image' },
+  { type: 'text', text: 5 },
+  [{ oldStart: 'a', lines: 3 }],
+  { structuredPatch: [null] },
+  { type: 'create', content: 7 },
+  { stdout: 1, stderr: null },
+  { interrupted: true },
   // 2.1.3x/2.1.332 decisions: queue operations, queued deliveries, TaskOutput, bookkeeping types, escapes, reminders
-  'queue-operation', 'enqueue', 'dequeue', 'remove', 'queued', 'typed', 'api-request-blob', 'atis-latch', 'tools-used', 'progress',
-  '/mcp', '/review x', '/etc/x', '\u001b[31mred\u001b[0m', 'out\n<system-reminder>x</system-reminder>',
+  'queue-operation',
+  'enqueue',
+  'dequeue',
+  'remove',
+  'queued',
+  'typed',
+  'api-request-blob',
+  'atis-latch',
+  'tools-used',
+  'progress',
+  '/mcp',
+  '/review x',
+  '/etc/x',
+  '\u001b[31mred\u001b[0m',
+  'out\n<system-reminder>x</system-reminder>',
   '<retrieval_status>success</retrieval_status>\n<status>completed</status>\n<exit_code>1</exit_code>\n<output>\nx\n</output>',
-  { retrieval_status: 'timeout', task: { status: 'running', output: 'x'.repeat(5000), exitCode: '3' } }, { task: null },
+  { retrieval_status: 'timeout', task: { status: 'running', output: 'x'.repeat(5000), exitCode: '3' } },
+  { task: null },
 ]
-
 
 const CLAUDE: Steering = {
   pool: POOL,
@@ -140,10 +276,13 @@ const CLAUDE: Steering = {
   keys: /^(type|subtype|message|content|text|thinking|isMeta|isCompactSummary|attachment|prompt|uuid|id|name|input|tool_use_id|toolUseResult|prUrl|is_error|operation|promptSource|retrieval_status|task|output|status|exitCode)$/,
 }
 
-
 test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-valid', () => {
   const rand = rng(20261202)
-  const files = corpusFiles().map((f) => linesOf(f).map((l) => l.line).filter((l) => l.trim() !== ''))
+  const files = corpusFiles().map((f) =>
+    linesOf(f)
+      .map((l) => l.line)
+      .filter((l) => l.trim() !== ''),
+  )
   const lines: string[] = []
   for (let i = 0; i < 4000; i++) {
     const pool = files[Math.floor(rand() * files.length)]!

@@ -11,8 +11,7 @@ import { claudeHome, claudeSessionRef, paneOn, type ClaudeHome } from '../../../
 const TIMING = { tailPollMs: 40, sessionPollMs: 80, rosterPollMs: 80 }
 
 /** The real app over a fixture CLAUDE_CONFIG_DIR, herdr reporting these panes. */
-const bridgeOn = (home: ClaudeHome, panes: FakePane[]) =>
-  startBridge({ homes: { claudeDir: home.dir }, timing: TIMING, state: { panes } })
+const bridgeOn = (home: ClaudeHome, panes: FakePane[]) => startBridge({ homes: { claudeDir: home.dir }, timing: TIMING, state: { panes } })
 
 async function connect(b: Bridge, query: string) {
   const q = new FrameQueue(`${b.wsBase}/agent-transcript?${query}&token=${ADMIN}`)
@@ -181,10 +180,10 @@ describe('errors before the upgrade', () => {
   beforeAll(async () => {
     home = claudeHome('cc-subagents')
     b = await bridgeOn(home, [
-          paneOn(home),
-          claudePane({ pane_id: 'w1:p3', cwd: '/nowhere', agent: { agent_session: claudeSessionRef('0f0f0f0f-aaaa-bbbb-cccc-000000000000') } }),
-          { pane_id: 'w1:p4', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x', agent: { agent: 'aider', agent_status: 'idle' } },
-          { pane_id: 'w1:p5', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x' },
+      paneOn(home),
+      claudePane({ pane_id: 'w1:p3', cwd: '/nowhere', agent: { agent_session: claudeSessionRef('0f0f0f0f-aaaa-bbbb-cccc-000000000000') } }),
+      { pane_id: 'w1:p4', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x', agent: { agent: 'aider', agent_status: 'idle' } },
+      { pane_id: 'w1:p5', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/x' },
     ])
   })
   afterAll(() => b.stop())

@@ -29,14 +29,25 @@ const pane: FakePane = {
   workspace_id: 'w1',
   tab_id: 'w1:t1',
   cwd: CWD,
-  agent: { agent: 'claude', agent_status: 'idle', state_change_seq: 1, cwd: CWD, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: SID } } as FakePane['agent'],
+  agent: {
+    agent: 'claude',
+    agent_status: 'idle',
+    state_change_seq: 1,
+    cwd: CWD,
+    agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: SID },
+  } as FakePane['agent'],
 }
 
 /** A bridge process's life: start on the data dir, open one socket, read the opening sequence, stop. */
 async function life(h: ClaudeHome, dataDir: string) {
   const saves = indexStoreCounters.saves
   const parentBefore = rosterCounters.parentBytesRead
-  const b: Bridge = await startBridge({ state: { panes: [pane] }, homes: { claudeDir: h.dir }, timing: FAST, deps: { indexCacheDir: join(dataDir, 'index-cache') } })
+  const b: Bridge = await startBridge({
+    state: { panes: [pane] },
+    homes: { claudeDir: h.dir },
+    timing: FAST,
+    deps: { indexCacheDir: join(dataDir, 'index-cache') },
+  })
   const jsonlCounters = b.app.decorator.jsonl.counters // this bridge's own: it starts from none
   const before = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: parentBefore }
   const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${encodeURIComponent(PANE)}&token=${ADMIN}`)
@@ -64,7 +75,10 @@ async function life(h: ClaudeHome, dataDir: string) {
 function setup() {
   const h = claudeHome('cc-subagents')
   const dataDir = mkdtempSync(join(tmpdir(), 'gothalo-data-'))
-  cleanups.push(() => h.cleanup(), () => rmSync(dataDir, { recursive: true, force: true }))
+  cleanups.push(
+    () => h.cleanup(),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  )
   return { h, dataDir, session: join(h.proj, `${SID}.jsonl`) }
 }
 
@@ -84,7 +98,14 @@ test('restart, session unchanged: same hello, roster and backlog, and the sessio
 test('restart after the session grew: only the new bytes are read; the new entry and its roster change are served', async () => {
   const { h, dataDir, session } = setup()
   const first = await life(h, dataDir)
-  const line = JSON.stringify({ parentUuid: null, type: 'assistant', uuid: 'grown-1', timestamp: '2026-12-02T10:00:00Z', message: { role: 'assistant', content: [{ type: 'text', text: 'after the restart' }] } }) + '\n'
+  const line =
+    JSON.stringify({
+      parentUuid: null,
+      type: 'assistant',
+      uuid: 'grown-1',
+      timestamp: '2026-12-02T10:00:00Z',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'after the restart' }] },
+    }) + '\n'
   appendFileSync(session, line)
   const again = await life(h, dataDir)
   expect(again.built).toBe(0)

@@ -151,7 +151,13 @@ describe('tool results', () => {
     const line = JSON.stringify({
       type: 'user',
       uuid: 'u',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'one' }, { type: 'tool_result', tool_use_id: 't2', content: 'two' }] },
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'one' },
+          { type: 'tool_result', tool_use_id: 't2', content: 'two' },
+        ],
+      },
       toolUseResult: { stdout: 'one', stderr: '' },
     })
     expect(normalizeClaudeLine(line, 0).map((d) => [d.id, d.result!.for_id, d.result!.output_summary])).toEqual([
@@ -228,7 +234,11 @@ describe('tool results', () => {
 
 test('a diff of many short lines is capped at 400 lines', () => {
   const content = Array.from({ length: 600 }, (_, i) => `l${i}`).join('\n')
-  const line = JSON.stringify({ type: 'assistant', uuid: 'w', message: { content: [{ type: 'tool_use', id: 't', name: 'Write', input: { file_path: '/a/b.txt', content } }] } })
+  const line = JSON.stringify({
+    type: 'assistant',
+    uuid: 'w',
+    message: { content: [{ type: 'tool_use', id: 't', name: 'Write', input: { file_path: '/a/b.txt', content } }] },
+  })
   const [d] = normalizeClaudeLine(line, 0)
   expect(d!.tool!.diff!.split('\n').length).toBe(LIMITS.diffLines)
   expect(d!.tool!.diff_truncated).toBe(true)
@@ -262,7 +272,12 @@ describe('messages and wrappers', () => {
     const redacted = JSON.stringify({
       type: 'assistant',
       uuid: 'u',
-      message: { content: [{ type: 'thinking', thinking: '', signature: 'abc' }, { type: 'text', text: 'hi' }] },
+      message: {
+        content: [
+          { type: 'thinking', thinking: '', signature: 'abc' },
+          { type: 'text', text: 'hi' },
+        ],
+      },
     })
     expect(normalizeClaudeLine(redacted, 0).map((x) => [x.id, x.kind])).toEqual([['u#1', 'message']])
   })
@@ -283,7 +298,13 @@ describe('messages and wrappers', () => {
     const line = JSON.stringify({
       type: 'user',
       uuid: 'u',
-      message: { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', data: 'AAAA' } }] },
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image', source: { type: 'base64', data: 'AAAA' } },
+        ],
+      },
     })
     expect(normalizeClaudeLine(line, 0).map((d) => [d.id, d.kind, d.text])).toEqual([
       ['u#0', 'message', 'look'],
@@ -307,13 +328,30 @@ describe('messages and wrappers', () => {
   })
 
   test('a prompt typed while busy: a user message at its enqueue, nothing from its later deliveries', () => {
-    const enqueue = JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-12-02T10:00:00.000Z', sessionId: 's', content: 'also fix the tests' })
+    const enqueue = JSON.stringify({
+      type: 'queue-operation',
+      operation: 'enqueue',
+      timestamp: '2026-12-02T10:00:00.000Z',
+      sessionId: 's',
+      content: 'also fix the tests',
+    })
     expect(normalizeClaudeLine(enqueue, 40)).toEqual([
       { id: 'queue-operation@40#0', ts: '2026-12-02T10:00:00.000Z', role: 'user', kind: 'message', text: 'also fix the tests', parsed: true },
     ])
     const midTurn = JSON.stringify({ type: 'attachment', uuid: 'q', attachment: { type: 'queued_command', prompt: 'also fix the tests' } })
-    const newTurn = JSON.stringify({ type: 'user', uuid: 'u', promptSource: 'queued', origin: { kind: 'human' }, message: { role: 'user', content: 'also fix the tests' } })
-    const newTurnBlocks = JSON.stringify({ type: 'user', uuid: 'u', promptSource: 'queued', message: { role: 'user', content: [{ type: 'text', text: 'also fix the tests' }] } })
+    const newTurn = JSON.stringify({
+      type: 'user',
+      uuid: 'u',
+      promptSource: 'queued',
+      origin: { kind: 'human' },
+      message: { role: 'user', content: 'also fix the tests' },
+    })
+    const newTurnBlocks = JSON.stringify({
+      type: 'user',
+      uuid: 'u',
+      promptSource: 'queued',
+      message: { role: 'user', content: [{ type: 'text', text: 'also fix the tests' }] },
+    })
     for (const l of [midTurn, newTurn, newTurnBlocks]) expect(normalizeClaudeLine(l, 0)).toEqual([])
     // the other queue operations, an enqueued slash command (its own record shows it when it runs)
     // and an enqueued notification (its user record carries it) yield nothing
@@ -323,7 +361,12 @@ describe('messages and wrappers', () => {
       { type: 'queue-operation', operation: 'popAll', sessionId: 's' },
       { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '/mcp' },
       { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '/review  src/app.ts' },
-      { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>' },
+      {
+        type: 'queue-operation',
+        operation: 'enqueue',
+        sessionId: 's',
+        content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>',
+      },
       { type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '   ' },
     ])
       expect([l, normalizeClaudeLine(JSON.stringify(l), 0)]).toEqual([l, []])
@@ -331,7 +374,15 @@ describe('messages and wrappers', () => {
     const path = JSON.stringify({ type: 'queue-operation', operation: 'enqueue', sessionId: 's', content: '/etc/hosts is wrong' })
     expect(normalizeClaudeLine(path, 0).map((d) => d.text)).toEqual(['/etc/hosts is wrong'])
     // a notification delivered mid-turn is still shown from its attachment
-    const notice = JSON.stringify({ type: 'attachment', uuid: 'n', attachment: { type: 'queued_command', prompt: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "x" completed (exit code 0)</summary>\n</task-notification>' } })
+    const notice = JSON.stringify({
+      type: 'attachment',
+      uuid: 'n',
+      attachment: {
+        type: 'queued_command',
+        prompt:
+          '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "x" completed (exit code 0)</summary>\n</task-notification>',
+      },
+    })
     expect(normalizeClaudeLine(notice, 0).map((d) => [d.role, d.text])).toEqual([['system', 'Background command "x" completed (exit code 0)']])
   })
 
@@ -349,7 +400,13 @@ describe('sidecars and bad input', () => {
       for (const { line } of linesOf(f)) {
         const r = JSON.parse(line)
         const key =
-          r.type === 'attachment' ? `attachment/${r.attachment.type}` : r.type === 'system' ? `system/${r.subtype}` : r.type === 'queue-operation' ? `queue-operation/${r.operation}` : r.type
+          r.type === 'attachment'
+            ? `attachment/${r.attachment.type}`
+            : r.type === 'system'
+              ? `system/${r.subtype}`
+              : r.type === 'queue-operation'
+                ? `queue-operation/${r.operation}`
+                : r.type
         if (
           !CONVERSATION_TYPES.has(r.type) ||
           key === 'system/turn_duration' ||
@@ -360,7 +417,18 @@ describe('sidecars and bad input', () => {
           silent.set(key, line)
       }
     // the 2.1.332 bookkeeping records the issue names, among the others
-    for (const k of ['api-request-blob', 'api-request-shape', 'api-request', 'atis-latch', 'tools-used', 'progress', 'file-history-snapshot', 'queue-operation/remove', 'queue-operation/dequeue', 'attachment/prompt_snapshot'])
+    for (const k of [
+      'api-request-blob',
+      'api-request-shape',
+      'api-request',
+      'atis-latch',
+      'tools-used',
+      'progress',
+      'file-history-snapshot',
+      'queue-operation/remove',
+      'queue-operation/dequeue',
+      'attachment/prompt_snapshot',
+    ])
       expect([...silent.keys()]).toContain(k)
     for (const [key, line] of silent) expect([key, normalizeClaudeLine(line, 0)]).toEqual([key, []])
   })
@@ -402,7 +470,16 @@ describe('sidecars and bad input', () => {
   })
 
   test('unknown content block in a known record → that block passed through as parsed:false', () => {
-    const line = JSON.stringify({ type: 'assistant', uuid: 'u', message: { content: [{ type: 'text', text: 'a' }, { type: 'hologram', text: 'b' }] } })
+    const line = JSON.stringify({
+      type: 'assistant',
+      uuid: 'u',
+      message: {
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'hologram', text: 'b' },
+        ],
+      },
+    })
     expect(normalizeClaudeLine(line, 0).map((d) => [d.id, d.text, d.parsed])).toEqual([
       ['u#0', 'a', true],
       ['u#1', 'b', false],
@@ -412,9 +489,18 @@ describe('sidecars and bad input', () => {
   test('hostile shapes inside known records never throw', () => {
     const shapes = [
       { type: 'user', uuid: 'u', message: { content: [null, 3, 'x', { type: 'tool_result' }] }, toolUseResult: 'Error' },
-      { type: 'user', uuid: 'u', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 5 }] }] }, toolUseResult: { structuredPatch: [null, { oldStart: 'a' }] } },
+      {
+        type: 'user',
+        uuid: 'u',
+        message: { content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 5 }] }] },
+        toolUseResult: { structuredPatch: [null, { oldStart: 'a' }] },
+      },
       { type: 'assistant', uuid: 'u', message: { content: [{ type: 'tool_use', id: 't', name: 'Edit', input: { old_string: 1, new_string: null } }] } },
-      { type: 'assistant', uuid: 'u', message: { content: [{ type: 'tool_use', id: 't', name: 'MultiEdit', input: { edits: [null, { old_string: 'a', new_string: 'b' }] } }] } },
+      {
+        type: 'assistant',
+        uuid: 'u',
+        message: { content: [{ type: 'tool_use', id: 't', name: 'MultiEdit', input: { edits: [null, { old_string: 'a', new_string: 'b' }] } }] },
+      },
       { type: 'system', uuid: 's', subtype: 'compact_boundary', compactMetadata: 'x' },
       { type: 'attachment', uuid: 'a', attachment: { type: 'queued_command', prompt: [{ type: 'text', text: '<task-notification>\n<task-id>x</task-id>' }] } },
     ]

@@ -40,9 +40,33 @@ test('every corpus file: the fold counts like countClaudeLine and gathers the fa
 
 test('fuzz: 4000 mutated real lines fold to the same facts and counts either way', () => {
   const rand = rng(1202)
-  const pool = ['Agent', 'Task', 'tool_use', 'tool_result', 'queue-operation', 'enqueue', 'attachment', 'queued_command', 'user', 'assistant',
-    '<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>', { run_in_background: true }, { status: 'async_launched', isAsync: true, agentId: 'a1' }, 'progress', 'agent_progress', { type: 'agent_progress', agentId: 'a9' }, null, 3, '']
-  const steer = { pool, bias: 0.7, recordish: '"type":"assistant",', keys: /^(type|operation|content|name|id|input|tool_use_id|toolUseResult|attachment|prompt|origin|is_error|data|agentId|parentToolUseID)$/ }
+  const pool = [
+    'Agent',
+    'Task',
+    'tool_use',
+    'tool_result',
+    'queue-operation',
+    'enqueue',
+    'attachment',
+    'queued_command',
+    'user',
+    'assistant',
+    '<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>',
+    { run_in_background: true },
+    { status: 'async_launched', isAsync: true, agentId: 'a1' },
+    'progress',
+    'agent_progress',
+    { type: 'agent_progress', agentId: 'a9' },
+    null,
+    3,
+    '',
+  ]
+  const steer = {
+    pool,
+    bias: 0.7,
+    recordish: '"type":"assistant",',
+    keys: /^(type|operation|content|name|id|input|tool_use_id|toolUseResult|attachment|prompt|origin|is_error|data|agentId|parentToolUseID)$/,
+  }
   const all = files.flat().filter((l) => l.trim() !== '')
   const lines: string[] = []
   for (let i = 0; i < 4000; i++) {
@@ -61,7 +85,17 @@ test('facts survive save → JSON text → load; anything else is refused', () =
   expect(back).toBeInstanceOf(ParentFacts)
   expect(back!.toJSON()).toEqual(viaFold.toJSON())
   const saved = claudeRosterFold.save(viaFold) as Record<string, unknown>
-  for (const bad of [null, 7, 'x', [], {}, { ...saved, extra: [] }, { ...saved, spawns: 'no' }, { ...saved, spawns: [[1, 2]] }, { ...saved, spawns: [['a']] }]) {
+  for (const bad of [
+    null,
+    7,
+    'x',
+    [],
+    {},
+    { ...saved, extra: [] },
+    { ...saved, spawns: 'no' },
+    { ...saved, spawns: [[1, 2]] },
+    { ...saved, spawns: [['a']] },
+  ]) {
     expect(claudeRosterFold.load(bad)).toBeUndefined()
   }
   const { spawns: _dropped, ...missing } = saved

@@ -65,10 +65,24 @@ describe('roster watcher fold', () => {
     const { parent, lines } = session()
     const reference = await new RosterRegistry({ log: quiet }).acquire(parent).watcher.roster()
     const longest = Math.max(...lines.map((l) => Buffer.byteLength(l)))
-    writeFileSync(parent, lines.slice(0, 9).map((l) => l + '\n').join('') + 'q'.repeat(longest * 2))
+    writeFileSync(
+      parent,
+      lines
+        .slice(0, 9)
+        .map((l) => l + '\n')
+        .join('') + 'q'.repeat(longest * 2),
+    )
     const w = new RosterRegistry({ log: quiet, limits: { chunkBytes: 256, maxLineBytes: longest + 1 } }).acquire(parent).watcher
     expect((await w.roster())!.filter((r) => r.done).length).toBe(0)
-    appendFileSync(parent, 'q'.repeat(100) + '\n' + lines.slice(9).map((l) => l + '\n').join(''))
+    appendFileSync(
+      parent,
+      'q'.repeat(100) +
+        '\n' +
+        lines
+          .slice(9)
+          .map((l) => l + '\n')
+          .join(''),
+    )
     expect(await w.roster()).toEqual(reference)
   })
 })

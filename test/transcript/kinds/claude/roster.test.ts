@@ -3,12 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { SubagentSchema, type Subagent } from '../../../../src/transcript/roster'
-import {
-  ParentFacts,
-  buildRoster,
-  parentFactsFromLine,
-  type SubagentFileFacts,
-} from '../../../../src/transcript/kinds/claude/roster-logic'
+import { ParentFacts, buildRoster, parentFactsFromLine, type SubagentFileFacts } from '../../../../src/transcript/kinds/claude/roster-logic'
 import { FIXTURES, linesOf } from './corpus'
 
 // ── the real cc-subagents session ───────────────────────────────────────────
@@ -52,8 +47,24 @@ describe('real cc-subagents session over time', () => {
   test('two parallel sync agents running: both not done', () => {
     const rows = buildRoster(realFiles([ALPHA, BETA]), parentAt(9))!
     expect(rows).toEqual([
-      { agent_id: ALPHA, tool_use_id: 'toolu_mock000002', agent_type: 'general-purpose', description: 'Survey build scripts', spawn_depth: 1, done: false, last_activity_ts: 1_764_669_600_000 },
-      { agent_id: BETA, tool_use_id: 'toolu_mock000003', agent_type: 'Explore', description: 'Find test conventions', spawn_depth: 1, done: false, last_activity_ts: 1_764_669_600_000 },
+      {
+        agent_id: ALPHA,
+        tool_use_id: 'toolu_mock000002',
+        agent_type: 'general-purpose',
+        description: 'Survey build scripts',
+        spawn_depth: 1,
+        done: false,
+        last_activity_ts: 1_764_669_600_000,
+      },
+      {
+        agent_id: BETA,
+        tool_use_id: 'toolu_mock000003',
+        agent_type: 'Explore',
+        description: 'Find test conventions',
+        spawn_depth: 1,
+        done: false,
+        last_activity_ts: 1_764_669_600_000,
+      },
     ])
     for (const r of rows) expect(Value.Check(SubagentSchema, r)).toBe(true)
   })
@@ -108,7 +119,12 @@ const spawn = (id: string, name = 'Agent', runInBackground?: boolean) =>
           type: 'tool_use',
           id,
           name,
-          input: { subagent_type: 'general-purpose', description: 'd', prompt: 'p', ...(runInBackground === undefined ? {} : { run_in_background: runInBackground }) },
+          input: {
+            subagent_type: 'general-purpose',
+            description: 'd',
+            prompt: 'p',
+            ...(runInBackground === undefined ? {} : { run_in_background: runInBackground }),
+          },
         },
       ],
     },
@@ -200,7 +216,10 @@ describe('contract rules', () => {
     const files = [file('a1', 't1'), file('a2', 't2')]
     expect(done(files, [spawn('t1'), spawn('t2'), notifyUser(quotedInResult), notifyUser(prose), humanQuote, assistantQuote])).toEqual({ a1: false, a2: false })
     // a later block in the same record must start a line to count
-    expect(done(files, [spawn('t1'), spawn('t2'), notifyUser(`${block(['a1'], 'completed')} and ${block(['a2'], 'completed')}`)])).toEqual({ a1: true, a2: false })
+    expect(done(files, [spawn('t1'), spawn('t2'), notifyUser(`${block(['a1'], 'completed')} and ${block(['a2'], 'completed')}`)])).toEqual({
+      a1: true,
+      a2: false,
+    })
   })
 
   test('last status wins: a later running status reopens a finished agent', () => {
@@ -298,7 +317,16 @@ describe('contract rules', () => {
   })
 
   test('garbage, half and binary parent lines contribute nothing and never throw', () => {
-    for (const l of ['', 'garbage', '{"type":"user","message":{"content":[{"type":"tool_result"', '\u0000\u00ff', 'null', '[]', '{"type":"queue-operation","operation":"enqueue","content":42}', notifyUser('<task-notification>\n<task-id>a1')]) {
+    for (const l of [
+      '',
+      'garbage',
+      '{"type":"user","message":{"content":[{"type":"tool_result"',
+      '\u0000\u00ff',
+      'null',
+      '[]',
+      '{"type":"queue-operation","operation":"enqueue","content":42}',
+      notifyUser('<task-notification>\n<task-id>a1'),
+    ]) {
       expect(() => parentFactsFromLine(l)).not.toThrow()
       expect(parentFactsFromLine(l).spawns).toEqual([])
     }
@@ -315,13 +343,25 @@ describe('cc-2139-real: rows labelled from the spawning call when no meta.json e
 
   test('every delegating session: agent_type and description from the Task input, tool_use_id joined', () => {
     const cases: [string, string, string, Partial<Subagent>][] = [
-      ['-home-USER-projects-spotter-worktrees-spotter-dov', '4d5611e5-241a-462a-8d15-5122611a9569', 'a2898e3',
-        { tool_use_id: 'toolu_017pLRuPHYTX5t99EnLyV53m', agent_type: 'Explore', description: 'Explore transcript rendering codebase', done: true }],
-      ['-home-USER-projects-spotter-worktrees-spotter-gqc', '258c7280-ae70-4798-800f-63464d01a85d', 'a881341',
-        { tool_use_id: 'toolu_01VmaERAwhb19LGUwu9GenaK', agent_type: 'claude-code-guide', description: 'Research Claude hook output', done: true }],
+      [
+        '-home-USER-projects-spotter-worktrees-spotter-dov',
+        '4d5611e5-241a-462a-8d15-5122611a9569',
+        'a2898e3',
+        { tool_use_id: 'toolu_017pLRuPHYTX5t99EnLyV53m', agent_type: 'Explore', description: 'Explore transcript rendering codebase', done: true },
+      ],
+      [
+        '-home-USER-projects-spotter-worktrees-spotter-gqc',
+        '258c7280-ae70-4798-800f-63464d01a85d',
+        'a881341',
+        { tool_use_id: 'toolu_01VmaERAwhb19LGUwu9GenaK', agent_type: 'claude-code-guide', description: 'Research Claude hook output', done: true },
+      ],
       // this Task call names no subagent_type: Claude Code ran general-purpose
-      ['-home-USER-projects-spotter-worktrees-spotter-4te', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04', 'aac57f5',
-        { tool_use_id: 'toolu_01Hf8v1Za7y4af8VUwSR4CXU', agent_type: 'general-purpose', description: 'Check OTEL hex package versions', done: true }],
+      [
+        '-home-USER-projects-spotter-worktrees-spotter-4te',
+        'ae4a77f8-aedd-4bc1-888f-c94edc91af04',
+        'aac57f5',
+        { tool_use_id: 'toolu_01Hf8v1Za7y4af8VUwSR4CXU', agent_type: 'general-purpose', description: 'Check OTEL hex package versions', done: true },
+      ],
     ]
     for (const [dir, sid, agent, want] of cases) {
       const rows = buildRoster([noMeta(agent), noMeta('acompact-0'), noMeta('acompact-e1f845')], ParentFacts.fromLines(session(dir, sid)))
@@ -343,20 +383,41 @@ describe('cc-2139-real: rows labelled from the spawning call when no meta.json e
     ])
     // first mirrored message: linked and labelled, still running
     expect(buildRoster([noMeta('a2898e3')], ParentFacts.fromLines(lines.slice(0, firstProgress + 1)))).toEqual([
-      { agent_id: 'a2898e3', tool_use_id: 'toolu_017pLRuPHYTX5t99EnLyV53m', agent_type: 'Explore', description: 'Explore transcript rendering codebase', spawn_depth: 1, done: false },
+      {
+        agent_id: 'a2898e3',
+        tool_use_id: 'toolu_017pLRuPHYTX5t99EnLyV53m',
+        agent_type: 'Explore',
+        description: 'Explore transcript rendering codebase',
+        spawn_depth: 1,
+        done: false,
+      },
     ])
     // the synchronous call's result ends it
     expect(buildRoster([noMeta('a2898e3')], ParentFacts.fromLines(lines.slice(0, result + 1)))![0]!.done).toBe(true)
   })
 
   test('meta labels win over the spawning call; an empty meta field falls back to it', () => {
-    const spawnLine = JSON.stringify({ type: 'assistant', uuid: 'u', message: { content: [{ type: 'tool_use', id: 'tX', name: 'Task', input: { subagent_type: 'Plan', description: 'from the call' } }] } })
-    const progress = JSON.stringify({ type: 'progress', uuid: 'p', parentToolUseID: 'tX', toolUseID: 'agent_msg_1', data: { type: 'agent_progress', agentId: 'aX', message: {} } })
+    const spawnLine = JSON.stringify({
+      type: 'assistant',
+      uuid: 'u',
+      message: { content: [{ type: 'tool_use', id: 'tX', name: 'Task', input: { subagent_type: 'Plan', description: 'from the call' } }] },
+    })
+    const progress = JSON.stringify({
+      type: 'progress',
+      uuid: 'p',
+      parentToolUseID: 'tX',
+      toolUseID: 'agent_msg_1',
+      data: { type: 'agent_progress', agentId: 'aX', message: {} },
+    })
     const p = ParentFacts.fromLines([spawnLine, progress])
-    expect(buildRoster([{ agentId: 'aX', metaReadable: true, hasJsonl: true, meta: { agentType: 'Explore', description: 'from meta', toolUseId: 'tX' } }], p)![0])
-      .toMatchObject({ agent_type: 'Explore', description: 'from meta', tool_use_id: 'tX' })
-    expect(buildRoster([{ agentId: 'aX', metaReadable: true, hasJsonl: true, meta: { agentType: 'Explore' } }], p)![0])
-      .toMatchObject({ agent_type: 'Explore', description: 'from the call', tool_use_id: 'tX' })
+    expect(
+      buildRoster([{ agentId: 'aX', metaReadable: true, hasJsonl: true, meta: { agentType: 'Explore', description: 'from meta', toolUseId: 'tX' } }], p)![0],
+    ).toMatchObject({ agent_type: 'Explore', description: 'from meta', tool_use_id: 'tX' })
+    expect(buildRoster([{ agentId: 'aX', metaReadable: true, hasJsonl: true, meta: { agentType: 'Explore' } }], p)![0]).toMatchObject({
+      agent_type: 'Explore',
+      description: 'from the call',
+      tool_use_id: 'tX',
+    })
   })
 })
 
@@ -379,8 +440,7 @@ describe('pre-filtered fold', () => {
     for (const l of lines) p.add(parentFactsFromLine(l))
     return p
   }
-  const snapshot = (p: ParentFacts) =>
-    JSON.stringify([[...p.spawns], [...p.results], [...p.lastStatus], [...p.toolUseOf]])
+  const snapshot = (p: ParentFacts) => JSON.stringify([[...p.spawns], [...p.results], [...p.lastStatus], [...p.toolUseOf]])
   test('equals folding every line, on every corpus file at every cut', () => {
     const files = jsonlFiles(join(import.meta.dir, '../../../../fixtures/claude'))
     expect(files.length).toBeGreaterThan(10)
@@ -405,8 +465,16 @@ describe('pre-filtered fold', () => {
     expect(delegatedCuts).toBeGreaterThan(0)
   })
   test('a spawn written with spaces, and a result that only names the spawn id, still count', () => {
-    const spawn = JSON.stringify({ type: 'assistant', uuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_X', name: 'Task', input: { description: 'd', run_in_background: false } }] } }).replace('"name":"Task"', '"name" : "Task"')
-    const result = JSON.stringify({ type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_X', content: 'ok' }] } })
+    const spawn = JSON.stringify({
+      type: 'assistant',
+      uuid: 'u1',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_X', name: 'Task', input: { description: 'd', run_in_background: false } }] },
+    }).replace('"name":"Task"', '"name" : "Task"')
+    const result = JSON.stringify({
+      type: 'user',
+      uuid: 'u2',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_X', content: 'ok' }] },
+    })
     const p = ParentFacts.fromLines([spawn, result])
     expect(snapshot(p)).toBe(snapshot(unfiltered([spawn, result])))
     expect(p.spawns.has('toolu_X')).toBe(true)

@@ -12,7 +12,11 @@ export const FIXTURES = join(import.meta.dir, '../../../../fixtures/claude')
 
 /** A Claude pane as `herdr agent get` reports it (the shared fake record), on this cwd and session. */
 export const claudePane = (cwd: string | undefined, sessionId: string | undefined, extra: Partial<AgentInfo> = {}): AgentInfo =>
-  fakeAgent('claude', 'idle', { ...(sessionId === undefined ? {} : { agent_session: claudeSessionRef(sessionId) }), ...(cwd === undefined ? {} : { cwd }), ...extra })
+  fakeAgent('claude', 'idle', {
+    ...(sessionId === undefined ? {} : { agent_session: claudeSessionRef(sessionId) }),
+    ...(cwd === undefined ? {} : { cwd }),
+    ...extra,
+  })
 
 /** Complete lines of a file (without newlines), as the engine sees them. */
 export function fileLines(path: string): string[] {

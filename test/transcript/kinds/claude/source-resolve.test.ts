@@ -5,12 +5,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClaudeSource } from '../../../../src/transcript/kinds/claude/source'
-import {
-  encodeClaudeCwd,
-  isSafeSessionId,
-  locateClaudeSession,
-  recordedCwd,
-} from '../../../../src/transcript/kinds/claude/source-resolve'
+import { encodeClaudeCwd, isSafeSessionId, locateClaudeSession, recordedCwd } from '../../../../src/transcript/kinds/claude/source-resolve'
 import type { Resolved, Unresolved } from '../../../../src/transcript/source'
 import { claudePane, expectedEntryIds, fileLines } from './sessions'
 import { claudeHome, emptyClaudeHome, type ClaudeHome, type EmptyClaudeHome } from '../../../support/claude-home'
@@ -206,7 +201,11 @@ describe('resolve', () => {
       expect(r.sessionId).toBe(WORKING_SID)
       expect(await src.currentSession(claudePane(WORKING_CWD, value))).toBe(WORKING_SID)
       // without a cwd there is no fallback: 404, not the evil file
-      expect(await src.resolve(claudePane(undefined, value), {})).toEqual<Resolved | Unresolved>({ ok: false, status: 404, body: 'no transcript file for pane' })
+      expect(await src.resolve(claudePane(undefined, value), {})).toEqual<Resolved | Unresolved>({
+        ok: false,
+        status: 404,
+        body: 'no transcript file for pane',
+      })
     }
   })
 

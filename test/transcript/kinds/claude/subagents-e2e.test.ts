@@ -45,7 +45,6 @@ async function open(b: Bridge, extra = ''): Promise<FrameQueue> {
   return q
 }
 
-
 describe('claude end to end', () => {
   test('hello carries the session id and the five-agent roster; the backlog is the parent file', async () => {
     const { b, h } = await bridgeOn('cc-subagents', pane(CWD, SID))
@@ -78,7 +77,13 @@ describe('claude end to end', () => {
     const parent = join(h.proj, `${SID}.jsonl`)
     const lines = fileLines(parent)
     // cut after GAMMA's async launch (line 14): GAMMA running; DELTA/EPSILON's files exist already
-    writeFileSync(parent, lines.slice(0, 16).map((l) => l + '\n').join(''))
+    writeFileSync(
+      parent,
+      lines
+        .slice(0, 16)
+        .map((l) => l + '\n')
+        .join(''),
+    )
     const q = await open(b)
     const { hello } = await readOpening(q)
     expect(hello.subagents.find((r: any) => r.agent_id === GAMMA).done).toBe(false)

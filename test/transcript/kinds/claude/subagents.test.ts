@@ -4,17 +4,7 @@
 // task-notification (GAMMA), and a synchronous agent (DELTA) that spawned a
 // depth-2 agent (EPSILON) from inside its own transcript.
 import { afterEach, describe, expect, test } from 'bun:test'
-import {
-  appendFileSync,
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import type { Subagent } from '../../../../src/transcript/roster'
@@ -202,7 +192,13 @@ describe('roster', () => {
     // sanity on the derivation itself: every depth-1 agent done, the depth-2 sync grandchild running
     expect(doneOf(rows)).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: true, [DELTA]: true, [EPSILON]: false })
     expect(PARENT_LINES.some((l) => l.includes('toolu_mock000019'))).toBe(false)
-    expect(rows!.map((x) => [x.agent_id, x.spawn_depth])).toEqual([[ALPHA, 1], [DELTA, 1], [BETA, 1], [GAMMA, 1], [EPSILON, 2]])
+    expect(rows!.map((x) => [x.agent_id, x.spawn_depth])).toEqual([
+      [ALPHA, 1],
+      [DELTA, 1],
+      [BETA, 1],
+      [GAMMA, 1],
+      [EPSILON, 2],
+    ])
     for (const row of rows!) expect(Value.Check(SubagentSchema, row)).toBe(true)
   })
 
@@ -215,13 +211,21 @@ describe('roster', () => {
     for (const id of [GAMMA, DELTA, EPSILON]) {
       for (const ext of ['.jsonl', '.meta.json']) renameSync(join(subDir, `agent-${id}${ext}`), join(stash, `agent-${id}${ext}`))
     }
-    const upTo = (n: number) => PARENT_LINES.slice(0, n).map((l) => l + '\n').join('')
+    const upTo = (n: number) =>
+      PARENT_LINES.slice(0, n)
+        .map((l) => l + '\n')
+        .join('')
     writeFileSync(parent, upTo(9))
     const bring = (id: string) => {
       for (const ext of ['.jsonl', '.meta.json']) renameSync(join(stash, `agent-${id}${ext}`), join(subDir, `agent-${id}${ext}`))
     }
     const appendLines = (from: number, to: number) =>
-      appendFileSync(parent, PARENT_LINES.slice(from, to).map((l) => l + '\n').join(''))
+      appendFileSync(
+        parent,
+        PARENT_LINES.slice(from, to)
+          .map((l) => l + '\n')
+          .join(''),
+      )
 
     const r = ok(await src.resolve(pane(), {}))
     expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: false, [BETA]: false })
@@ -272,7 +276,12 @@ describe('roster', () => {
 
   test('incremental: a second roster() after an append reads only the appended bytes, once', async () => {
     const { src, parent } = setup()
-    writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join(''))
+    writeFileSync(
+      parent,
+      PARENT_LINES.slice(0, 9)
+        .map((l) => l + '\n')
+        .join(''),
+    )
     const r = ok(await src.resolve(pane(), {}))
     await r.roster!()
     const before = { ...rosterCounters }
@@ -280,7 +289,9 @@ describe('roster', () => {
     expect(rosterCounters.parentBytesRead - before.parentBytesRead).toBe(0)
     expect(rosterCounters.metaReads - before.metaReads).toBe(0)
     expect(rosterCounters.listings - before.listings).toBe(1)
-    const appended = PARENT_LINES.slice(9, 11).map((l) => l + '\n').join('')
+    const appended = PARENT_LINES.slice(9, 11)
+      .map((l) => l + '\n')
+      .join('')
     appendFileSync(parent, appended)
     const mid = { ...rosterCounters }
     const midScanned = jsonl.counters.bytesScanned
@@ -297,7 +308,9 @@ describe('roster', () => {
     expect(rosterCounters.parentRescans - beforeCounts.parentRescans).toBe(0)
     // the socket goes: /snapshot folds on its own, from where the index pass stopped
     r.timeline.release()
-    const more = PARENT_LINES.slice(11).map((l) => l + '\n').join('')
+    const more = PARENT_LINES.slice(11)
+      .map((l) => l + '\n')
+      .join('')
     appendFileSync(parent, more)
     const afterRelease = { ...rosterCounters }
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
@@ -310,7 +323,12 @@ describe('roster', () => {
     const r = ok(await src.resolve(pane(), {}))
     expect(doneOf(await r.roster!())[ALPHA]).toBe(true)
     const before = jsonl.counters.resets
-    writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')) // truncated in place
+    writeFileSync(
+      parent,
+      PARENT_LINES.slice(0, 9)
+        .map((l) => l + '\n')
+        .join(''),
+    ) // truncated in place
     expect(doneOf(await r.roster!())[ALPHA]).toBe(false)
     expect(jsonl.counters.resets - before).toBe(1)
     // replaced by a new file (new inode) with the full content
@@ -319,7 +337,9 @@ describe('roster', () => {
     expect(doneOf(await r.roster!())[ALPHA]).toBe(true)
     expect(jsonl.counters.resets - before).toBe(2)
     // rewritten in place, same inode, longer: the bytes before the indexed end changed
-    const text = PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')
+    const text = PARENT_LINES.slice(0, 9)
+      .map((l) => l + '\n')
+      .join('')
     writeFileSync(parent, 'x'.repeat(5) + text + 'y'.repeat(statSync(parent).size))
     expect(doneOf(await r.roster!())[ALPHA]).toBe(false)
     expect(jsonl.counters.resets - before).toBe(3)
@@ -331,7 +351,12 @@ describe('roster', () => {
     const before = rosterCounters.parentRescans
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
     expect(rosterCounters.parentRescans - before).toBe(1)
-    writeFileSync(parent, PARENT_LINES.slice(0, 9).map((l) => l + '\n').join('')) // truncated in place
+    writeFileSync(
+      parent,
+      PARENT_LINES.slice(0, 9)
+        .map((l) => l + '\n')
+        .join(''),
+    ) // truncated in place
     expect(await src.subagentCounts(pane())).toEqual({ running: 5, total: 5 })
     expect(rosterCounters.parentRescans - before).toBe(2)
     writeFileSync(parent + '.new', PARENT_LINES.map((l) => l + '\n').join(''))
@@ -349,12 +374,20 @@ describe('roster', () => {
     const beta = rows.find((x) => x.agent_id === BETA)!
     // the join key comes from the parent's toolUseResult.agentId, the labels from that call's input, and its result still completes it
     expect(beta).toMatchObject({ agent_type: 'Explore', description: 'Find test conventions', tool_use_id: 'toolu_mock000003', spawn_depth: 1, done: true })
-    expect(rows.find((x) => x.agent_id === GAMMA)).toMatchObject({ agent_type: 'general-purpose', description: 'Long background audit', tool_use_id: 'toolu_mock000009', done: true })
+    expect(rows.find((x) => x.agent_id === GAMMA)).toMatchObject({
+      agent_type: 'general-purpose',
+      description: 'Long background audit',
+      tool_use_id: 'toolu_mock000009',
+      done: true,
+    })
     expect(rows.length).toBe(5)
     const reads = rosterCounters.metaReads
     await r.roster!()
     expect(rosterCounters.metaReads).toBe(reads)
-    writeFileSync(join(subDir, `agent-${BETA}.meta.json`), JSON.stringify({ agentType: 'Explore', description: 'Renamed in meta', toolUseId: 'toolu_mock000003', spawnDepth: 1 }))
+    writeFileSync(
+      join(subDir, `agent-${BETA}.meta.json`),
+      JSON.stringify({ agentType: 'Explore', description: 'Renamed in meta', toolUseId: 'toolu_mock000003', spawnDepth: 1 }),
+    )
     const again = (await r.roster!())!.find((x) => x.agent_id === BETA)!
     expect(again).toMatchObject({ agent_type: 'Explore', description: 'Renamed in meta' })
     expect(rosterCounters.metaReads).toBe(reads + 1)
@@ -366,7 +399,13 @@ describe('roster', () => {
     rmSync(join(subDir, `agent-${DELTA}.meta.json`))
     const rows = (await ok(await src.resolve(pane(), {})).roster!())!
     expect(rows.map((x) => x.agent_id)).not.toContain(ALPHA)
-    expect(rows.find((x) => x.agent_id === DELTA)).toMatchObject({ agent_type: 'general-purpose', description: 'Coordinate nested work', tool_use_id: 'toolu_mock000017', spawn_depth: 1, done: true })
+    expect(rows.find((x) => x.agent_id === DELTA)).toMatchObject({
+      agent_type: 'general-purpose',
+      description: 'Coordinate nested work',
+      tool_use_id: 'toolu_mock000017',
+      spawn_depth: 1,
+      done: true,
+    })
     expect(await src.resolve(pane(), { subagent: ALPHA })).toEqual(NO_TRANSCRIPT)
   })
 

@@ -139,10 +139,17 @@ describe('every Claude fixture session through the socket', () => {
       expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: hello.total }, (_, i) => i + 1))
       const want = humanPrompts(s.file)
       const have = entries.filter((e) => e.role === 'user' && e.kind === 'message').map((e) => e.text)
-      rows.push({ session: `${s.scenario}/${s.id.slice(0, 8)}`, total: hello.total, unplaced: entries.filter((e) => !e.parsed).length, prompts: want.length, present: presentInOrder(want, have) })
+      rows.push({
+        session: `${s.scenario}/${s.id.slice(0, 8)}`,
+        total: hello.total,
+        unplaced: entries.filter((e) => !e.parsed).length,
+        prompts: want.length,
+        present: presentInOrder(want, have),
+      })
     }
     // GOTHALO_FIGURES=1 prints the table (the figures a version's closing note reports)
-    if (process.env.GOTHALO_FIGURES) console.log(rows.map((r) => `${r.session}\tentries ${r.total}\tparsed:false ${r.unplaced}\tprompts ${r.present}/${r.prompts}`).join('\n'))
+    if (process.env.GOTHALO_FIGURES)
+      console.log(rows.map((r) => `${r.session}\tentries ${r.total}\tparsed:false ${r.unplaced}\tprompts ${r.present}/${r.prompts}`).join('\n'))
     expect(rows.filter((r) => r.unplaced > 0 || r.present !== r.prompts)).toEqual([])
     // the check has something to check: the real sessions hold 18 prompts, the queued ones among them
     const real = rows.filter((r) => r.session.startsWith('cc-2139-real/'))
@@ -150,7 +157,7 @@ describe('every Claude fixture session through the socket', () => {
     expect(humanPrompts(sessions.find((s) => s.id.startsWith('258c7280'))!.file)).toContain('check again')
   }, 120_000)
 
-  test('cc-2139-real: subagent rows carry the spawning call\'s labels (no meta.json in 2.1.3x)', async () => {
+  test("cc-2139-real: subagent rows carry the spawning call's labels (no meta.json in 2.1.3x)", async () => {
     const rosters: Record<string, any[]> = {}
     for (const s of sessions.filter((x) => x.scenario === 'cc-2139-real')) {
       const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${s.pane}&token=${ADMIN}`)

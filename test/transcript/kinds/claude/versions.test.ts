@@ -14,8 +14,7 @@ const DOV = real('-home-USER-projects-spotter-worktrees-spotter-dov', '4d5611e5-
 const TE4 = real('-home-USER-projects-spotter-worktrees-spotter-4te', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04')
 const ORT = real('-home-USER-projects-spotter-worktrees-spotter-0rt', 'afc096d0-0000-4000-8000-6c2214d70000')
 const MARCO = (sid: string) => real('-home-marco-projects-spotter', sid)
-const session = (scenario: string) =>
-  corpusFiles(join(FIXTURES, scenario)).find((f) => !f.includes('/subagents/'))!
+const session = (scenario: string) => corpusFiles(join(FIXTURES, scenario)).find((f) => !f.includes('/subagents/'))!
 const MIX332 = session('cc332-mix')
 const QUEUE332 = session('cc332-queue')
 const QUEUE239 = session('cc239-queue')
@@ -127,7 +126,9 @@ describe('no ANSI escape reaches a text field', () => {
     const line = JSON.stringify({
       type: 'assistant',
       uuid: 'u',
-      message: { content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'echo \u001b[31mred\u001b[0m', description: '\u001b[1mbold\u001b[22m' } }] },
+      message: {
+        content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'echo \u001b[31mred\u001b[0m', description: '\u001b[1mbold\u001b[22m' } }],
+      },
     })
     const [d] = normalizeClaudeLine(line, 0)
     expect(d!.tool).toMatchObject({ command: 'echo red', subtitle: 'bold', input_summary: 'echo red' })
@@ -146,10 +147,16 @@ describe('<system-reminder> blocks appended to tool results are removed', () => 
     }
   })
   const result = (content: unknown) =>
-    normalizeClaudeLine(JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'tool_result', tool_use_id: 't', content }] } }), 0)[0]!.result!.output_summary
+    normalizeClaudeLine(JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'tool_result', tool_use_id: 't', content }] } }), 0)[0]!.result!
+      .output_summary
   test('several trailing blocks, and a trailing block in its own content block', () => {
     expect(result('line 1\nline 2\n\n<system-reminder>\na\n</system-reminder>\n<system-reminder>b</system-reminder>\n')).toBe('line 1\nline 2')
-    expect(result([{ type: 'text', text: 'out' }, { type: 'text', text: '<system-reminder>x</system-reminder>' }])).toBe('out')
+    expect(
+      result([
+        { type: 'text', text: 'out' },
+        { type: 'text', text: '<system-reminder>x</system-reminder>' },
+      ]),
+    ).toBe('out')
   })
   test('a file that only mentions the tag keeps it (not at the end, or not at a line start)', () => {
     expect(result('see <system-reminder>x</system-reminder> here\nmore')).toBe('see <system-reminder>x</system-reminder> here\nmore')
@@ -158,8 +165,7 @@ describe('<system-reminder> blocks appended to tool results are removed', () => 
 })
 
 describe('TaskOutput results are readable: status, exit code, and the end of the output', () => {
-  const resultFor = (f: string, toolId: string) =>
-    normalizeFile(f).find((d) => d.kind === 'tool_result' && d.result!.for_id === toolId)!.result!
+  const resultFor = (f: string, toolId: string) => normalizeFile(f).find((d) => d.kind === 'tool_result' && d.result!.for_id === toolId)!.result!
   test('a 17 KB build log: head line, then its verdict (the last lines), capped at 4000 runes', () => {
     const r = resultFor(DOV, 'toolu_0181AEpPhB3QjFAtjUhAp9nK')
     expect(r.ok).toBe(true)
@@ -175,7 +181,10 @@ describe('TaskOutput results are readable: status, exit code, and the end of the
     expect(r.output_summary!.endsWith('==> ash\nCompiling 549 files (.ex)')).toBe(true)
   })
   test('without toolUseResult the same facts come from the content tags; a failing exit code is not ok', () => {
-    const content = '<retrieval_status>success</retrieval_status>\n\n<task_id>b1</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n<exit_code>2</exit_code>\n\n<output>\n' + 'log\n'.repeat(2000) + 'FAILED: 3 tests\n</output>'
+    const content =
+      '<retrieval_status>success</retrieval_status>\n\n<task_id>b1</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n<exit_code>2</exit_code>\n\n<output>\n' +
+      'log\n'.repeat(2000) +
+      'FAILED: 3 tests\n</output>'
     const [d] = normalizeClaudeLine(JSON.stringify({ type: 'user', uuid: 'u', message: { content: [{ type: 'tool_result', tool_use_id: 't', content }] } }), 0)
     expect(d!.result!.ok).toBe(false)
     expect(d!.result!.output_summary!.split('\n')[0]).toBe('b1: completed, exit code 2')
@@ -183,8 +192,19 @@ describe('TaskOutput results are readable: status, exit code, and the end of the
     expect(d!.result!.truncated).toBe(true)
   })
   test('a short output is whole, not truncated', () => {
-    const tur = { retrieval_status: 'success', task: { task_id: 'b2', task_type: 'local_bash', status: 'completed', description: 'Quick check', output: 'all good\n', exitCode: 0 } }
-    const [d] = normalizeClaudeLine(JSON.stringify({ type: 'user', uuid: 'u', toolUseResult: tur, message: { content: [{ type: 'tool_result', tool_use_id: 't', content: '<retrieval_status>success</retrieval_status>' }] } }), 0)
+    const tur = {
+      retrieval_status: 'success',
+      task: { task_id: 'b2', task_type: 'local_bash', status: 'completed', description: 'Quick check', output: 'all good\n', exitCode: 0 },
+    }
+    const [d] = normalizeClaudeLine(
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u',
+        toolUseResult: tur,
+        message: { content: [{ type: 'tool_result', tool_use_id: 't', content: '<retrieval_status>success</retrieval_status>' }] },
+      }),
+      0,
+    )
     expect(d!.result).toEqual({ for_id: 't', ok: true, output_summary: 'Quick check: completed, exit code 0\n\nall good' })
   })
 })

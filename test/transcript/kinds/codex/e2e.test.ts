@@ -49,7 +49,10 @@ async function open(b: Bridge): Promise<FrameQueue> {
   return q
 }
 const cwdOf = (file: string) => JSON.parse(readFileSync(file, 'utf8').split('\n')[0]).payload.cwd as string
-const totalOf = (file: string) => readFileSync(file, 'utf8').split('\n').reduce((n, l) => n + countCodexLine(l, 0), 0)
+const totalOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .reduce((n, l) => n + countCodexLine(l, 0), 0)
 
 beforeAll(() => {
   root = tempDir('codex-src-root-')
@@ -72,7 +75,10 @@ describe('every corpus rollout through the socket', () => {
       expect(hello).toMatchObject({ pane: PANE, agent_kind: 'codex', session_id: id, total, backlog_count: total, has_more: false })
       expect('subagents' in hello).toBe(false)
       expect(complete).toEqual({ type: 'backlog_complete', count: total, has_more: false })
-      expectContiguous(entries.map((e) => e.seq), total)
+      expectContiguous(
+        entries.map((e) => e.seq),
+        total,
+      )
       for (const e of entries) expect(Value.Check(EntrySchema, e)).toBe(true)
       expect(entries.filter((e) => !e.parsed)).toEqual([])
       // every result answers a call of the same session
@@ -153,7 +159,12 @@ describe('a bridge restart', () => {
     const dataDir = tempDir('codex-data-')
     const { flushIndexStores, indexStoreCounters } = await import('../../../../src/transcript/jsonl/index-store')
     const life = async () => {
-      const b = await startBridge({ state: { panes: [codexPane(cwdOf(rollout(A)), A)] }, homes: { codexDir }, timing: FAST, deps: { indexCacheDir: join(dataDir, 'index-cache') } })
+      const b = await startBridge({
+        state: { panes: [codexPane(cwdOf(rollout(A)), A)] },
+        homes: { codexDir },
+        timing: FAST,
+        deps: { indexCacheDir: join(dataDir, 'index-cache') },
+      })
       let opening
       try {
         opening = await readOpening(await open(b))
@@ -188,7 +199,11 @@ describe('live', () => {
     expect(hello.total).toBe(16)
     appendFileSync(path, last + '\n')
     const f = await q.next(5000)
-    expect(f).toMatchObject({ type: 'entry', live: true, entry: { seq: 17, kind: 'tool_result', result: { for_id: 'call_mock000010', ok: true, output_summary: 'job-done' } } })
+    expect(f).toMatchObject({
+      type: 'entry',
+      live: true,
+      entry: { seq: 17, kind: 'tool_result', result: { for_id: 'call_mock000010', ok: true, output_summary: 'job-done' } },
+    })
   })
 
   test('rotation: herdr reports another thread → session_changed, then its hello and backlog', async () => {
@@ -220,7 +235,10 @@ describe('live', () => {
     expect(hello).toMatchObject({ total, backlog_count: 150, has_older: true })
     const older = await pageToStart(q, hello.oldest_loaded_seq, 100)
     const all = [...older, ...entries].sort((a, b) => a.seq - b.seq)
-    expectContiguous(all.map((e) => e.seq), total)
+    expectContiguous(
+      all.map((e) => e.seq),
+      total,
+    )
     expect(new Set(all.map((e) => e.id)).size).toBe(total)
   })
 })

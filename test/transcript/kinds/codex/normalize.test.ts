@@ -10,7 +10,11 @@ function drafts(scenario: string, nth = 0): Draft[] {
   return linesOf(file).flatMap(({ line, offset }) => normalizeCodexLine(line, offset))
 }
 const brief = (d: Draft) =>
-  d.kind === 'tool_call' ? `call ${d.tool!.id} ${d.tool!.name}` : d.kind === 'tool_result' ? `result ${d.result!.for_id} ${d.result!.ok}` : `${d.role} ${d.kind}: ${d.text}`
+  d.kind === 'tool_call'
+    ? `call ${d.tool!.id} ${d.tool!.name}`
+    : d.kind === 'tool_result'
+      ? `result ${d.result!.for_id} ${d.result!.ok}`
+      : `${d.role} ${d.kind}: ${d.text}`
 
 describe('corpus rollouts', () => {
   test('interrupt: failing command, interrupted command whose result lands after later turns, interrupted stream', () => {
@@ -72,7 +76,9 @@ describe('corpus rollouts', () => {
       ['apply_patch', 'hello.py', 'M hello.py'],
       ['apply_patch', 'README.md', 'A README.md'],
     ])
-    expect(calls[0].tool!.diff).toBe('@@ -0,0 +1,6 @@\n+def greet(name):\n+    return "Hello, " + name\n+\n+\n+if __name__ == "__main__":\n+    print(greet("world"))')
+    expect(calls[0].tool!.diff).toBe(
+      '@@ -0,0 +1,6 @@\n+def greet(name):\n+    return "Hello, " + name\n+\n+\n+if __name__ == "__main__":\n+    print(greet("world"))',
+    )
     const results = d.filter((x) => x.kind === 'tool_result')
     expect(results[2].result).toEqual({
       for_id: calls[2].tool!.id,
@@ -94,7 +100,9 @@ describe('corpus rollouts', () => {
     const answer = d.find((x) => x.kind === 'tool_result' && x.result!.for_id === ask.tool!.id)!
     expect(answer.result).toEqual({ for_id: ask.tool!.id, ok: true, output_summary: 'new_name: greet_user' })
     const proposed = d.find((x) => x.kind === 'message' && x.text!.startsWith('**Proposed Plan**'))!
-    expect(proposed.text).toBe('**Proposed Plan**\n\n# Rename greet to greet_user\n\n1. Rename the function and its call in greet.sh.\n2. Run test_greet.sh to confirm the output is unchanged.')
+    expect(proposed.text).toBe(
+      '**Proposed Plan**\n\n# Rename greet to greet_user\n\n1. Rename the function and its call in greet.sh.\n2. Run test_greet.sh to confirm the output is unchanged.',
+    )
     // codex's own "Implement the plan." is a user message like any other
     expect(d.some((x) => x.role === 'user' && x.text === 'Implement the plan.')).toBe(true)
   })

@@ -42,7 +42,9 @@ interface Setup {
 }
 
 /** A bridge whose opencode service (if any) is real and registered, with an optional copy of the real store. */
-async function setup(o: { service?: 'up' | 'down' | 'none'; store?: boolean | 'json'; pane?: ReturnType<typeof agentPane>; messages?: Record<string, any[]> } = {}): Promise<Setup> {
+async function setup(
+  o: { service?: 'up' | 'down' | 'none'; store?: boolean | 'json'; pane?: ReturnType<typeof agentPane>; messages?: Record<string, any[]> } = {},
+): Promise<Setup> {
   const dir = mkdtempSync(join(root, 'case-'))
   const stateHome = join(dir, 'state')
   const dataHome = join(dir, 'data')
@@ -51,7 +53,8 @@ async function setup(o: { service?: 'up' | 'down' | 'none'; store?: boolean | 'j
   if ((o.service ?? 'up') !== 'none') {
     svc = startFakeOpencode({ sessions: structuredClone(SESSIONS), messages: structuredClone(o.messages ?? V2) })
     svc.register(stateHome)
-    if (o.service === 'down') await svc.stop() // service.json left behind, nobody listening
+    if (o.service === 'down')
+      await svc.stop() // service.json left behind, nobody listening
     else cleanups.push(() => svc!.stop())
   }
   const b = await startBridge({
@@ -84,7 +87,10 @@ describe('opencode via the service', () => {
     expect(hello).toMatchObject({ pane: PANE, agent_kind: 'opencode', session_id: DEMO, total: DEMO_TOTAL, backlog_count: DEMO_TOTAL, has_older: false })
     expect('subagents' in hello).toBe(false)
     expect(complete).toEqual({ type: 'backlog_complete', count: DEMO_TOTAL, has_more: false })
-    expectContiguous(entries.map((e) => e.seq), DEMO_TOTAL)
+    expectContiguous(
+      entries.map((e) => e.seq),
+      DEMO_TOTAL,
+    )
     for (const e of entries) expect(Value.Check(EntrySchema, e)).toBe(true)
     expect(entries[0]).toMatchObject({ role: 'user', kind: 'message', id: 'msg_23637e1ab001ehbH8166RahuKu#0' })
     const call = entries.find((e) => e.kind === 'tool_call' && e.tool.id === 'toolu_mock000004')
@@ -104,7 +110,10 @@ describe('opencode via the service', () => {
     expect(hello).toMatchObject({ total, backlog_count: 150, has_older: true, oldest_loaded_seq: total - 149 })
     const older = await pageToStart(q, hello.oldest_loaded_seq, 500)
     const all = [...older, ...entries].sort((x, y) => x.seq - y.seq)
-    expectContiguous(all.map((e) => e.seq), total)
+    expectContiguous(
+      all.map((e) => e.seq),
+      total,
+    )
     expect(new Set(all.map((e) => e.id)).size).toBe(total)
   })
 
@@ -116,11 +125,24 @@ describe('opencode via the service', () => {
     msgs.push({ id: 'msg_zz01', type: 'user', text: 'and now?', time: { created: 1796206200000 } })
     expect(await q.next()).toMatchObject({ type: 'entry', live: true, entry: { seq: DEMO_TOTAL + 1, id: 'msg_zz01#0', role: 'user', text: 'and now?' } })
     // The model starts answering: a half-written text block, no time.completed.
-    const turn: any = { id: 'msg_zz02', type: 'assistant', agent: 'build', model: { id: 'm', providerID: 'p' }, time: { created: 1796206200100 }, content: [{ type: 'text', id: 'prt_a', text: 'Look' }] }
+    const turn: any = {
+      id: 'msg_zz02',
+      type: 'assistant',
+      agent: 'build',
+      model: { id: 'm', providerID: 'p' },
+      time: { created: 1796206200100 },
+      content: [{ type: 'text', id: 'prt_a', text: 'Look' }],
+    }
     msgs.push(turn)
     await svc!.afterMessageReads(DEMO, 3) // the bridge has polled the half-written turn (at least twice)
     turn.content[0].text = 'Looking at it now.'
-    turn.content.push({ type: 'tool', id: 'call_9', name: 'bash', state: { status: 'completed', input: { command: 'true' }, content: [{ type: 'text', text: '' }], structured: { exit: 0 } }, time: { created: 1, completed: 2 } })
+    turn.content.push({
+      type: 'tool',
+      id: 'call_9',
+      name: 'bash',
+      state: { status: 'completed', input: { command: 'true' }, content: [{ type: 'text', text: '' }], structured: { exit: 0 } },
+      time: { created: 1, completed: 2 },
+    })
     turn.time.completed = 1796206201000
     // The first thing after the user prompt is the FINAL text (the partial one was never sent).
     const text = await q.next()
@@ -156,7 +178,10 @@ describe('opencode via the service', () => {
     const total = normalizeOpencodeMessages(msgs).length
     expect(total).toBeLessThan(DEMO_TOTAL)
     expect([hello.session_id, hello.total]).toEqual([DEMO, total])
-    expectContiguous(entries.map((e) => e.seq), total)
+    expectContiguous(
+      entries.map((e) => e.seq),
+      total,
+    )
   })
 
   test('rotation: herdr reports another session → session_changed, then its hello and backlog', async () => {
@@ -222,7 +247,10 @@ describe('opencode via the store (service unreachable)', () => {
     const { hello, entries } = await readOpening(q)
     expect([hello.agent_kind, hello.session_id]).toEqual(['opencode', DEMO])
     expect(hello.total).toBeGreaterThan(5)
-    expectContiguous(entries.map((e) => e.seq), hello.total)
+    expectContiguous(
+      entries.map((e) => e.seq),
+      hello.total,
+    )
     expect(entries[0]).toMatchObject({ role: 'user', kind: 'message' })
   })
 

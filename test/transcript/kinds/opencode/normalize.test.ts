@@ -122,8 +122,20 @@ describe('hand-made shapes the corpus lacks', () => {
 
   test('a completed bash that exited non-zero is ok:false; an interrupted one keeps its output', () => {
     const d = normalizeOpencodeLegacy({ ...info, time: { created: 1, completed: 2 } }, [
-      { id: 'prt_a', type: 'tool', callID: 'c1', tool: 'bash', state: { status: 'completed', input: { command: 'false' }, output: 'boom', metadata: { exit: 1 } } },
-      { id: 'prt_b', type: 'tool', callID: 'c2', tool: 'bash', state: { status: 'error', input: { command: 'sleep 9' }, error: 'Tool execution aborted', metadata: { interrupted: true, output: 'partial' } } },
+      {
+        id: 'prt_a',
+        type: 'tool',
+        callID: 'c1',
+        tool: 'bash',
+        state: { status: 'completed', input: { command: 'false' }, output: 'boom', metadata: { exit: 1 } },
+      },
+      {
+        id: 'prt_b',
+        type: 'tool',
+        callID: 'c2',
+        tool: 'bash',
+        state: { status: 'error', input: { command: 'sleep 9' }, error: 'Tool execution aborted', metadata: { interrupted: true, output: 'partial' } },
+      },
     ])
     expect(d.filter((x) => x.kind === 'tool_result').map((x) => x.result)).toEqual([
       { for_id: 'c1', ok: false, output_summary: 'boom' },

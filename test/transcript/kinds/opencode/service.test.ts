@@ -7,12 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { normalizeOpencodeMessages } from '../../../../src/transcript/kinds/opencode/normalize'
-import {
-  createOpencodeServiceClient,
-  findService,
-  OpencodeServiceError,
-  serviceFileName,
-} from '../../../../src/transcript/kinds/opencode/service'
+import { createOpencodeServiceClient, findService, OpencodeServiceError, serviceFileName } from '../../../../src/transcript/kinds/opencode/service'
 import { emptyTailState, tailStep } from '../../../../src/transcript/kinds/opencode/tail'
 import { startFakeOpencode, type FakeOpencodeService } from '../../../support/opencode-service'
 
@@ -121,7 +116,9 @@ describe('client', () => {
     const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
     const deadUrl = `http://127.0.0.1:${probe.port}`
     probe.stop(true)
-    const err = await createOpencodeServiceClient({ url: deadUrl, password: PASSWORD }).listSessions().catch((e) => e)
+    const err = await createOpencodeServiceClient({ url: deadUrl, password: PASSWORD })
+      .listSessions()
+      .catch((e) => e)
     expect(err).toBeInstanceOf(OpencodeServiceError)
     expect(err.status).toBe(0)
   })

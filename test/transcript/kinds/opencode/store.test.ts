@@ -62,14 +62,21 @@ describe('never locks opencode out', () => {
     it.next()
     const writer = new Database(join(dataDir, 'opencode.db'))
     writer.run('PRAGMA busy_timeout = 0') // fail at once instead of waiting if locked
-    writer.run(
-      'INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)',
-      ['msg_zzzz_new', DEMO, 1796206100000, 1796206100000, JSON.stringify({ role: 'user', time: { created: 1796206100000 } })],
-    )
-    writer.run(
-      'INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)',
-      ['prt_zzzz_new', 'msg_zzzz_new', DEMO, 1796206100001, 1796206100001, JSON.stringify({ type: 'text', text: 'written while read' })],
-    )
+    writer.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [
+      'msg_zzzz_new',
+      DEMO,
+      1796206100000,
+      1796206100000,
+      JSON.stringify({ role: 'user', time: { created: 1796206100000 } }),
+    ])
+    writer.run('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [
+      'prt_zzzz_new',
+      'msg_zzzz_new',
+      DEMO,
+      1796206100001,
+      1796206100001,
+      JSON.stringify({ type: 'text', text: 'written while read' }),
+    ])
     it.return?.()
     spy.close()
     const after = await reader.messages(DEMO)
@@ -82,7 +89,7 @@ describe('never locks opencode out', () => {
   test('the store cannot write', async () => {
     const dataDir = dbCopy('ro')
     const db = new Database(join(dataDir, 'opencode.db'), { readonly: true })
-    expect(() => db.run("DELETE FROM message")).toThrow()
+    expect(() => db.run('DELETE FROM message')).toThrow()
     db.close()
     // and openOpencodeStore uses the same read-only mode: rows are intact afterwards
     const s = openOpencodeStore(dataDir)!
@@ -96,7 +103,20 @@ describe('2.x session_message rows are preferred over message/part', () => {
     const dataDir = dbCopy('v2')
     const w = new Database(join(dataDir, 'opencode.db'))
     const ins = 'INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?, ?)'
-    w.run(ins, ['msg_b', DEMO, 'assistant', 2, 2, 2, JSON.stringify({ agent: 'build', model: { id: 'm', providerID: 'p' }, time: { created: 2, completed: 3 }, content: [{ type: 'text', id: 't', text: 'v2 answer' }] })])
+    w.run(ins, [
+      'msg_b',
+      DEMO,
+      'assistant',
+      2,
+      2,
+      2,
+      JSON.stringify({
+        agent: 'build',
+        model: { id: 'm', providerID: 'p' },
+        time: { created: 2, completed: 3 },
+        content: [{ type: 'text', id: 't', text: 'v2 answer' }],
+      }),
+    ])
     w.run(ins, ['msg_a', DEMO, 'user', 1, 1, 1, JSON.stringify({ time: { created: 1 }, text: 'v2 prompt' })])
     w.close()
     const s = openOpencodeStore(dataDir)!
@@ -185,7 +205,8 @@ describe('a database that is a symlink (read only through a real path inside the
   test('staying inside the data dir: followed', async () => {
     const dataDir = dbCopy('inside-link')
     renameSync(join(dataDir, 'opencode.db'), join(dataDir, 'opencode-real.db'))
-    for (const x of ['-wal', '-shm']) if (existsSync(join(dataDir, `opencode.db${x}`))) renameSync(join(dataDir, `opencode.db${x}`), join(dataDir, `opencode-real.db${x}`))
+    for (const x of ['-wal', '-shm'])
+      if (existsSync(join(dataDir, `opencode.db${x}`))) renameSync(join(dataDir, `opencode.db${x}`), join(dataDir, `opencode-real.db${x}`))
     symlinkSync(join(dataDir, 'opencode-real.db'), join(dataDir, 'opencode.db'))
     const store = openOpencodeStore(dataDir)!
     try {

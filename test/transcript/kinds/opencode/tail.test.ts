@@ -77,14 +77,7 @@ describe('a turn still being written', () => {
       state = r.state
       if (m !== steps.at(-1)) expect(state.watermark).toBe(wm0)
     }
-    expect(got).toEqual([
-      [],
-      [],
-      ['message:Now I\'ll edit the greeting.'],
-      ['tool_call:toolu_mock000007'],
-      ['tool_result:toolu_mock000007'],
-      [],
-    ])
+    expect(got).toEqual([[], [], ["message:Now I'll edit the greeting."], ['tool_call:toolu_mock000007'], ['tool_result:toolu_mock000007'], []])
     expect(state.watermark).toBe(msg.id)
     expect(state.seen.size).toBe(0)
   })

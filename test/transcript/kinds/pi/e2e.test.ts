@@ -63,7 +63,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 /** pi-basic's message lines repeated with fresh ids, after its header: a long session. */
 function longSession(copies: number): string {
-  const lines = readFileSync(join(FIX, 'pi-basic/sessions', BASIC_DIR, BASIC_NAME), 'utf8').split('\n').filter(Boolean)
+  const lines = readFileSync(join(FIX, 'pi-basic/sessions', BASIC_DIR, BASIC_NAME), 'utf8')
+    .split('\n')
+    .filter(Boolean)
   const out = [lines[0]]
   for (let k = 0; k < copies; k++) {
     for (const l of lines.slice(1)) out.push(l.replace(/"(id|parentId|toolCallId)":"([^"]+)"/g, `"$1":"$2-${k}"`))
@@ -77,10 +79,22 @@ describe('pi: opening sequence', () => {
     const b = await bridgeWith()
     const q = await open(b)
     const { hello, entries, complete } = await readOpening(q)
-    expect(hello).toMatchObject({ pane: PANE, agent_kind: 'pi', session_id: BASIC_ID, total: 17, backlog_count: 17, has_more: false, has_older: false, oldest_loaded_seq: 1 })
+    expect(hello).toMatchObject({
+      pane: PANE,
+      agent_kind: 'pi',
+      session_id: BASIC_ID,
+      total: 17,
+      backlog_count: 17,
+      has_more: false,
+      has_older: false,
+      oldest_loaded_seq: 1,
+    })
     expect('subagents' in hello).toBe(false)
     expect(complete).toEqual({ type: 'backlog_complete', count: 17, has_more: false })
-    expectContiguous(entries.map((e) => e.seq), 17)
+    expectContiguous(
+      entries.map((e) => e.seq),
+      17,
+    )
     for (const e of entries) expect(Value.Check(EntrySchema, e)).toBe(true)
     expect(entries[0]).toMatchObject({ role: 'user', kind: 'message', text: 'Give me a quick tour' })
     expect(entries[1].kind).toBe('thinking')
@@ -102,7 +116,10 @@ describe('pi: opening sequence', () => {
     expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 150 }, (_, i) => 191 + i))
     const older = await pageToStart(q, 191, 100)
     const all = [...older, ...entries].sort((a, b) => a.seq - b.seq)
-    expectContiguous(all.map((e) => e.seq), 340)
+    expectContiguous(
+      all.map((e) => e.seq),
+      340,
+    )
     expect(new Set(all.map((e) => e.id)).size).toBe(340)
     expect(all[0].text).toBe('Give me a quick tour')
   })
@@ -117,7 +134,10 @@ describe('pi: live', () => {
     const { hello } = await readOpening(q)
     expect(hello.total).toBe(5)
     // Two lines from the other session of this scenario: a user prompt and an answer.
-    const extra = readFileSync(join(FIX, 'pi-new-session/sessions', NEW_DIR, SECOND_NAME), 'utf8').split('\n').filter(Boolean).slice(3)
+    const extra = readFileSync(join(FIX, 'pi-new-session/sessions', NEW_DIR, SECOND_NAME), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .slice(3)
     appendFileSync(path, extra[0] + '\n')
     const first = await q.next()
     expect(first).toMatchObject({ type: 'entry', live: true, entry: { seq: 6, role: 'user', text: 'Hello again' } })

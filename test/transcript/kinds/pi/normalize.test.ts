@@ -3,12 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { EntrySchema, LIMITS, type Draft } from '../../../../src/transcript/entry'
-import {
-  encodePiCwd,
-  normalizePiLine,
-  piHeaderCwd,
-  piSessionIdFromPath,
-} from '../../../../src/transcript/kinds/pi/normalize'
+import { encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from '../../../../src/transcript/kinds/pi/normalize'
 import { piDiffToUnified } from '../../../../src/transcript/kinds/pi/diff'
 
 const FIX = join(import.meta.dir, '../../../../fixtures/pi')
@@ -64,8 +59,7 @@ describe.each(files.map((f) => [f.slice(FIX.length + 1), f]))('%s', (_name, file
   test('the header and metadata records produce nothing; all lines parse', () => {
     const lines = readFileSync(file, 'utf8').split('\n')
     expect(normalizePiLine(lines[0], 0)).toEqual([])
-    for (const l of lines.filter((l) => /"type":"(model_change|thinking_level_change)"/.test(l)))
-      expect(normalizePiLine(l, 5)).toEqual([])
+    for (const l of lines.filter((l) => /"type":"(model_change|thinking_level_change)"/.test(l))) expect(normalizePiLine(l, 5)).toEqual([])
     expect(drafts.every((d) => d.parsed)).toBe(true)
   })
 })
@@ -153,20 +147,8 @@ describe('pi-basic content', () => {
 
 describe('pi display diff → unified diff', () => {
   test('skipped context splits hunks; numbers after a change are shifted', () => {
-    const pi = [
-      '  1 a',
-      '- 2 b',
-      '+ 2 B1',
-      '+ 3 B2',
-      '  3 c',
-      '    ...',
-      ' 10 j',
-      '-11 k',
-      ' 12 l',
-    ].join('\n')
-    expect(piDiffToUnified(pi)).toBe(
-      '@@ -1,3 +1,4 @@\n a\n-b\n+B1\n+B2\n c\n@@ -10,3 +11,2 @@\n j\n-k\n l',
-    )
+    const pi = ['  1 a', '- 2 b', '+ 2 B1', '+ 3 B2', '  3 c', '    ...', ' 10 j', '-11 k', ' 12 l'].join('\n')
+    expect(piDiffToUnified(pi)).toBe('@@ -1,3 +1,4 @@\n a\n-b\n+B1\n+B2\n c\n@@ -10,3 +11,2 @@\n j\n-k\n l')
   })
 
   test('a hunk that starts with an addition', () => {
@@ -284,7 +266,17 @@ describe('other record kinds', () => {
 
   test('user images are attachments; newer details.patch wins over details.diff', () => {
     const u = normalizePiLine(
-      JSON.stringify({ type: 'message', id: 'u1', message: { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] } }),
+      JSON.stringify({
+        type: 'message',
+        id: 'u1',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+          ],
+        },
+      }),
       0,
     )
     expect(u.map((d) => [d.id, d.kind, d.text])).toEqual([
