@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite: the type checks (the bridge, then the web client in web/), then bun test. Prints bun's report, then
-# the one summary line CI reads ("N passed, N failed", the type check counted as
-# one), and exits non-zero when anything failed or no test ran.
+# The whole test suite: the type checks (the bridge, then the web client in web/),
+# Biome's lint and format check of the tree (npm run format fixes what it can),
+# then bun test. Prints bun's report, then the one summary line CI reads
+# ("N passed, N failed", the type check and the lint each counted as one), and
+# exits non-zero when anything failed or no test ran.
 set -o pipefail
 cd "$(dirname "$0")/.."
 BUN=node_modules/.bin/bun
 status=0
 if "$BUN" check && "$BUN" check -p web; then typecheck=pass; else typecheck=fail; status=1; fi
+if node_modules/.bin/biome check --max-diagnostics=50 .; then lint=pass; else lint=fail; status=1; fi
 log=$(mktemp)
 "$BUN" test --timeout 20000 "$@" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -17,5 +20,6 @@ passed=${passed:-0}
 failed=${failed:-0}
 [ "$passed" -gt 0 ] || status=1 # no test ran is a failure, not a pass
 if [ "$typecheck" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if [ "$lint" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
 exit "$status"
