@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Draft, Entry } from '../../../src/transcript/entry'
 import { unplaced, type LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
+import type { JsonlFiles, JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
 import { waitFor } from '../../support/wait'
 
 /**
@@ -66,6 +67,25 @@ export function naiveRows(bytes: Buffer, normalize: LineNormalizer = countingNor
     pos = nl + 1
   }
   return rows
+}
+
+/**
+ * Acquires through `jsonl` and keeps every timeline it hands out, so a test
+ * file's afterEach lets them all go (and drops the warm cache) in one call.
+ */
+export function holding(jsonl: JsonlFiles) {
+  const held: JsonlTimeline[] = []
+  return {
+    acquire: async (...args: Parameters<JsonlFiles['acquire']>): Promise<JsonlTimeline> => {
+      const tl = await jsonl.acquire(...args)
+      held.push(tl)
+      return tl
+    },
+    releaseAll: (): void => {
+      for (const tl of held.splice(0)) tl.release()
+      jsonl.drop()
+    },
+  }
 }
 
 export function tempDir(): { dir: string; cleanup: () => void } {

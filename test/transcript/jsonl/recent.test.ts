@@ -7,9 +7,9 @@ import { join } from 'node:path'
 import type { Entry } from '../../../src/transcript/entry'
 import type { LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
 import { RecentEntries } from '../../../src/transcript/jsonl/recent-entries'
-import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles } from '../../../src/transcript/jsonl/timeline'
 
-import { countingNormalizer, line, naiveEntries, tempDir, waitFor } from './helpers'
+import { countingNormalizer, holding, line, naiveEntries, tempDir, waitFor } from './helpers'
 
 /** this file's JSONL files: its own registry, as each app has its own */
 const jsonl = new JsonlFiles()
@@ -45,22 +45,15 @@ describe('a file’s reads', () => {
   const tmp = tempDir()
   let n = 0
   const fresh = () => join(tmp.dir, `r-${++n}.jsonl`)
-  const held: JsonlTimeline[] = []
   let calls = 0
   // counts its calls under its own name, so no other test's file shares its cache entry
   const counted: LineNormalizer = function recentCountedNormalizer(l, o) {
     calls++
     return countingNormalizer(l, o)
   }
-  const acquire = async (path: string) => {
-    const tl = await jsonl.acquire(path, counted, { pollMs: 20, watch: false })
-    held.push(tl)
-    return tl
-  }
-  afterEach(() => {
-    for (const tl of held.splice(0)) tl.release()
-    jsonl.drop()
-  })
+  const files = holding(jsonl)
+  const acquire = (path: string) => files.acquire(path, counted, { pollMs: 20, watch: false })
+  afterEach(files.releaseAll)
   afterAll(() => tmp.cleanup())
 
   test('the same page read again (a reconnect) normalizes nothing and gives the same entries', async () => {

@@ -4,9 +4,9 @@ import { appendFileSync, closeSync, openSync, readFileSync, renameSync, truncate
 import { join } from 'node:path'
 import type { Draft } from '../../../src/transcript/entry'
 import type { LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
-import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
+import { JsonlFiles } from '../../../src/transcript/jsonl/timeline'
 
-import { countingNormalizer, line, naiveEntries, recorder, tempDir, waitFor } from './helpers'
+import { countingNormalizer, holding, line, naiveEntries, recorder, tempDir, waitFor } from './helpers'
 
 /** this file's JSONL files: its own registry, as each app has its own */
 const jsonl = new JsonlFiles()
@@ -15,17 +15,9 @@ const tmp = tempDir()
 let n = 0
 const fresh = (name = 't') => join(tmp.dir, `${name}-${++n}.jsonl`)
 const FAST = { pollMs: 20, watch: false }
-const held: JsonlTimeline[] = []
-const acquire = async (...args: Parameters<JsonlFiles['acquire']>) => {
-  const tl = await jsonl.acquire(...args)
-  held.push(tl)
-  return tl
-}
+const { acquire, releaseAll } = holding(jsonl)
 
-afterEach(() => {
-  for (const tl of held.splice(0)) tl.release()
-  jsonl.drop()
-})
+afterEach(releaseAll)
 afterAll(() => tmp.cleanup())
 
 /** Waits until the shared poll has run at least `k` more passes. */
