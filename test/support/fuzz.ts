@@ -6,6 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { EntrySchema, type Draft } from '../../src/transcript/entry'
+import { LineIndex, indexLines } from '../../src/transcript/jsonl/line-index'
+import type { LineCounter, LineNormalizer } from '../../src/transcript/jsonl/normalizer'
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 export function rng(seed: number): () => number {
@@ -120,6 +122,13 @@ export function mutatedLines(sources: string[], s: Steering, n: number, seed: nu
 
 // ── counter against normalizer ─────────────────────────────────────────────
 
+/** A line's count as the index pass makes it (from its bytes when the counter takes parsed values, else its text). */
+export function indexedCount(line: string, count: LineCounter, normalize: LineNormalizer): number {
+  const index = new LineIndex()
+  indexLines(Buffer.from(line + '\n'), 0, normalize, index, undefined, count)
+  return index.total()
+}
+
 export interface Agreement {
   /** the lines where the count and the number of drafts differ */
   wrong: { count: number; drafts: number; line: string }[]
@@ -133,16 +142,15 @@ export interface Agreement {
  * Counts and normalizes each line (its index as its offset) and compares the two; a draft
  * outside the entry schema throws. The tallies show the lines reached every side of the decisions.
  */
-export function agreement(
-  lines: readonly string[],
-  count: (line: string, offset: number) => number,
-  normalize: (line: string, offset: number) => Draft[],
-): Agreement {
+export function agreement(lines: readonly string[], count: LineCounter, normalize: (line: string, offset: number) => Draft[]): Agreement {
   const out: Agreement = { wrong: [], many: 0, none: 0, unplaced: 0 }
   lines.forEach((line, i) => {
     const n = count(line, i)
     const drafts = normalize(line, i)
     if (n !== drafts.length) out.wrong.push({ count: n, drafts: drafts.length, line: line.slice(0, 300) })
+    // a counter that counts parsed values: the index pass, parsing the line's bytes, counts the same
+    if (count.fromJson && !line.includes('\n') && indexedCount(line, count, normalize) !== n)
+      out.wrong.push({ count: n, drafts: indexedCount(line, count, normalize), line: `INDEXED ${line.slice(0, 300)}` })
     if (n > 1) out.many++
     if (n === 0) out.none++
     if (drafts.some((d) => !d.parsed)) out.unplaced++

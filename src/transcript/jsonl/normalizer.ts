@@ -34,6 +34,11 @@ export function planJsonLine<S>(line: string, planRecord: (rec: Obj) => S[] | un
   } catch {
     return undefined
   }
+  return planJsonValue(rec, planRecord)
+}
+
+/** planJsonLine for a line already parsed as one JSON value (the index pass parses a line's bytes: LineCounter.fromJson). */
+export function planJsonValue<S>(rec: unknown, planRecord: (rec: Obj) => S[] | undefined): { rec: Obj; slots: S[] } | undefined {
   if (!isObj(rec)) return undefined
   try {
     const slots = planRecord(rec)

@@ -3,7 +3,7 @@
 // `message` entries whose message.role is user | assistant | toolResult (…).
 // Pure: no clock, no files. Never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { isBlankLine, planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { isBlankLine, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import {
   basename,
   capBody,
@@ -72,6 +72,8 @@ export const countPiLine: LineCounter = (line) => {
   const plan = planLine(line)
   return plan ? plan.slots.length : 1
 }
+// The same count for a line the index pass parsed from its bytes.
+countPiLine.fromJson = (value) => planJsonValue(value, planTyped)?.slots.length ?? 1
 
 /** undefined = this record cannot be placed (the caller passes the line through as parsed:false). */
 function planRecord(rec: Obj, type: string): Slot[] | undefined {
