@@ -17,7 +17,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCodexSource } from '../src/transcript/kinds/codex/source'
-import { floor, median } from './floor'
+import { median, settledFloor } from './floor'
 import { coldRuns, growSession, ms, resolveAndPage, sessionAgent, warmRuns } from './session-file'
 import { check, finish, loadNote } from './verdict'
 import { jsonlFiles } from '../test/support/fuzz'
@@ -67,8 +67,7 @@ try {
   console.log(`codex-transcript: ${loadNote()}`)
   generate(MB * 1024 * 1024)
   const bytes = statSync(PATH).size
-  await floor(PATH) // page cache warm for everyone alike
-  const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
+  const floorMs = await settledFloor(PATH)
 
   const colds: number[] = []
   let total = 0

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPiSource } from '../src/transcript/kinds/pi/source'
-import { floor, median } from './floor'
+import { median, settledFloor } from './floor'
 import { coldRuns, growSession, resolveAndPage, sessionAgent, warmRuns } from './session-file'
 import { check, finish, loadNote } from './verdict'
 
@@ -66,8 +66,7 @@ try {
   console.log(`pi-transcript: ${loadNote()}`)
   generate(MB * 1024 * 1024)
   const bytes = statSync(PATH).size
-  await floor(PATH) // page cache warm for everyone alike
-  const floorMs = median([await floor(PATH), await floor(PATH), await floor(PATH)])
+  const floorMs = await settledFloor(PATH)
 
   const colds: number[] = []
   let total = 0

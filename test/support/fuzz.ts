@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { EntrySchema, type Draft } from '../../src/transcript/entry'
 import { LineIndex, indexLines } from '../../src/transcript/jsonl/line-index'
-import type { LineCounter, LineNormalizer } from '../../src/transcript/jsonl/normalizer'
+import type { LineCounter, LineFold, LineNormalizer } from '../../src/transcript/jsonl/normalizer'
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 export function rng(seed: number): () => number {
@@ -122,10 +122,14 @@ export function mutatedLines(sources: string[], s: Steering, n: number, seed: nu
 
 // ── counter against normalizer ─────────────────────────────────────────────
 
-/** A line's count as the index pass makes it (from its bytes when the counter takes parsed values, else its text). */
-export function indexedCount(line: string, count: LineCounter, normalize: LineNormalizer): number {
+/**
+ * A line's count as the index pass makes it: from its bytes when the counter (or
+ * the fold) takes parsed values, else from its text.
+ */
+export function indexedCount(line: string, count: LineCounter, normalize: LineNormalizer, fold?: LineFold): number {
   const index = new LineIndex()
-  indexLines(Buffer.from(line + '\n'), 0, normalize, index, undefined, count)
+  if (fold) index.facts = fold.fresh()
+  indexLines(Buffer.from(line + '\n'), 0, normalize, index, undefined, count, fold)
   return index.total()
 }
 

@@ -33,19 +33,24 @@ export function line(uuid: string, n: number, t = ''): string {
   return JSON.stringify({ uuid, n, t }) + '\n'
 }
 
-/** What the engine must equal: split the whole file, normalize each non-blank line, number the drafts. */
-export function naiveEntries(bytes: Buffer, normalize: LineNormalizer = countingNormalizer): Entry[] {
-  const out: Entry[] = []
+/** Every complete non-blank line of a file: its start, its end (before any '\r') and its text. */
+function* naiveLines(bytes: Buffer): Generator<{ start: number; end: number; text: string }> {
   let pos = 0
   for (;;) {
     const nl = bytes.indexOf(0x0a, pos)
-    if (nl === -1) break
+    if (nl === -1) return
     let end = nl
     if (end > pos && bytes[end - 1] === 0x0d) end--
     const text = bytes.toString('utf8', pos, end)
-    if (text.trim() !== '') for (const d of normalize(text, pos)) out.push({ ...d, seq: out.length + 1 })
+    if (text.trim() !== '') yield { start: pos, end, text }
     pos = nl + 1
   }
+}
+
+/** What the engine must equal: split the whole file, normalize each non-blank line, number the drafts. */
+export function naiveEntries(bytes: Buffer, normalize: LineNormalizer = countingNormalizer): Entry[] {
+  const out: Entry[] = []
+  for (const { start, text } of naiveLines(bytes)) for (const d of normalize(text, start)) out.push({ ...d, seq: out.length + 1 })
   return out
 }
 
@@ -53,18 +58,9 @@ export function naiveEntries(bytes: Buffer, normalize: LineNormalizer = counting
 export function naiveRows(bytes: Buffer, normalize: LineNormalizer = countingNormalizer): number[][] {
   const rows: number[][] = []
   let cum = 0
-  let pos = 0
-  for (;;) {
-    const nl = bytes.indexOf(0x0a, pos)
-    if (nl === -1) break
-    let end = nl
-    if (end > pos && bytes[end - 1] === 0x0d) end--
-    const text = bytes.toString('utf8', pos, end)
-    if (text.trim() !== '') {
-      const n = normalize(text, pos).length
-      if (n > 0) rows.push([pos, end, (cum += n)])
-    }
-    pos = nl + 1
+  for (const { start, end, text } of naiveLines(bytes)) {
+    const n = normalize(text, start).length
+    if (n > 0) rows.push([start, end, (cum += n)])
   }
   return rows
 }

@@ -142,7 +142,8 @@ export const countClaudeLine: LineCounter = (line) => {
   return plan ? plan.slots.length : 1
 }
 // The same count for a line the index pass parsed from its bytes.
-countClaudeLine.fromJson = (value) => countClaudeValueTapped(value, () => {})
+const ignoreRecord = () => {}
+countClaudeLine.fromJson = (value) => countClaudeValueTapped(value, ignoreRecord)
 
 /**
  * countClaudeLine that also hands the parsed record (when the line is a JSON

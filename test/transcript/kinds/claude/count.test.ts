@@ -5,21 +5,11 @@
 import { describe, expect, test } from 'bun:test'
 import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
 import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
-import { LineIndex, indexLines } from '../../../../src/transcript/jsonl/line-index'
 import { corpusFiles, linesOf } from './corpus'
-import { agreement, mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
+import { agreement, indexedCount, mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
 
-/**
- * The line's count as the index pass makes it: from its bytes parsed as one
- * JSON value (countClaudeLine.fromJson, or the roster fold's countAndFoldJson),
- * or from its text when the bytes are not one value.
- */
-function indexed(line: string, withFold: boolean): number {
-  const index = new LineIndex()
-  if (withFold) index.facts = claudeRosterFold.fresh()
-  indexLines(Buffer.from(line + '\n'), 0, normalizeClaudeLine, index, undefined, countClaudeLine, withFold ? claudeRosterFold : undefined)
-  return index.total()
-}
+/** The line's count as the index pass makes it, with or without the roster fold (test/support/fuzz.ts). */
+const indexed = (line: string, withFold: boolean) => indexedCount(line, countClaudeLine, normalizeClaudeLine, withFold ? claudeRosterFold : undefined)
 
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   const count = countClaudeLine(line, offset)

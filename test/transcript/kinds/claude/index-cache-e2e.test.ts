@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { FakePane } from '../../../../src/demo/fake-herdr'
 import { flushIndexStores, indexStoreCounters } from '../../../../src/transcript/jsonl/index-store'
 import { rosterCounters } from '../../../../src/transcript/kinds/claude/roster-watch'
-import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../../../support/harness'
+import { ADMIN, FrameQueue, fakePane, startBridge, waitFor, type Bridge } from '../../../support/harness'
 import { claudeHome, type ClaudeHome } from '../../../support/claude-home'
 
 const PANE = 'w1:p2'
@@ -24,19 +24,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
-const pane: FakePane = {
+const pane: FakePane = fakePane('claude', {
   pane_id: PANE,
-  workspace_id: 'w1',
-  tab_id: 'w1:t1',
   cwd: CWD,
-  agent: {
-    agent: 'claude',
-    agent_status: 'idle',
-    state_change_seq: 1,
-    cwd: CWD,
-    agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: SID },
-  } as FakePane['agent'],
-}
+  agent: { state_change_seq: 1, cwd: CWD, agent_session: { agent: 'claude', kind: 'id', source: 'herdr:claude', value: SID } },
+})
 
 /** A bridge process's life: start on the data dir, open one socket, read the opening sequence, stop. */
 async function life(h: ClaudeHome, dataDir: string) {
