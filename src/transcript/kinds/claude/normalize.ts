@@ -68,7 +68,7 @@
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
-import { planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, withPreviewDiff, type Obj } from '../../tool-summary'
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
@@ -142,8 +142,7 @@ export const countClaudeLine: LineCounter = (line) => {
   return plan ? plan.slots.length : 1
 }
 // The same count for a line the index pass parsed from its bytes.
-const ignoreRecord = () => {}
-countClaudeLine.fromJson = (value) => countClaudeValueTapped(value, ignoreRecord)
+countClaudeLine.fromJson = (value) => planJsonValue(value, planRecord)?.slots.length ?? 1
 
 /**
  * countClaudeLine that also hands the parsed record (when the line is a JSON
@@ -163,14 +162,8 @@ export function countClaudeLineTapped(line: string, onRecord: (rec: Record<strin
 
 /** countClaudeLineTapped for a line already parsed as one JSON value (the index pass parsed its bytes). */
 export function countClaudeValueTapped(rec: unknown, onRecord: (rec: Record<string, unknown>) => void): number {
-  if (!isObj(rec)) return 1
-  onRecord(rec)
-  try {
-    const slots = planRecord(rec)
-    return slots ? slots.length : 1
-  } catch {
-    return 1
-  }
+  if (isObj(rec)) onRecord(rec)
+  return planJsonValue(rec, planRecord)?.slots.length ?? 1
 }
 
 /** undefined ⇒ the record could not be placed (the line becomes parsed:false). */
