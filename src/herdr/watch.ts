@@ -154,7 +154,7 @@ export class HerdrWatch {
   /** The cached agent of a pane id or agent name while the watcher runs; undefined otherwise. */
   agent(target: string): AgentInfo | undefined {
     if (!this.live()) return undefined
-    return this.snap?.agents.find((a) => a.pane_id === target || a.name === target)
+    return this.cachedAgent(target)
   }
 
   /**
@@ -180,6 +180,11 @@ export class HerdrWatch {
     })
     // A read that just ended counts even before the watcher settled on a mode (socket start-up).
     if (!this.live() && !this.readRecently()) return undefined
+    return this.cachedAgent(target)
+  }
+
+  /** A pane id or agent name in the last state read, however old. */
+  private cachedAgent(target: string): AgentInfo | undefined {
     return this.snap?.agents.find((a) => a.pane_id === target || a.name === target)
   }
 
