@@ -361,11 +361,14 @@ export class JsonlFile {
     if (!this.store || this.resetting || this.lastError !== undefined || this.index.scanned === 0 || this.lastStat.size < 0) return
     const at = this.savedAt
     const sameGeneration = at.generation === this.generation
+    const unmoved = sameGeneration && at.scanned === this.index.scanned
+    if (unmoved && at.newest) return
+    if (sameGeneration && !changed && this.index.scanned - at.scanned < PERSIST_EVERY) return
     // The newest page as a phone last got it: a restart serves it without normalizing.
+    // (Looked up only when saving: this runs after every tail pass.)
     const total = this.index.total()
     const newest = total > 0 ? this.recent.get(this.generation, Math.max(1, total - LIMITS.newestPage + 1), total) : undefined
-    if (sameGeneration && at.scanned === this.index.scanned && (at.newest || !newest)) return
-    if (sameGeneration && !changed && this.index.scanned - at.scanned < PERSIST_EVERY) return
+    if (unmoved && !newest) return
     this.savedAt = { generation: this.generation, scanned: this.index.scanned, newest: !!newest }
     this.store.save(this.path, this.cacheKey, this.fold, {
       index: this.index,
