@@ -8,6 +8,7 @@ import type { Principal } from '../../src/auth/types'
 import { REDEEM_MAX_FAILURES, REDEEM_WINDOW_MS, createAuthStore, type SqliteAuthStore } from '../../src/auth/store'
 import type { HerdrClient } from '../../src/herdr/client'
 import { pairingRoutes, publicPairingRoutes } from '../../src/routes/pairing'
+import { startBridge } from '../support/harness'
 
 const ADMIN = 'admin-token-for-routes-test'
 const herdr = { version: async () => null } as unknown as HerdrClient
@@ -253,5 +254,23 @@ describe('over a real socket', () => {
     // the in-process path (no socket) is a different address, so it is not limited
     expect(store.redeem('AAAA-AAAA', 'x', 'unknown')).toEqual({ ok: false, reason: 'invalid' })
     expect(store.redeem('AAAA-AAAA', 'x', '127.0.0.1')).toEqual({ ok: false, reason: 'rate_limited' })
+  })
+
+  // Behind `tailscale serve` every request is 127.0.0.1: wrong codes from "one address" must not lock the owner out.
+  test('the whole bridge: after many wrong codes from anyone, a fresh code still pairs', async () => {
+    const b = await startBridge()
+    try {
+      const pair = (code: string) => b.post('/pair', { code, device_name: 'phone' }, null)
+      const statuses: number[] = []
+      for (let i = 0; i < REDEEM_MAX_FAILURES + 3; i++) statuses.push((await pair('AAAA-AAAA')).status)
+      expect(statuses.slice(0, REDEEM_MAX_FAILURES)).toEqual(Array(REDEEM_MAX_FAILURES).fill(403))
+      expect(statuses.slice(REDEEM_MAX_FAILURES)).toEqual([429, 429, 429])
+      const { code } = (await (await b.post('/pair/code', {})).json()) as { code: string }
+      const r = await pair(code)
+      expect(r.status).toBe(200)
+      expect(((await r.json()) as { token: string }).token).toBeString()
+    } finally {
+      await b.stop()
+    }
   })
 })

@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   LAST_SEEN_THROTTLE_MS,
   PAIR_CODE_ALPHABET,
+  PAIR_CODE_MAX_FAILURES,
   PAIR_CODE_TTL_MS,
+  REDEEM_GLOBAL_MAX_FAILURES,
   REDEEM_MAX_FAILURES,
   REDEEM_WINDOW_MS,
   createAuthStore,
@@ -15,6 +18,7 @@ import {
   normalizePairCode,
   type SqliteAuthStore,
 } from '../../src/auth/store'
+import { loadOrCreateAdminToken } from '../../src/auth/admin-token'
 
 const ADMIN = 'admin-secret-token-0123456789'
 const dirs: string[] = []
@@ -213,6 +217,54 @@ describe('rate limit', () => {
     expect(store.redeem(store.createPairCode().code, 'p', 'x').ok).toBe(true)
     for (let i = 0; i < REDEEM_MAX_FAILURES - 1; i++) expect(store.redeem('AAAA-AAAA', 'p', 'x')).toEqual({ ok: false, reason: 'invalid' })
   })
+
+  // Behind `tailscale serve` every request is 127.0.0.1, so failures from "one address" are everyone's:
+  // guessing is bounded per code and globally instead, and the counts survive a restart.
+  test(`a code dies after ${PAIR_CODE_MAX_FAILURES} wrong tries; the next code works`, () => {
+    const { store } = fixture()
+    const { code } = store.createPairCode()
+    // from many addresses, so no per-address limit is involved
+    for (let i = 0; i < PAIR_CODE_MAX_FAILURES; i++) expect(store.redeem('AAAA-AAAA', 'p', `10.0.0.${i}`).ok).toBe(false)
+    expect(store.redeem(code, 'p', '10.0.1.1')).toEqual({ ok: false, reason: 'invalid' })
+    expect(store.redeem(store.createPairCode().code, 'p', '10.0.1.1').ok).toBe(true)
+  })
+
+  test('a code made after the wrong tries starts with none against it', () => {
+    const { store } = fixture()
+    for (let i = 0; i < PAIR_CODE_MAX_FAILURES - 1; i++) store.redeem('AAAA-AAAA', 'p', `10.0.0.${i}`)
+    const { code } = store.createPairCode()
+    for (let i = 0; i < PAIR_CODE_MAX_FAILURES - 1; i++) store.redeem('AAAA-AAAA', 'p', `10.0.2.${i}`)
+    expect(store.redeem(code, 'p', '10.0.1.1').ok).toBe(true)
+  })
+
+  test(`${REDEEM_GLOBAL_MAX_FAILURES} wrong codes from many addresses: further wrong codes are 429 from any address`, () => {
+    const { store } = fixture()
+    for (let i = 0; i < REDEEM_GLOBAL_MAX_FAILURES; i++) expect(store.redeem('AAAA-AAAA', 'p', `10.1.${i}.1`)).toEqual({ ok: false, reason: 'invalid' })
+    expect(store.redeem('AAAA-AAAA', 'p', '10.9.9.9')).toEqual({ ok: false, reason: 'rate_limited' })
+    expect(store.redeem(store.createPairCode().code, 'p', '10.9.9.9').ok).toBe(true)
+  })
+
+  test('after a restart, a code killed before it stays dead and an address limited before it stays limited', () => {
+    const { store: first, clock, dbPath } = fixture()
+    const { code } = first.createPairCode()
+    for (let i = 0; i < REDEEM_MAX_FAILURES; i++) first.redeem('AAAA-AAAA', 'p', '127.0.0.1')
+    first.close()
+    stores.splice(stores.indexOf(first), 1)
+    const second = open(dbPath, () => clock.now)
+    expect(second.redeem('AAAA-AAAA', 'p', '127.0.0.1')).toEqual({ ok: false, reason: 'rate_limited' })
+    expect(second.redeem(code, 'p', '127.0.0.2')).toEqual({ ok: false, reason: 'invalid' })
+    expect(second.redeem(second.createPairCode().code, 'p', '127.0.0.1').ok).toBe(true)
+  })
+
+  test('a database from before the failure count opens, and its live code still works', () => {
+    const db = join(tempDir(), 'gothalo.db')
+    const old = new Database(db, { create: true })
+    old.exec('CREATE TABLE pair_codes (code_hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0)')
+    old.query('INSERT INTO pair_codes VALUES (?, ?, ?, 0)').run(createHash('sha256').update('K7QX-2M9D').digest('hex'), 0, 2_000_000_000_000)
+    old.close()
+    const store = open(db, () => 1_700_000_000_000)
+    expect(store.redeem('k7qx 2m9d', 'p', 'x').ok).toBe(true)
+  })
 })
 
 describe('revoke', () => {
@@ -320,4 +372,33 @@ test('the database and its WAL files are private to the user (0600, in a 0700 di
   expect(files).toContain('gothalo.db')
   for (const f of files) expect({ f, mode: statSync(join(dir, f)).mode & 0o777 }).toEqual({ f, mode: 0o600 })
   store.close()
+})
+
+// Files made earlier with a loose mode are tightened on start, as the admin token is.
+test('a pre-existing 0666 gothalo.db, -wal and -shm are 0600 once the store opens; the admin token too', () => {
+  const mode = (f: string) => statSync(f).mode & 0o777
+  const dir = tempDir()
+  const db = join(dir, 'gothalo.db')
+  // Another handle keeps the WAL files in place while the store opens.
+  const other = new Database(db, { create: true })
+  other.exec('PRAGMA journal_mode = WAL')
+  other.exec('CREATE TABLE IF NOT EXISTS t (x)')
+  other.exec('INSERT INTO t VALUES (1)')
+  const files = [db, `${db}-wal`, `${db}-shm`]
+  for (const f of files) {
+    expect(existsSync(f)).toBe(true)
+    chmodSync(f, 0o666)
+  }
+  writeFileSync(join(dir, 'admin-token'), 'tok\n')
+  chmodSync(join(dir, 'admin-token'), 0o666)
+  const store = createAuthStore({ dbPath: db, adminToken: loadOrCreateAdminToken(dir).token })
+  try {
+    expect(files.map(mode)).toEqual([0o600, 0o600, 0o600])
+    expect(mode(join(dir, 'admin-token'))).toBe(0o600)
+    // still the same database, readable through the store
+    expect(store.identify('tok')).toEqual({ kind: 'admin' })
+  } finally {
+    store.close()
+    other.close()
+  }
 })

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { startBridge } from '../support/harness'
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 const dirs: string[] = []
@@ -61,6 +62,22 @@ describe('a failed start is one line with what to do', () => {
     expect(lines.length).toBeGreaterThan(1)
     expect(debug.stderr).toMatch(/\n\s*at /)
   })
+
+  // Elysia's Bun adapter turns on reusePort, which let two bridges share a port and split the requests (issue 10, item 14).
+  test('a second bridge on a port already in use: exit 1, one line naming the port', async () => {
+    const b = await startBridge()
+    try {
+      const port = new URL(b.base).port
+      const r = await start(['--host', '127.0.0.1', '--port', port, '--data-dir', temp(), '--admin-token', 'x'])
+      expect(r.code).toBe(1)
+      const lines = r.stderr.trim().split('\n')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain(`port ${port}`)
+      expect(lines[0]).toContain('in use')
+    } finally {
+      await b.stop()
+    }
+  }, 15_000)
 
   test('a bad flag: exit 2, one line', async () => {
     const r = await start(['--log-format', 'xml'])

@@ -131,6 +131,26 @@ describe('POST /send', () => {
     expect(b.calls().length).toBe(before)
   })
 
+  // C1 controls are refused as C0 ones are (issue 10, item 10): U+009B is an 8-bit CSI that a terminal may act on.
+  test('U+0080, U+009B (8-bit CSI) and U+009F are 400; nothing is typed', async () => {
+    const before = b.calls().length
+    for (const c of ['\u0080', '\u009b', '\u009f']) {
+      const r = await b.post('/send', { pane: 'w1:p1', text: `ls ${c}31m` })
+      expect([r.status, await r.text()]).toEqual([400, 'control characters other than \\n are not allowed'])
+    }
+    expect(
+      b
+        .calls()
+        .slice(before)
+        .filter((c) => c[0] === 'pane' && c[1].startsWith('send')),
+    ).toEqual([])
+  })
+
+  test('the printable neighbours U+007E and U+00A0..U+00FF still go through', async () => {
+    const r = await b.post('/send', { pane: 'w1:p1', text: '~\u00a0é\u00ff' })
+    expect(r.status).toBe(200)
+  })
+
   test('4096 characters exactly is accepted', async () => {
     const r = await b.post('/send', { pane: 'w1:p1', text: 'é'.repeat(4096) })
     expect(r.status).toBe(200)

@@ -2,10 +2,11 @@
 // pane herdr would report for one of its sessions: the one temp Claude home, shared
 // by every test that reads a real captured Claude session (through the bridge or
 // through the Claude source directly).
-import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentHomes } from '../../src/transcript/source'
+import type { FakePane } from '../../src/demo/fake-herdr'
 import { ROOT, claudePane } from './harness'
 
 export interface ClaudeHome {
@@ -76,4 +77,34 @@ export const claudeSessionRef = (id: string) => ({ agent: 'claude', kind: 'id' a
 /** A Claude pane on one of the home's sessions (the first by default), as herdr reports it. */
 export function paneOn(home: ClaudeHome, over: Parameters<typeof claudePane>[0] = {}, id = home.id) {
   return claudePane({ cwd: cwdOf(home.fileOf(id)), ...over, agent: { agent_session: claudeSessionRef(id) } })
+}
+
+/** The session id and cwd of a generated session (claudeSession). */
+const GENERATED_SID = 'c0ffee00-0000-4000-8000-0000000000h1'
+const GENERATED_CWD = '/home/me/generated/proj'
+
+/**
+ * A Claude config dir holding one generated session of `n` assistant lines of `size` characters, and its pane:
+ * for sizes and counts no capture has (long lines, a backlog past any socket buffer).
+ */
+export function claudeSession(n: number, size = 100): { claudeDir: string; file: string; pane: FakePane } {
+  const { dir: claudeDir } = tempConfigDir()
+  const proj = join(claudeDir, 'projects', GENERATED_CWD.replace(/[/.]/g, '-'))
+  mkdirSync(proj, { recursive: true })
+  const lines: string[] = []
+  for (let i = 1; i <= n; i++) lines.push(assistantLine(i, 'x'.repeat(size)))
+  const file = join(proj, `${GENERATED_SID}.jsonl`)
+  writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '')
+  const pane = claudePane({ cwd: GENERATED_CWD, agent: { agent_session: claudeSessionRef(GENERATED_SID) } })
+  return { claudeDir, file, pane }
+}
+
+/** One assistant text line of a Claude session, its text prefixed with `i`. */
+export function assistantLine(i: number, text: string): string {
+  return JSON.stringify({
+    type: 'assistant',
+    uuid: `u${i}`,
+    timestamp: '2026-12-02T10:00:00.000Z',
+    message: { role: 'assistant', content: [{ type: 'text', text: `${i} ${text}` }] },
+  })
 }

@@ -157,6 +157,37 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   return b
 }
 
+/** Pairs a device through the API; returns its id and token. */
+export async function pairDevice(b: Bridge, name = 'phone'): Promise<{ device_id: string; token: string }> {
+  const { code } = (await (await b.post('/pair/code', {})).json()) as { code: string }
+  const r = await b.post('/pair', { code, device_name: name }, null)
+  if (r.status !== 200) throw new Error(`pairing failed: ${r.status} ${await r.text()}`)
+  return (await r.json()) as { device_id: string; token: string }
+}
+
+/**
+ * Wraps a herdr client (for `wrapHerdr`) so calls to `method` wait at a gate: `reached` resolves
+ * when the first such call arrives, `open()` lets every held call through.
+ */
+export function gatedHerdr(inner: HerdrClient, method: keyof HerdrClient) {
+  let openGate!: () => void
+  const gate = new Promise<void>((r) => (openGate = r))
+  let reach!: () => void
+  const reached = new Promise<void>((r) => (reach = r))
+  const client = new Proxy(inner, {
+    get(target, prop, recv) {
+      const v = Reflect.get(target, prop, recv)
+      if (prop !== method || typeof v !== 'function') return v
+      return async (...args: unknown[]) => {
+        reach()
+        await gate
+        return (v as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    },
+  })
+  return { client, reached, open: () => openGate() }
+}
+
 export type PaneOver = Omit<Partial<FakePane>, 'agent'> & { agent?: Partial<AgentInfo> }
 
 /** A pane in the fake running an agent of `kind` (idle unless `over` says otherwise): the one pane builder the tests share. */

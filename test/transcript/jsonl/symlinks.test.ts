@@ -5,10 +5,9 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { ADMIN, FrameQueue, WS_HANDSHAKE, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
-import { assistantLine, claudeSession } from './helpers'
-import { claudeHome, paneOn } from '../support/claude-home'
-import { subagentsDirOf } from '../../src/transcript/kinds/claude/roster-watch'
+import { ADMIN, FrameQueue, WS_HANDSHAKE, startBridge, tempDir, waitFor, type Bridge } from '../../support/harness'
+import { assistantLine, claudeHome, claudeSession, paneOn } from '../../support/claude-home'
+import { subagentsDirOf } from '../../../src/transcript/kinds/claude/roster-watch'
 
 let b: Bridge | undefined
 afterEach(async () => {

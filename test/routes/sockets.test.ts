@@ -2,9 +2,9 @@
 // upgrade is in flight gets no socket, and a client that stops reading for
 // good releases its stream, file, tail poll and herdr poller.
 import { afterEach, describe, expect, test } from 'bun:test'
-import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
+import { ADMIN, FrameQueue, gatedHerdr, pairDevice, startBridge, waitFor, type Bridge } from '../support/harness'
 import { streamCounters } from '../../src/transcript/stream'
-import { bridgeWithHerdr, claudeSession, gatedHerdr, pairDevice } from './helpers'
+import { claudeSession } from '../support/claude-home'
 import { clientFrame, rawSocket } from '../support/raw-socket'
 
 let b: Bridge | undefined
@@ -21,7 +21,8 @@ describe('a device revoked while its upgrade is in flight has no socket', () => 
     test(`${route}: the socket closes with 1000 'device revoked' and nothing typed reaches the pane`, async () => {
       const s = claudeSession(3)
       let gate!: ReturnType<typeof gatedHerdr>
-      b = await bridgeWithHerdr((inner) => (gate = gatedHerdr(inner, method)).client, {
+      b = await startBridge({
+        wrapHerdr: (inner) => (gate = gatedHerdr(inner, method)).client,
         homes: { claudeDir: s.claudeDir },
         state: { panes: [{ ...s.pane, screen: '$ \n' }] },
         timing: { attachPollMs: 20 },

@@ -1,9 +1,8 @@
 // /attach input arrives in the order it was typed (issue 10, item 3): one
 // typing loop per socket, frames queued meanwhile coalesced, the queue bounded.
 import { afterEach, expect, test } from 'bun:test'
-import { ADMIN, FrameQueue, waitFor, type Bridge } from '../support/harness'
+import { ADMIN, FrameQueue, startBridge, waitFor, type Bridge } from '../support/harness'
 import type { HerdrClient } from '../../src/herdr/client'
-import { bridgeWithHerdr } from './helpers'
 
 let b: Bridge | undefined
 afterEach(async () => {
@@ -37,7 +36,8 @@ function recording(inner: HerdrClient) {
 /** A bridge whose sends are recorded, and an open /attach socket on its plain pane. */
 async function attachRecorded() {
   let rec!: ReturnType<typeof recording>
-  b = await bridgeWithHerdr((inner) => (rec = recording(inner)).client, {
+  b = await startBridge({
+    wrapHerdr: (inner) => (rec = recording(inner)).client,
     state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
     timing: { attachPollMs: 1000 },
   })
@@ -75,16 +75,17 @@ test('frames typed 50 ms apart keep their order ("hello world", not "hlelo wordl
 test('a client typing far faster than herdr takes it is paused: the queue stays bounded, nothing is lost', async () => {
   const { ATTACH_INPUT_HARD_MAX, attachCounters } = await import('../../src/routes/attach')
   const sent: string[] = []
-  b = await bridgeWithHerdr(
-    (inner) => ({
+  b = await startBridge({
+    wrapHerdr: (inner) => ({
       ...inner,
       async paneSendText(_pane: string, text: string) {
         await Bun.sleep(20) // a slow herdr
         sent.push(text)
       },
     }),
-    { state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] }, timing: { attachPollMs: 1000 } },
-  )
+    state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
+    timing: { attachPollMs: 1000 },
+  })
   attachCounters.maxQueuedInput = 0
   const q = new FrameQueue(`${b.wsBase}/attach?pane=w1:p1&token=${ADMIN}`)
   await q.opened
@@ -99,15 +100,16 @@ test('a client typing far faster than herdr takes it is paused: the queue stays 
 
 test('a burst past the hard bound closes the socket with 1008 instead of queueing it', async () => {
   const { ATTACH_INPUT_HARD_MAX, attachCounters } = await import('../../src/routes/attach')
-  b = await bridgeWithHerdr(
-    (inner) => ({
+  b = await startBridge({
+    wrapHerdr: (inner) => ({
       ...inner,
       async paneSendText() {
         await Bun.sleep(1000) // herdr stuck on the first chunk
       },
     }),
-    { state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] }, timing: { attachPollMs: 1000 } },
-  )
+    state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
+    timing: { attachPollMs: 1000 },
+  })
   attachCounters.maxQueuedInput = 0
   const q = new FrameQueue(`${b.wsBase}/attach?pane=w1:p1&token=${ADMIN}`)
   await q.opened

@@ -5,12 +5,12 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
+import { JsonlFiles } from '../../../src/transcript/jsonl/timeline'
 
-import { MAX_LINE_BYTES } from '../../src/transcript/jsonl/jsonl-file'
-import { countClaudeLine, normalizeClaudeLine } from '../../src/transcript/kinds/claude/normalize'
-import { ADMIN, FrameQueue, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
-import { assistantLine, claudeSession } from './helpers'
+import { MAX_LINE_BYTES } from '../../../src/transcript/jsonl/jsonl-file'
+import { countClaudeLine, normalizeClaudeLine } from '../../../src/transcript/kinds/claude/normalize'
+import { ADMIN, FrameQueue, startBridge, tempDir, waitFor, type Bridge } from '../../support/harness'
+import { assistantLine, claudeSession } from '../../support/claude-home'
 
 /** this file's JSONL files: its own registry, as each app has its own */
 const jsonl = new JsonlFiles()
