@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JsonlFiles, type JsonlTimeline } from '../src/transcript/jsonl/timeline'
 
-import { IndexStore, flushIndexStores, indexStoreCounters } from '../src/transcript/jsonl/index-store'
+import { IndexStore } from '../src/transcript/jsonl/index-store'
 import { countClaudeLine, normalizeClaudeLine } from '../src/transcript/kinds/claude/normalize'
 import { claudeRosterFold } from '../src/transcript/kinds/claude/roster-fold'
 import { corpusRecords, generateTranscript } from './gen-transcript'
@@ -51,8 +51,8 @@ async function openOnce(path: string, cacheDir?: string) {
   const took = ms(t0)
   if (page.length !== Math.min(150, tl.total())) throw new Error('newest page has the wrong size')
   tl.release()
-  await flushIndexStores(30_000)
-  console.log(JSON.stringify({ ms: took, builds: jsonl.debug().indexBuilds, loads: indexStoreCounters.loads }))
+  await store?.flush(30_000)
+  console.log(JSON.stringify({ ms: took, builds: jsonl.debug().indexBuilds, loads: store?.counters.loads ?? 0 }))
 }
 
 async function fresh(path: string, cacheDir?: string): Promise<{ ms: number; builds: number; loads: number }> {

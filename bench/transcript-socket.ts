@@ -50,7 +50,6 @@ async function serve(cfg: ServeConfig): Promise<void> {
   const { createApp } = await import('../src/app')
   const { createAuthStore } = await import('../src/auth/store')
   const { createHerdrClient } = await import('../src/herdr/client')
-  const { flushIndexStores, indexStoreCounters } = await import('../src/transcript/jsonl/index-store')
   const herdrEnv = { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: cfg.statePath, CANNED_DIR: join(cfg.dir, 'canned') }
   const bin = process.env.BENCH_HERDR === 'fake' ? FAKE_HERDR : join(cfg.dir, 'canned', 'herdr')
   mkdirSync(cfg.dataDir, { recursive: true })
@@ -78,7 +77,7 @@ async function serve(cfg: ServeConfig): Promise<void> {
   const listening = rss()
   process.on('message', async (m: Ask) => {
     let reply: unknown
-    if (m.cmd === 'flush') reply = await flushIndexStores(10_000)
+    if (m.cmd === 'flush') reply = await app.decorator.indexCache.flush(10_000)
     // RSS as the OS sees it: no forced GC before reading it
     else
       reply = {
@@ -88,7 +87,7 @@ async function serve(cfg: ServeConfig): Promise<void> {
         listening_mb: listening,
         heap_mb: process.memoryUsage().heapUsed / 1048576,
         jsonl: app.decorator.jsonl.debug(),
-        store: { ...indexStoreCounters },
+        store: { ...app.decorator.counters.indexCache },
         logs: logs.slice(-5),
       }
     process.send!({ id: m.id, reply })

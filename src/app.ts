@@ -24,7 +24,10 @@ import type { VapidKeys } from './push/vapid'
 import { createSources, type SourceRegistry } from './transcript/sources'
 import { createAnswering } from './answer/answering'
 import { DEFAULT_TIMING, type Ctx, type Timing } from './ctx'
-import { IndexStore } from './transcript/jsonl/index-store'
+import { IndexStore, newIndexStoreCounters } from './transcript/jsonl/index-store'
+import { newRosterCounters } from './transcript/kinds/claude/roster-watch'
+import { newStreamCounters } from './transcript/stream'
+import type { Counters } from './counters'
 import { JsonlFiles } from './transcript/jsonl/timeline'
 import { OpencodeSessions } from './transcript/kinds/opencode/timeline'
 import type { AuthStore, Principal } from './auth/types'
@@ -144,6 +147,19 @@ export function createApp(deps: AppDeps) {
   // The app's JSONL files (indexes, tailers, the warm cache): its own, shared with no other app.
   const jsonl = new JsonlFiles()
   const opencode = new OpencodeSessions()
+  // The app's own counters, one place for all of them; the groups of parts built below are added as they are made.
+  const counters: Counters = {
+    watch: watch.counters,
+    jsonl: jsonl.counters,
+    indexCache: newIndexStoreCounters(),
+    roster: newRosterCounters(),
+    opencode: opencode.counters,
+    stream: newStreamCounters(),
+    transcript: { maxBufferedBytes: 0 },
+    attach: { maxQueuedInput: 0 },
+  }
+  // The app's index cache: its writes are flushed by the app's owner at shutdown (app.decorator.indexCache).
+  const indexStore = deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log, counters: counters.indexCache }) : undefined
   const sources =
     deps.sources ??
     createSources(deps.homes, {
@@ -153,7 +169,8 @@ export function createApp(deps: AppDeps) {
       log,
       // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
       rosterFreshMs: Math.min(1000, timing.rosterPollMs / 2),
-      indexStore: deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log }) : undefined,
+      rosterCounters: counters.roster,
+      indexStore,
     })
   const hub = new EventHub(watch, {
     counter: (agent) => sources.subagentCounts(agent),
@@ -165,6 +182,7 @@ export function createApp(deps: AppDeps) {
   const push = deps.push
   const sender = push ? new PushSender({ ...push.sender, store: push.store, vapid: push.vapid, subject: push.subject, log }) : undefined
   const notifier = push && sender ? new PushNotifier(hub, push.store, sender) : undefined
+  if (sender) counters.push = sender.counters
   const ctx: Ctx = {
     herdr,
     auth: deps.auth,
@@ -181,6 +199,7 @@ export function createApp(deps: AppDeps) {
     events: hub,
     answering: createAnswering(),
     push: push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined,
+    counters,
   }
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
@@ -239,13 +258,15 @@ export function createApp(deps: AppDeps) {
     // split the requests: the second must fail to bind instead.
     serve: { maxRequestBodySize: MAX_BODY_BYTES, reusePort: false },
   })
-    // the herdr watcher, for tests and benches that count its calls (app.decorator.watch)
+    // what the app counts, in one place, for tests and benches (app.decorator.counters)
+    .decorate('counters', counters)
+    // the app's index cache: its owner (main.ts, a test, a bench) waits for its writes (bounded) before exiting
+    .decorate('indexCache', { flush: (maxMs?: number) => indexStore?.flush(maxMs) ?? Promise.resolve() })
+    // the app's parts whose state tests wait on: the watcher's mode, the files and sessions held, the hub's readiness
     .decorate('watch', ctx.watch)
-    // the app's JSONL files, for tests and benches that read their counters (app.decorator.jsonl)
     .decorate('jsonl', jsonl)
     .decorate('opencode', opencode)
     .decorate('events', hub)
-    .decorate('push', { sender, notifier })
     .onRequest(({ request }) => {
       // The generator's raw document and its page are the bridge's own business.
       const path = new URL(request.url).pathname

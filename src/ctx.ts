@@ -2,6 +2,7 @@
 // A module of its own so routes/* depend on it and not on app.ts, which mounts them.
 import type { Answering } from './answer/answering'
 import type { AuthStore } from './auth/types'
+import type { Counters } from './counters'
 import type { EventHub } from './events/hub'
 import type { HerdrClient } from './herdr/client'
 import type { HerdrWatch } from './herdr/watch'
@@ -83,4 +84,6 @@ export interface Ctx {
   /** the answering policy behind /approve, /answer and /send's digit shortcut (its duplicate guard is per app) */
   answering: Answering
   push?: PushRoutesDeps
+  /** what the app counts (tests and benches read it as app.decorator.counters) */
+  counters: Counters
 }

@@ -109,7 +109,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       removeRuntimeInfo(dataDir)
       await Promise.race([app.stop(true), Bun.sleep(1000)])
       // Closing the streams released their transcripts: let the index cache finish saving them (bounded).
-      await (await import('./transcript/jsonl/index-store')).flushIndexStores(2000)
+      await app.decorator.indexCache.flush(2000)
       void fakeSocket?.close()
       pushStore?.close()
       store.close()

@@ -30,8 +30,11 @@ interface AttachConn {
   inputPaused: boolean
 }
 
-/** The most input any attach socket had queued (tests, measurements). */
-export const attachCounters = { maxQueuedInput: 0 }
+/** What the app's attach sockets did (the app's own), for tests and measurements. */
+export interface AttachCounters {
+  /** the most input any attach socket had queued */
+  maxQueuedInput: number
+}
 
 /** Typed input queued per socket before its reading pauses (TCP backpressure on the client). */
 export const ATTACH_INPUT_MAX = 16 * 1024
@@ -135,7 +138,7 @@ export function attachRoutes(ctx: Ctx) {
           return
         }
         c.input += clean
-        if (c.input.length > attachCounters.maxQueuedInput) attachCounters.maxQueuedInput = c.input.length
+        if (c.input.length > ctx.counters.attach.maxQueuedInput) ctx.counters.attach.maxQueuedInput = c.input.length
         const flow = ws.raw as unknown as { pause(): void; resume(): void }
         if (c.input.length > ATTACH_INPUT_MAX && !c.inputPaused) {
           c.inputPaused = true

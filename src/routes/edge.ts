@@ -54,7 +54,10 @@ function targetOf(query: Record<string, unknown>, body: unknown): string {
 /** A socket's upgrade has no deadline of its own. */
 const NEVER = new AbortController().signal
 
-/** The 404 text of each request whose route names a target, for the onError (herdrFailure). */
+/**
+ * The 404 text of each request whose route names a target, for the onError (herdrFailure).
+ * Module-level but not shared: keyed by the request, which belongs to one app, and weak.
+ */
 const notFoundOf = new WeakMap<Request, string>()
 
 /** The 404 text of the route `request` went to, or undefined for a route without a target. */

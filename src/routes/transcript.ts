@@ -12,8 +12,11 @@ import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
 import { whoOf } from '../log'
 
-/** The most bytes any transcript socket had queued in the server (tests, measurements). */
-export const transcriptCounters = { maxBufferedBytes: 0 }
+/** What the app's transcript sockets did (the app's own), for tests and measurements. */
+export interface TranscriptSocketCounters {
+  /** the most bytes any transcript socket had queued in the server */
+  maxBufferedBytes: number
+}
 
 interface TranscriptConn {
   pane: string
@@ -44,6 +47,7 @@ const ORPHAN_MS = 30_000
 
 export function transcriptRoutes(ctx: Ctx) {
   const { sources } = ctx
+  const counters = ctx.counters.transcript
   return new Elysia({ name: 'agent-transcript' })
     .use(paneTargets(ctx))
     .macro('transcriptConn', {
@@ -144,7 +148,7 @@ export function transcriptRoutes(ctx: Ctx) {
             send: (frame) => {
               const r = raw.send(JSON.stringify(frame))
               const queued = flow.getBufferedAmount()
-              if (queued > transcriptCounters.maxBufferedBytes) transcriptCounters.maxBufferedBytes = queued
+              if (queued > counters.maxBufferedBytes) counters.maxBufferedBytes = queued
               return r
             },
             pauseReading: () => {
@@ -162,6 +166,7 @@ export function transcriptRoutes(ctx: Ctx) {
           c.agent.agent ?? 'unknown',
           c.resolved,
           c.subagent,
+          ctx.counters.stream,
         )
         c.stream = stream
         if (c.resolved.roster) {

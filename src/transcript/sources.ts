@@ -7,6 +7,7 @@ import type { IndexStore } from './jsonl/index-store'
 import { JsonlFiles } from './jsonl/timeline'
 import type { OpencodeSessions } from './kinds/opencode/timeline'
 import { createClaudeSource } from './kinds/claude/source'
+import type { RosterCounters } from './kinds/claude/roster-watch'
 import { createPiSource } from './kinds/pi/source'
 import { createOpencodeSource } from './kinds/opencode/source'
 import { createCodexSource } from './kinds/codex/source'
@@ -23,6 +24,8 @@ export interface SourceOptions {
   jsonl?: JsonlFiles
   /** opencode's sessions (default: a registry of its own) */
   opencode?: OpencodeSessions
+  /** where Claude's subagent rosters count (default: counters of their own) */
+  rosterCounters?: RosterCounters
 }
 
 export interface SourceRegistry {

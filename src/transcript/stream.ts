@@ -32,13 +32,15 @@ export interface StreamIO {
 /** Queued work (a page is two tasks) past which the client's requests wait unread. */
 const MAX_QUEUED_TASKS = 32
 
-/** Process-wide counters, for tests and measurements. */
-export const streamCounters = {
+/** What an app's transcript streams did (the app's own), for tests and measurements. */
+export type StreamCounters = ReturnType<typeof newStreamCounters>
+
+export const newStreamCounters = () => ({
   /** sockets paused now, waiting for drain */
   paused: 0,
   /** times a socket pushed back */
   pauses: 0,
-}
+})
 
 /** Entries read per timeline call while paging (bounds memory per socket). */
 const CHUNK = 50
@@ -72,6 +74,8 @@ export class TranscriptStream {
     private agentKind: string,
     resolved: Resolved,
     private readonly subagent?: string,
+    /** where the stream counts (its app's, shared by the app's streams) */
+    private readonly counters: StreamCounters = newStreamCounters(),
   ) {
     this.resolved = resolved
     this.timeline = resolved.timeline
@@ -203,7 +207,7 @@ export class TranscriptStream {
   }
 
   private unblock(): void {
-    if (this.blocked) streamCounters.paused--
+    if (this.blocked) this.counters.paused--
     this.blocked = false
     this.flowControl()
   }
@@ -360,8 +364,8 @@ export class TranscriptStream {
     if (r === -1 || r === 0) {
       // -1: queued, but the socket is full: wait for drain. 0: dropped, the socket is closing.
       if (!this.blocked) {
-        streamCounters.paused++
-        streamCounters.pauses++
+        this.counters.paused++
+        this.counters.pauses++
       }
       this.blocked = true
       this.flowControl()

@@ -162,8 +162,8 @@ describe('Web Push', () => {
     block(b, 4)
     await waitFor(() => svc.got.length >= 2, 5000, 'the retry')
     expect(sub.decrypt(svc.got[1].body).agent_status).toBe('blocked')
-    await waitFor(() => b.app.decorator.push.sender!.counters.sent === 1, 5000, 'the retry acknowledged')
-    expect(b.app.decorator.push.sender!.counters).toMatchObject({ sent: 1, retried: 1 })
+    await waitFor(() => b.app.decorator.counters.push!.sent === 1, 5000, 'the retry acknowledged')
+    expect(b.app.decorator.counters.push!).toMatchObject({ sent: 1, retried: 1 })
     work(b, 5) // follow-up: answered 410
     await waitFor(() => svc.got.length >= 3, 5000, 'the follow-up')
     await waitFor(async () => ((await b.json('/push/subscriptions', dev.token)) as any[]).length === 0, 5000, 'the subscription deleted')

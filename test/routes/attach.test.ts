@@ -73,7 +73,7 @@ test('frames typed 50 ms apart keep their order ("hello world", not "hlelo wordl
 }, 30_000)
 
 test('a client typing far faster than herdr takes it is paused: the queue stays bounded, nothing is lost', async () => {
-  const { ATTACH_INPUT_HARD_MAX, attachCounters } = await import('../../src/routes/attach')
+  const { ATTACH_INPUT_HARD_MAX } = await import('../../src/routes/attach')
   const sent: string[] = []
   b = await startBridge({
     wrapHerdr: (inner) => ({
@@ -86,7 +86,7 @@ test('a client typing far faster than herdr takes it is paused: the queue stays 
     state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
     timing: { attachPollMs: 1000 },
   })
-  attachCounters.maxQueuedInput = 0
+  const attachCounters = b.app.decorator.counters.attach // this bridge's own: it starts from none
   const q = new FrameQueue(`${b.wsBase}/attach?pane=w1:p1&token=${ADMIN}`)
   await q.opened
   const frame = (i: number) => String(i % 10).repeat(2048)
@@ -99,7 +99,7 @@ test('a client typing far faster than herdr takes it is paused: the queue stays 
 }, 40_000)
 
 test('a burst past the hard bound closes the socket with 1008 instead of queueing it', async () => {
-  const { ATTACH_INPUT_HARD_MAX, attachCounters } = await import('../../src/routes/attach')
+  const { ATTACH_INPUT_HARD_MAX } = await import('../../src/routes/attach')
   b = await startBridge({
     wrapHerdr: (inner) => ({
       ...inner,
@@ -110,7 +110,7 @@ test('a burst past the hard bound closes the socket with 1008 instead of queuein
     state: { panes: [{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }] },
     timing: { attachPollMs: 1000 },
   })
-  attachCounters.maxQueuedInput = 0
+  const attachCounters = b.app.decorator.counters.attach // this bridge's own: it starts from none
   const q = new FrameQueue(`${b.wsBase}/attach?pane=w1:p1&token=${ADMIN}`)
   await q.opened
   q.send('x'.repeat(20 * 1024)) // queued behind a stuck herdr: reading pauses

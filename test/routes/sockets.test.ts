@@ -3,7 +3,6 @@
 // good releases its stream, file, tail poll and herdr poller.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, gatedHerdr, pairDevice, startBridge, waitFor, type Bridge } from '../support/harness'
-import { streamCounters } from '../../src/transcript/stream'
 import { claudeSession } from '../support/claude-home'
 import { clientFrame, rawSocket } from '../support/raw-socket'
 
@@ -55,7 +54,7 @@ describe('a client that stops reading for good releases everything', () => {
       // no linger: the watcher stopping shows the socket let go of it
       timing: { stalledSocketMs: 1500, sessionPollMs: 50, herdrPollMs: 100, herdrLingerMs: 0 },
     })
-    const jsonlCounters = b.app.decorator.jsonl.counters // the bridge's own files
+    const { jsonl: jsonlCounters, stream: streamCounters } = b.app.decorator.counters // the bridge's own
     const tailersBefore = jsonlCounters.activeTailers
     const pausedBefore = streamCounters.paused
     const sock = await rawSocket(b.base, `/agent-transcript?pane=w1:p2&token=${ADMIN}`, { pauseAfterUpgrade: true })

@@ -8,8 +8,6 @@ import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ADMIN, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
-import { streamCounters } from '../../src/transcript/stream'
-import { transcriptCounters } from '../../src/routes/transcript'
 import { clientFrame } from '../support/raw-socket'
 
 const SID = 'b7f0e0a0-0000-4000-8000-00000000bp01'
@@ -94,10 +92,10 @@ test('a client that stops reading pauses its stream; the server queues at most i
       `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
   )
   await upgradedP
-  // Counters are process-wide: measure this socket's effect on them.
+  // The bridge's own counters: this socket is the bridge's only one.
+  const { stream: streamCounters, transcript: transcriptCounters } = b.app.decorator.counters
   const pausesBefore = streamCounters.pauses
   const pausedBefore = streamCounters.paused
-  transcriptCounters.maxBufferedBytes = 0
   // Ask for the whole history, 500 at a time, without reading a byte.
   const first = ENTRIES - 149
   const pages: number[] = []

@@ -53,19 +53,22 @@ export interface IndexStoreOptions {
   /** identifies the code that counts and folds; a cache written by other code is not used (default: computed) */
   stamp?: string
   log?: (message: string) => void
+  /** where the store counts (default: counters of its own) */
+  counters?: IndexStoreCounters
 }
 
-/** Process-wide counters, for tests and measurements. */
-export const indexStoreCounters = {
+/** What an index store did (the app's own), for tests and measurements. */
+export type IndexStoreCounters = ReturnType<typeof newIndexStoreCounters>
+
+export const newIndexStoreCounters = () => ({
+  /** saved indexes used */
   loads: 0,
-  /** no cache file for the transcript */
-  misses: 0,
   /** cache files ignored: unreadable, corrupt, foreign or from other code (see lastReject) */
   rejects: 0,
+  /** cache files written */
   saves: 0,
-  evictions: 0,
   lastReject: '',
-}
+})
 
 interface Header {
   path: string
@@ -83,16 +86,10 @@ interface Header {
   newest?: Entry[]
 }
 
-/** Every store made in this process, so shutdown can wait for their writes. */
-const liveStores = new Set<IndexStore>()
-
-/** Resolves once every store's writes are done, or after `maxMs` (a shutdown must not hang on a disk). */
-export async function flushIndexStores(maxMs = 2000): Promise<void> {
-  await Promise.race([Promise.all([...liveStores].map((s) => s.flush())), Bun.sleep(maxMs)])
-}
-
 export class IndexStore {
   readonly dir: string
+  /** what this store did (tests and benches read it) */
+  readonly counters: IndexStoreCounters
   private readonly maxBytes: number
   private readonly maxFiles: number
   private readonly stamp: string
@@ -107,7 +104,7 @@ export class IndexStore {
     this.maxFiles = opts.maxFiles ?? 256
     this.stamp = opts.stamp ?? codeStamp()
     this.log = opts.log ?? ((m) => console.warn(m))
-    liveStores.add(this)
+    this.counters = opts.counters ?? newIndexStoreCounters()
   }
 
   /** The cache file of a transcript (the code stamp is not in the name: new code overwrites old entries). */
@@ -125,8 +122,7 @@ export class IndexStore {
     try {
       buf = await readFile(file)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') indexStoreCounters.misses++
-      else this.reject(file, `unreadable: ${(err as Error)?.message ?? err}`)
+      if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') this.reject(file, `unreadable: ${(err as Error)?.message ?? err}`)
       return undefined
     }
     const why = { reason: '' }
@@ -135,7 +131,7 @@ export class IndexStore {
       this.reject(file, why.reason)
       return undefined
     }
-    indexStoreCounters.loads++
+    this.counters.loads++
     const now = new Date()
     utimes(file, now, now).catch(() => {}) // recently used: evicted last
     return saved
@@ -172,7 +168,7 @@ export class IndexStore {
           const tmp = `${file}.${process.pid}.tmp`
           await writeFile(tmp, data, { mode: 0o600 })
           await rename(tmp, file)
-          indexStoreCounters.saves++
+          this.counters.saves++
         } catch (err) {
           this.report(`index cache: cannot write ${file}: ${(err as Error)?.message ?? err}`)
         }
@@ -182,9 +178,10 @@ export class IndexStore {
     })()
   }
 
-  /** Resolves once every write started so far is done (tests, shutdown). */
-  async flush(): Promise<void> {
-    while (this.writing.size > 0) await Bun.sleep(2)
+  /** Resolves once every write started so far is done, or after `maxMs` (a shutdown must not hang on a disk). */
+  async flush(maxMs = Number.POSITIVE_INFINITY): Promise<void> {
+    const deadline = performance.now() + maxMs
+    while (this.writing.size > 0 && performance.now() < deadline) await Bun.sleep(2)
   }
 
   /** Keeps the directory under its bounds, least recently used first; drops stray temp files. */
@@ -217,7 +214,6 @@ export class IndexStore {
       if (this.writing.has(e.path)) continue
       try {
         await unlink(e.path)
-        indexStoreCounters.evictions++
       } catch {
         // gone meanwhile
       }
@@ -338,8 +334,8 @@ export class IndexStore {
   }
 
   private reject(file: string, reason: string): void {
-    indexStoreCounters.rejects++
-    indexStoreCounters.lastReject = reason
+    this.counters.rejects++
+    this.counters.lastReject = reason
     this.report(`index cache: ignored ${file} (${reason}); indexing the transcript again`)
     unlink(file).catch(() => {}) // replaced by the next save anyway; a corrupt file should not linger
   }
@@ -351,6 +347,7 @@ export class IndexStore {
   }
 }
 
+// Process-wide by nature: it names the code this process runs, the same for every app in it.
 let stampMemo: string | undefined
 
 /**

@@ -7,13 +7,12 @@ import { constants } from 'node:fs'
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, sep } from 'node:path'
 import { LIMITS, placed, type Draft, type Entry } from '../entry'
-import { indexStoreCounters, type IndexStore } from './index-store'
+import type { IndexStore } from './index-store'
 import { tooLarge } from './normalizer'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
 import { RecentEntries } from './recent-entries'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
-/** Process-wide counters, for tests and measurements. */
 /** What a registry of JSONL files counts (its own: each app has its own registry). */
 export type JsonlCounters = ReturnType<typeof newJsonlCounters>
 
@@ -392,8 +391,8 @@ export class JsonlFile {
     const saved = await this.store!.load(this.path, this.cacheKey, this.fold)
     if (!saved) return false
     const stale = (why: string) => {
-      indexStoreCounters.rejects++
-      indexStoreCounters.lastReject = why
+      this.store!.counters.rejects++
+      this.store!.counters.lastReject = why
       return false
     }
     if (saved.dev !== st.dev || saved.ino !== st.ino) return stale('another file at the path')

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, expect, test } from 'bun:test'
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { IndexStore, indexStoreCounters } from '../../../src/transcript/jsonl/index-store'
+import { IndexStore } from '../../../src/transcript/jsonl/index-store'
 import type { LineFold } from '../../../src/transcript/jsonl/normalizer'
 import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
 
@@ -59,7 +59,6 @@ async function start(path: string, cacheDir: string, opts: { stamp?: string; max
   })
   const builds = jsonl.counters.indexBuilds
   const scanned = jsonl.counters.bytesScanned
-  const loads = indexStoreCounters.loads
   const tl = await jsonl.acquire(path, countingNormalizer, { count, fold: linesSeen, store, pollMs: 20, watch: false })
   held.push(tl)
   return {
@@ -67,7 +66,7 @@ async function start(path: string, cacheDir: string, opts: { stamp?: string; max
     store,
     built: jsonl.counters.indexBuilds - builds,
     scanned: jsonl.counters.bytesScanned - scanned,
-    loaded: indexStoreCounters.loads - loads,
+    loaded: store.counters.loads,
     /** release (saves the index) and wait for the write */
     async stop() {
       held.splice(held.indexOf(tl), 1)
@@ -138,7 +137,7 @@ async function expectReindex(change: (path: string) => void, reason: string) {
   change(path)
   const b = await start(path, cacheDir)
   expect(b.built).toBe(1)
-  expect(indexStoreCounters.lastReject).toBe(reason)
+  expect(b.store.counters.lastReject).toBe(reason)
   await expectPagesRight(b.tl, path)
   expect(await factsOf(path)).toBe(naiveLines(path))
 }
@@ -195,7 +194,7 @@ async function expectIgnored(spoil: (cacheFile: string, cacheDir: string) => voi
   const logs: string[] = []
   const b = await start(path, cacheDir, { logs })
   expect(b.built).toBe(1)
-  expect(indexStoreCounters.lastReject).toBe(reason)
+  expect(b.store.counters.lastReject).toBe(reason)
   expect(logs.filter((l) => l.includes('index cache: ignored')).length).toBe(1)
   await expectPagesRight(b.tl, path)
   await b.stop() // and the rebuilt index replaces the bad file
@@ -259,7 +258,7 @@ test('a cache written by other code → ignored, rebuilt', async () => {
   await (await start(path, cacheDir, { stamp: 'old-build' })).stop()
   const b = await start(path, cacheDir, { stamp: 'new-build' })
   expect(b.built).toBe(1)
-  expect(indexStoreCounters.lastReject).toBe('written by other code')
+  expect(b.store.counters.lastReject).toBe('written by other code')
   await expectPagesRight(b.tl, path)
 })
 

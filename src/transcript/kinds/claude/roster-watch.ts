@@ -14,8 +14,10 @@ import { openInside, type FactsView } from '../../jsonl/jsonl-file'
 import type { Subagent } from '../../roster'
 import { ParentFacts, RESULT_MARKER, ROSTER_LINE_MARKERS, buildRoster, type SubagentFileFacts } from './roster-logic'
 
-/** Process-wide counters, for tests and measurements. */
-export const rosterCounters = {
+/** What a roster registry's watchers did (its own: each app has its own), for tests and measurements. */
+export type RosterCounters = ReturnType<typeof newRosterCounters>
+
+export const newRosterCounters = () => ({
   /** bytes read from parent transcripts to fold them */
   parentBytesRead: 0,
   /** folds that started over at byte 0 (first fold, shrink, replacement) */
@@ -26,7 +28,7 @@ export const rosterCounters = {
   metaReads: 0,
   /** refreshes run (concurrent roster() calls share one) */
   refreshes: 0,
-}
+})
 
 /** `<dir>/<session>/subagents` beside `<dir>/<session>.jsonl`. */
 export function subagentsDirOf(sessionPath: string): string {
@@ -110,6 +112,7 @@ export class RosterWatcher {
     private readonly indexed?: IndexedFacts,
     /** the agent's own directory: the parent and meta files are read only through real paths inside it */
     private readonly within?: string,
+    private readonly counters: RosterCounters = newRosterCounters(),
   ) {
     this.subDir = subagentsDirOf(sessionPath)
     this.limits = { ...DEFAULT_LIMITS, ...limits }
@@ -134,7 +137,7 @@ export class RosterWatcher {
   }
 
   private async refresh(): Promise<Subagent[] | undefined> {
-    rosterCounters.refreshes++
+    this.counters.refreshes++
     try {
       if (!(await this.adoptIndexed())) await this.foldParent()
       const files = await this.scanDir()
@@ -187,7 +190,7 @@ export class RosterWatcher {
         this.offset = 0
         this.ino = st.ino
         this.dev = st.dev
-        rosterCounters.parentRescans++
+        this.counters.parentRescans++
       }
       let pos = this.offset
       let carry: Buffer[] = []
@@ -198,7 +201,7 @@ export class RosterWatcher {
         const buf = Buffer.allocUnsafe(want)
         const { bytesRead } = await fh.read(buf, 0, want, pos)
         if (bytesRead === 0) break
-        rosterCounters.parentBytesRead += bytesRead
+        this.counters.parentBytesRead += bytesRead
         let start = 0
         const sieve = new MarkerSieve(buf)
         for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < bytesRead; nl = buf.indexOf(0x0a, start)) {
@@ -241,7 +244,7 @@ export class RosterWatcher {
       if (!isMissing(err)) throw err
       names = []
     }
-    rosterCounters.listings++
+    this.counters.listings++
     const jsonl = new Set<string>()
     const meta = new Set<string>()
     for (const name of names) {
@@ -283,7 +286,7 @@ export class RosterWatcher {
     if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) {
       return { meta: cached.meta, metaReadable: cached.readable }
     }
-    rosterCounters.metaReads++
+    this.counters.metaReads++
     let entry: MetaCache
     try {
       // A meta file is ~120 bytes; a huge one is not meta.
@@ -311,9 +314,22 @@ export class RosterRegistry {
   private readonly limits: Partial<FoldLimits>
   private readonly indexed: IndexedFacts | undefined
   private readonly within: string | undefined
+  /** what this registry's watchers did (tests and benches read it) */
+  readonly counters: RosterCounters
 
-  constructor(opts: { log?: (message: string) => void; maxIdle?: number; limits?: Partial<FoldLimits>; indexed?: IndexedFacts; within?: string } = {}) {
+  constructor(
+    opts: {
+      log?: (message: string) => void
+      maxIdle?: number
+      limits?: Partial<FoldLimits>
+      indexed?: IndexedFacts
+      within?: string
+      /** where the watchers count (default: counters of this registry's own) */
+      counters?: RosterCounters
+    } = {},
+  ) {
     this.within = opts.within
+    this.counters = opts.counters ?? newRosterCounters()
     this.log = opts.log ?? ((m) => console.warn(m))
     this.maxIdle = opts.maxIdle ?? 32
     this.limits = opts.limits ?? {}
@@ -325,7 +341,7 @@ export class RosterRegistry {
     let w = this.watchers.get(sessionPath)
     if (w)
       this.watchers.delete(sessionPath) // re-insert: most recently used last
-    else w = new RosterWatcher(sessionPath, this.log, this.limits, this.indexed, this.within)
+    else w = new RosterWatcher(sessionPath, this.log, this.limits, this.indexed, this.within, this.counters)
     this.watchers.set(sessionPath, w)
     w.refs++
     let released = false

@@ -17,7 +17,7 @@ import type { Subagent } from '../../roster'
 import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
 import { countClaudeLine, normalizeClaudeLine } from './normalize'
 import { claudeRosterFold } from './roster-fold'
-import { RosterRegistry, discoverSubagentFiles, subagentsDirOf } from './roster-watch'
+import { RosterRegistry, discoverSubagentFiles, subagentsDirOf, type RosterCounters } from './roster-watch'
 import { locateClaudeSession, type LocatedSession } from './source-resolve'
 import { join } from 'node:path'
 
@@ -36,6 +36,8 @@ export interface ClaudeSourceOptions {
   indexStore?: IndexStore
   /** the JSONL files registry (default: one of its own) */
   jsonl?: JsonlFiles
+  /** where the subagent rosters count (default: counters of the source's own) */
+  rosterCounters?: RosterCounters
 }
 
 export interface ClaudeSource extends TranscriptSource {
@@ -60,6 +62,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
     limits: { freshMs: opts.rosterFreshMs ?? 0 },
     indexed: (sessionPath) => jsonl.heldFacts(sessionPath, normalizeClaudeLine),
     within: homes.claudeDir,
+    counters: opts.rosterCounters,
   })
 
   /** locate, turning a read failure into undefined + a log line (callers that must not fail). */

@@ -131,8 +131,8 @@ describe('live tail, truncation, garbage frames (cc-bash-prompt)', () => {
     const cut = Buffer.from(whole).subarray(0, 60)
     appendFileSync(file, cut)
     // Let the tailer see the half line at least twice; it must not emit it.
-    const pumps = b.app.decorator.jsonl.debug().pumps
-    await waitFor(() => b.app.decorator.jsonl.debug().pumps >= pumps + 2, 5000, 'tailer passes')
+    const pumps = b.app.decorator.counters.jsonl.pumps
+    await waitFor(() => b.app.decorator.counters.jsonl.pumps >= pumps + 2, 5000, 'tailer passes')
     expect(q.pending()).toBe(0)
     appendFileSync(file, Buffer.from(whole).subarray(60))
     const f2 = await q.next()
@@ -276,7 +276,7 @@ describe('shutdown', () => {
   })
 })
 
-describe('two apps in one process share no transcript state', () => {
+describe('two apps in one process share no state', () => {
   test('a file held and indexed by one bridge is neither held nor counted by the other', async () => {
     const home = claudeHome('cc-bash-prompt')
     const a = await bridgeOn(home, [paneOn(home)])
@@ -292,6 +292,35 @@ describe('two apps in one process share no transcript state', () => {
       expect(other.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 1, indexBuilds: 1 })
       q.close()
       q2.close()
+    } finally {
+      await a.stop()
+      await other.stop()
+    }
+  })
+
+  test('each app counts on its own: what one bridge does shows in its counters only', async () => {
+    const home = claudeHome('cc-subagents')
+    const a = await bridgeOn(home, [paneOn(home)])
+    const other = await bridgeOn(home, [paneOn(home)])
+    try {
+      const mine = a.app.decorator.counters
+      const theirs = other.app.decorator.counters
+      // no counter group is shared between the two apps
+      for (const group of Object.keys(mine) as (keyof typeof mine)[]) if (mine[group]) expect(theirs[group]).not.toBe(mine[group])
+      const q = await connect(a, 'pane=w1:p2')
+      const hello = await q.next()
+      expect(hello.subagents.length).toBeGreaterThan(0)
+      await q.until((f) => f.type === 'backlog_complete')
+      expect(mine.jsonl).toMatchObject({ indexBuilds: 1, reads: 1 })
+      expect(mine.roster.refreshes).toBeGreaterThan(0)
+      expect(theirs).toMatchObject({
+        jsonl: { indexBuilds: 0, reads: 0, pumps: 0, bytesScanned: 0 },
+        roster: { refreshes: 0, listings: 0, parentBytesRead: 0 },
+        stream: { pauses: 0, paused: 0 },
+        transcript: { maxBufferedBytes: 0 },
+        indexCache: { loads: 0, saves: 0 },
+      })
+      q.close()
     } finally {
       await a.stop()
       await other.stop()

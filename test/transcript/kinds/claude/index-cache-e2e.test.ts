@@ -9,8 +9,6 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFi
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FakePane } from '../../../../src/demo/fake-herdr'
-import { flushIndexStores, indexStoreCounters } from '../../../../src/transcript/jsonl/index-store'
-import { rosterCounters } from '../../../../src/transcript/kinds/claude/roster-watch'
 import { ADMIN, FrameQueue, fakePane, startBridge, waitFor, type Bridge } from '../../../support/harness'
 import { claudeHome, type ClaudeHome } from '../../../support/claude-home'
 
@@ -32,25 +30,24 @@ const pane: FakePane = fakePane('claude', {
 
 /** A bridge process's life: start on the data dir, open one socket, read the opening sequence, stop. */
 async function life(h: ClaudeHome, dataDir: string) {
-  const saves = indexStoreCounters.saves
-  const parentBefore = rosterCounters.parentBytesRead
   const b: Bridge = await startBridge({
     state: { panes: [pane] },
     homes: { claudeDir: h.dir },
     timing: FAST,
     deps: { indexCacheDir: join(dataDir, 'index-cache') },
   })
-  const jsonlCounters = b.app.decorator.jsonl.counters // this bridge's own: it starts from none
-  const before = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: parentBefore }
+  // this bridge's own counters: they start from none
+  const { jsonl: jsonlCounters, roster, indexCache } = b.app.decorator.counters
+  const before = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: roster.parentBytesRead, saves: indexCache.saves }
   const q = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${encodeURIComponent(PANE)}&token=${ADMIN}`)
   await q.opened
   const hello = await q.next()
   const frames = await q.until((f) => f.type === 'backlog_complete')
-  const after = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: rosterCounters.parentBytesRead }
+  const after = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: roster.parentBytesRead }
   q.close()
   await b.stop()
   // an index built or extended is saved in the background (at the build, and when released): wait for that write
-  if (after.builds > before.builds || after.scanned > before.scanned) await waitFor(() => indexStoreCounters.saves > saves || undefined, 5000, 'a saved index')
+  if (after.builds > before.builds || after.scanned > before.scanned) await waitFor(() => indexCache.saves > before.saves || undefined, 5000, 'a saved index')
   return {
     hello,
     entries: frames.filter((f) => f.type === 'entry').map((f) => f.entry),
@@ -61,6 +58,9 @@ async function life(h: ClaudeHome, dataDir: string) {
     reads: jsonlCounters.reads,
     recentHits: jsonlCounters.recentHits,
     logs: b.logs,
+    indexCache,
+    /** waits for the index cache's writes still in flight (the save made at release) */
+    flush: () => b.app.decorator.indexCache.flush(5000),
   }
 }
 
@@ -79,9 +79,9 @@ test('restart, session unchanged: same hello, roster and backlog, and the sessio
   const first = await life(h, dataDir)
   expect(first.built).toBe(1)
   expect(first.hello.subagents.length).toBe(5)
-  const loads = indexStoreCounters.loads
+  expect(first.indexCache.loads).toBe(0)
   const again = await life(h, dataDir)
-  expect(indexStoreCounters.loads - loads).toBe(1)
+  expect(again.indexCache.loads).toBe(1)
   expect({ built: again.built, scanned: again.scanned, parentRead: again.parentRead }).toEqual({ built: 0, scanned: 0, parentRead: 0 })
   expect(again.hello).toEqual(first.hello)
   expect(again.entries).toEqual(first.entries)
@@ -143,7 +143,7 @@ test('restart after the session was replaced by a shorter one: rebuilt, the new 
 test('restart, session unchanged: the newest page is sent from the saved entries, no line read or normalized', async () => {
   const { h, dataDir } = setup()
   const first = await life(h, dataDir)
-  await flushIndexStores(5000) // the save made at release, which holds the page the phone got
+  await first.flush() // the save made at release, which holds the page the phone got
   const again = await life(h, dataDir)
   expect(again.entries).toEqual(first.entries)
   expect(again.reads).toBeGreaterThan(0)
@@ -153,7 +153,7 @@ test('restart, session unchanged: the newest page is sent from the saved entries
 test('saved entries that do not fit the index are a corrupt cache: ignored, and the page is read as ever', async () => {
   const { h, dataDir } = setup()
   const first = await life(h, dataDir)
-  await flushIndexStores(5000)
+  await first.flush()
   const dir = join(dataDir, 'index-cache')
   const file = join(dir, readdirSync(dir).find((n) => n.endsWith('.idx'))!)
   // shift every saved seq by one and re-seal the file, as a foreign writer could
@@ -172,9 +172,7 @@ test('saved entries that do not fit the index are a corrupt cache: ignored, and 
   rows.copy(out, 16 + pad)
   out.writeBigUInt64LE(Bun.hash.wyhash(out.subarray(0, out.length - 8), 0n), out.length - 8)
   writeFileSync(file, out)
-  const rejects = indexStoreCounters.rejects
   const again = await life(h, dataDir)
-  expect(indexStoreCounters.rejects).toBe(rejects + 1)
-  expect(indexStoreCounters.lastReject).toBe('newest entries do not fit the index')
+  expect(again.indexCache).toMatchObject({ rejects: 1, lastReject: 'newest entries do not fit the index' })
   expect(again.entries).toEqual(first.entries)
 })

@@ -89,22 +89,22 @@ describe('roster watcher fold', () => {
 
 describe('sharing a fresh roster', () => {
   test('within freshMs a roster is answered without re-reading; with 0 every call re-reads', async () => {
-    const { rosterCounters } = await import('../../../../src/transcript/kinds/claude/roster-watch')
     const { parent, lines } = session()
     // Start before the last line, so an append changes the roster input.
     writeFileSync(parent, lines.slice(0, -1).join('\n') + '\n')
-    const shared = new RosterRegistry({ log: quiet, limits: { freshMs: 60_000 } }).acquire(parent).watcher
+    const sharing = new RosterRegistry({ log: quiet, limits: { freshMs: 60_000 } })
+    const shared = sharing.acquire(parent).watcher
     const first = await shared.roster()
-    const refreshes = rosterCounters.refreshes
+    expect(sharing.counters.refreshes).toBe(1)
     appendFileSync(parent, lines.at(-1)! + '\n')
     const again = await Promise.all([shared.roster(), shared.roster(), shared.roster()])
-    expect(rosterCounters.refreshes).toBe(refreshes)
+    expect(sharing.counters.refreshes).toBe(1)
     for (const r of again) expect(r).toEqual(first)
 
-    const eager = new RosterRegistry({ log: quiet }).acquire(parent).watcher
+    const eagerly = new RosterRegistry({ log: quiet })
+    const eager = eagerly.acquire(parent).watcher
     await eager.roster()
-    const before = rosterCounters.refreshes
     await eager.roster()
-    expect(rosterCounters.refreshes).toBe(before + 1)
+    expect(eagerly.counters.refreshes).toBe(2)
   })
 })

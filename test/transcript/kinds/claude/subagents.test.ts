@@ -10,7 +10,7 @@ import { Value } from '@sinclair/typebox/value'
 import type { Subagent } from '../../../../src/transcript/roster'
 import { SubagentSchema } from '../../../../src/transcript/roster'
 import { createClaudeSource, type ClaudeSource } from '../../../../src/transcript/kinds/claude/source'
-import { RosterRegistry, rosterCounters } from '../../../../src/transcript/kinds/claude/roster-watch'
+import { RosterRegistry, newRosterCounters, type RosterCounters } from '../../../../src/transcript/kinds/claude/roster-watch'
 import { JsonlFiles } from '../../../../src/transcript/jsonl/timeline'
 /** the JSONL files of the sources these tests build: counters read from here */
 const jsonl = new JsonlFiles()
@@ -50,17 +50,21 @@ interface Setup {
   parent: string
   subDir: string
   logs: string[]
+  /** the source's roster counters: its own */
+  roster: RosterCounters
 }
 function setup(): Setup {
   const h = claudeHome('cc-subagents')
   homes.push(h)
   const logs: string[] = []
+  const roster = newRosterCounters()
   return {
     h,
-    src: createClaudeSource(h.homes, { log: (m) => logs.push(m), pollMs: 60_000, jsonl }),
+    src: createClaudeSource(h.homes, { log: (m) => logs.push(m), pollMs: 60_000, jsonl, rosterCounters: roster }),
     parent: join(h.proj, `${SID}.jsonl`),
     subDir: join(h.proj, SID, 'subagents'),
     logs,
+    roster,
   }
 }
 function ok(r: Resolved | Unresolved): Resolved {
@@ -263,19 +267,19 @@ describe('roster', () => {
   })
 
   test('one pass: the index pass folds the roster; the roster reads nothing of the parent while a timeline holds it', async () => {
-    const { src, parent } = setup()
-    const before = { ...rosterCounters }
+    const { src, parent, roster } = setup()
+    const before = { ...roster }
     const scanned = jsonl.counters.bytesScanned
     const r = ok(await src.resolve(pane(), {}))
     expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: true, [DELTA]: true, [EPSILON]: false })
     expect(jsonl.counters.bytesScanned - scanned).toBe(statSync(parent).size)
-    expect(rosterCounters.parentBytesRead - before.parentBytesRead).toBe(0)
-    expect(rosterCounters.parentRescans - before.parentRescans).toBe(0)
+    expect(roster.parentBytesRead - before.parentBytesRead).toBe(0)
+    expect(roster.parentRescans - before.parentRescans).toBe(0)
     r.timeline.release()
   })
 
   test('incremental: a second roster() after an append reads only the appended bytes, once', async () => {
-    const { src, parent } = setup()
+    const { src, parent, roster } = setup()
     writeFileSync(
       parent,
       PARENT_LINES.slice(0, 9)
@@ -284,38 +288,38 @@ describe('roster', () => {
     )
     const r = ok(await src.resolve(pane(), {}))
     await r.roster!()
-    const before = { ...rosterCounters }
+    const before = { ...roster }
     await r.roster!() // nothing appended: nothing read, no meta re-read
-    expect(rosterCounters.parentBytesRead - before.parentBytesRead).toBe(0)
-    expect(rosterCounters.metaReads - before.metaReads).toBe(0)
-    expect(rosterCounters.listings - before.listings).toBe(1)
+    expect(roster.parentBytesRead - before.parentBytesRead).toBe(0)
+    expect(roster.metaReads - before.metaReads).toBe(0)
+    expect(roster.listings - before.listings).toBe(1)
     const appended = PARENT_LINES.slice(9, 11)
       .map((l) => l + '\n')
       .join('')
     appendFileSync(parent, appended)
-    const mid = { ...rosterCounters }
+    const mid = { ...roster }
     const midScanned = jsonl.counters.bytesScanned
     // all five files are present; only the two sync results were appended
     expect(doneOf(await r.roster!())).toEqual({ [ALPHA]: true, [BETA]: true, [GAMMA]: false, [DELTA]: false, [EPSILON]: false })
     // read once, by the timeline's index pass; the roster took its facts
     expect(jsonl.counters.bytesScanned - midScanned).toBe(Buffer.byteLength(appended))
-    expect(rosterCounters.parentBytesRead - mid.parentBytesRead).toBe(0)
-    expect(rosterCounters.parentRescans - mid.parentRescans).toBe(0)
+    expect(roster.parentBytesRead - mid.parentBytesRead).toBe(0)
+    expect(roster.parentRescans - mid.parentRescans).toBe(0)
     // the same watcher serves /snapshot counts: no rescan there either
-    const beforeCounts = { ...rosterCounters }
+    const beforeCounts = { ...roster }
     expect(await src.subagentCounts(pane())).toEqual({ running: 3, total: 5 })
-    expect(rosterCounters.parentBytesRead - beforeCounts.parentBytesRead).toBe(0)
-    expect(rosterCounters.parentRescans - beforeCounts.parentRescans).toBe(0)
+    expect(roster.parentBytesRead - beforeCounts.parentBytesRead).toBe(0)
+    expect(roster.parentRescans - beforeCounts.parentRescans).toBe(0)
     // the socket goes: /snapshot folds on its own, from where the index pass stopped
     r.timeline.release()
     const more = PARENT_LINES.slice(11)
       .map((l) => l + '\n')
       .join('')
     appendFileSync(parent, more)
-    const afterRelease = { ...rosterCounters }
+    const afterRelease = { ...roster }
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
-    expect(rosterCounters.parentBytesRead - afterRelease.parentBytesRead).toBe(Buffer.byteLength(more))
-    expect(rosterCounters.parentRescans - afterRelease.parentRescans).toBe(0)
+    expect(roster.parentBytesRead - afterRelease.parentBytesRead).toBe(Buffer.byteLength(more))
+    expect(roster.parentRescans - afterRelease.parentRescans).toBe(0)
   })
 
   test('shrink and replacement start the fold over', async () => {
@@ -347,10 +351,10 @@ describe('roster', () => {
   })
 
   test('without a timeline (a /snapshot row), the watcher folds the parent itself and starts over on shrink and replacement', async () => {
-    const { src, parent } = setup()
-    const before = rosterCounters.parentRescans
+    const { src, parent, roster } = setup()
+    const before = roster.parentRescans
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
-    expect(rosterCounters.parentRescans - before).toBe(1)
+    expect(roster.parentRescans - before).toBe(1)
     writeFileSync(
       parent,
       PARENT_LINES.slice(0, 9)
@@ -358,15 +362,15 @@ describe('roster', () => {
         .join(''),
     ) // truncated in place
     expect(await src.subagentCounts(pane())).toEqual({ running: 5, total: 5 })
-    expect(rosterCounters.parentRescans - before).toBe(2)
+    expect(roster.parentRescans - before).toBe(2)
     writeFileSync(parent + '.new', PARENT_LINES.map((l) => l + '\n').join(''))
     renameSync(parent + '.new', parent)
     expect(await src.subagentCounts(pane())).toEqual({ running: 1, total: 5 })
-    expect(rosterCounters.parentRescans - before).toBe(3)
+    expect(roster.parentRescans - before).toBe(3)
   })
 
   test('unreadable meta → labels from the spawning call; rewritten meta is re-read (only then)', async () => {
-    const { src, subDir } = setup()
+    const { src, subDir, roster } = setup()
     writeFileSync(join(subDir, `agent-${BETA}.meta.json`), '{"agentType": "Expl')
     writeFileSync(join(subDir, `agent-${GAMMA}.meta.json`), Buffer.from([0, 159, 146, 150, 255]))
     const r = ok(await src.resolve(pane(), {}))
@@ -381,16 +385,16 @@ describe('roster', () => {
       done: true,
     })
     expect(rows.length).toBe(5)
-    const reads = rosterCounters.metaReads
+    const reads = roster.metaReads
     await r.roster!()
-    expect(rosterCounters.metaReads).toBe(reads)
+    expect(roster.metaReads).toBe(reads)
     writeFileSync(
       join(subDir, `agent-${BETA}.meta.json`),
       JSON.stringify({ agentType: 'Explore', description: 'Renamed in meta', toolUseId: 'toolu_mock000003', spawnDepth: 1 }),
     )
     const again = (await r.roster!())!.find((x) => x.agent_id === BETA)!
     expect(again).toMatchObject({ agent_type: 'Explore', description: 'Renamed in meta' })
-    expect(rosterCounters.metaReads).toBe(reads + 1)
+    expect(roster.metaReads).toBe(reads + 1)
   })
 
   test('meta without a jsonl is dropped; a jsonl without meta still shows', async () => {
@@ -448,11 +452,11 @@ describe('roster', () => {
   })
 
   test('concurrent roster() calls share one refresh', async () => {
-    const { src } = setup()
+    const { src, roster } = setup()
     const r = ok(await src.resolve(pane(), {}))
-    const before = rosterCounters.refreshes
+    const before = roster.refreshes
     const [x, y, z] = await Promise.all([r.roster!(), r.roster!(), r.roster!()])
-    expect(rosterCounters.refreshes - before).toBe(1)
+    expect(roster.refreshes - before).toBe(1)
     expect(x).toEqual(y)
     expect(y).toEqual(z)
   })

@@ -157,7 +157,6 @@ describe('a bridge restart', () => {
   test('the rollout’s index is saved in the data dir and loaded by the next bridge: no index pass, the same opening', async () => {
     freshCodexDir()
     const dataDir = tempDir('codex-data-')
-    const { flushIndexStores, indexStoreCounters } = await import('../../../../src/transcript/jsonl/index-store')
     const life = async () => {
       const b = await startBridge({
         state: { panes: [codexPane(cwdOf(rollout(A)), A)] },
@@ -172,15 +171,14 @@ describe('a bridge restart', () => {
         for (const q of sockets.splice(0)) q.close()
         await b.stop()
       }
-      await flushIndexStores(5000)
-      return { opening, built: b.app.decorator.jsonl.counters.indexBuilds }
+      await b.app.decorator.indexCache.flush(5000)
+      const { jsonl, indexCache } = b.app.decorator.counters
+      return { opening, built: jsonl.indexBuilds, loaded: indexCache.loads }
     }
     const first = await life()
-    expect(first.built).toBe(1)
-    const loads = indexStoreCounters.loads
+    expect(first).toMatchObject({ built: 1, loaded: 0 })
     const again = await life()
-    expect(again.built).toBe(0)
-    expect(indexStoreCounters.loads).toBe(loads + 1)
+    expect(again).toMatchObject({ built: 0, loaded: 1 })
     expect(again.opening.entries).toEqual(first.opening.entries)
     rmSync(dataDir, { recursive: true, force: true })
   })

@@ -259,8 +259,8 @@ describe('opencode via the store (service unreachable)', () => {
     const q = await open(b)
     const { hello } = await readOpening(q)
     // Nothing committed: polls are answered by SQLite's data_version alone.
-    const skipped = b.app.decorator.opencode.debug().skipped
-    await waitFor(() => b.app.decorator.opencode.debug().skipped >= skipped + 2, 3000, 'skipped polls')
+    const skipped = b.app.decorator.counters.opencode.skipped
+    await waitFor(() => b.app.decorator.counters.opencode.skipped >= skipped + 2, 3000, 'skipped polls')
     const w = new Database(join(dataHome, 'opencode/opencode.db'))
     cleanups.push(() => w.close())
     w.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [
