@@ -40,20 +40,19 @@ interface Job {
   key: string
 }
 
-/** Counters for tests and logs. */
+/** What a sender did (the app's own), for tests. */
 export interface PushCounters {
+  /** messages the push service accepted */
   sent: number
-  failed: number
+  /** attempts made again after a failure */
   retried: number
-  gone: number
-  coalesced: number
 }
 
 /** The Topic header: the pane id in the push service's alphabet, so a newer message replaces an undelivered older one. */
 export const topicOf = (pane: string) => Buffer.from(pane).toString('base64url').slice(0, 32)
 
 export class PushSender {
-  readonly counters: PushCounters = { sent: 0, failed: 0, retried: 0, gone: 0, coalesced: 0 }
+  readonly counters: PushCounters = { sent: 0, retried: 0 }
   private queue: Job[] = []
   private waiting = new Map<string, Job>()
   private running = 0
@@ -82,7 +81,6 @@ export class PushSender {
     if (queued) {
       queued.payload = payload
       queued.sub = sub
-      this.counters.coalesced++
       return
     }
     const job: Job = { sub, payload, attempt: 0, key }
@@ -161,7 +159,6 @@ export class PushSender {
       return
     }
     if (status === 404 || status === 410) {
-      this.counters.gone++
       this.o.store.remove(sub.id)
       this.o.log(`push: subscription ${sub.id} is gone (${status}); deleted`)
       return
@@ -182,7 +179,6 @@ export class PushSender {
       this.timers.add(t)
       return
     }
-    this.counters.failed++
     this.o.log(`push: sending to ${sub.id} failed (${status ? `status ${status}` : why}); giving up`)
   }
 }

@@ -36,12 +36,8 @@ export type OpencodeCounters = ReturnType<typeof newOpencodeCounters>
 const newOpencodeCounters = () => ({
   /** full loads of a session (cold acquire or rebuild after a rewrite) */
   loads: 0,
-  /** tail polls that read the feed */
-  polls: 0,
   /** polls skipped because the store said nothing changed */
   skipped: 0,
-  /** history rewrites detected (revert/undo): cache rebuilt, onReset fired */
-  rebuilds: 0,
   /** polls running now */
   activePollers: 0,
 })
@@ -93,14 +89,12 @@ class SessionCache {
       this.counters.skipped++
       return
     }
-    this.counters.polls++
     try {
       const desc = await this.feed.newestUntil(this.state.watermark)
       const r = tailStep(this.state, desc)
       if (!r.reachedWatermark) {
         // The whole session was read and the watermark message is gone: history was
         // rewritten (revert, undo). Every seq after the change is void: reload, reset.
-        this.counters.rebuilds++
         await this.load()
         for (const l of [...this.reset]) l()
         return
