@@ -23,6 +23,8 @@ export interface FakeHerdrSocketOptions {
 export interface FakeHerdrSocket {
   /** open event subscriptions */
   subscribers(): number
+  /** Writes a raw line to every open subscription: a frame herdr itself would not push (tests of the bridge's checks). */
+  push(line: string): void
   close(): Promise<void>
 }
 
@@ -43,7 +45,8 @@ function statusKey(p: FakePane | undefined): string {
 
 export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<FakeHerdrSocket> {
   const tickMs = o.tickMs ?? 100
-  const subs = new Set<() => void>()
+  /** open subscriptions: their socket → how to end them */
+  const subs = new Map<Socket, () => void>()
   const log = (method: string) => {
     if (o.logPath) appendFileSync(o.logPath, JSON.stringify({ argv: ['socket', method] }) + '\n')
   }
@@ -104,10 +107,10 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     const timer = setInterval(tick, tickMs)
     const end = () => {
       clearInterval(timer)
-      subs.delete(end)
+      subs.delete(sock)
       sock.destroy()
     }
-    subs.add(end)
+    subs.set(sock, end)
     sock.on('close', end)
     sock.on('error', end)
   }
@@ -201,8 +204,11 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
   })
   return {
     subscribers: () => subs.size,
+    push(line) {
+      for (const sock of subs.keys()) if (!sock.destroyed) sock.write(line + '\n')
+    },
     async close() {
-      for (const end of [...subs]) end()
+      for (const end of [...subs.values()]) end()
       // server.close waits for every connection: end them all (a request may be mid-reply)
       const closed = new Promise<void>((res) => server.close(() => res()))
       for (const sock of open) sock.destroy()

@@ -84,11 +84,6 @@ export function socketRequest<T>(path: string, method: string, params: Record<st
   })
 }
 
-export interface HerdrEvent {
-  event: string
-  data: Record<string, unknown>
-}
-
 export interface Subscription {
   /** resolves once herdr answered `subscription_started`; rejects if it refused */
   started: Promise<void>
@@ -96,13 +91,16 @@ export interface Subscription {
 }
 
 /**
- * `events.subscribe`: keeps the connection open and calls onEvent per pushed
- * line; onEnd once when the connection ends for any reason after starting.
+ * `events.subscribe`: keeps the connection open and calls onEvent per pushed line
+ * that fits `event` (herdr's schema, types.ts; one that does not is ignored) and the
+ * first line must fit `started`; onEnd once when the connection ends for any reason
+ * after starting.
  */
-export function socketSubscribe(
+export function socketSubscribe<S extends TSchema>(
   path: string,
   subscriptions: Record<string, unknown>[],
-  onEvent: (e: HerdrEvent) => void,
+  schemas: { started: TSchema; event: S },
+  onEvent: (e: Static<S>) => void,
   onEnd: (reason: string) => void,
   timeoutMs: number,
 ): Subscription {
@@ -127,20 +125,20 @@ export function socketSubscribe(
     else if (!closing) onEnd(err.message)
   }
   const feed = lineReader((line) => {
-    let msg: { result?: { type?: string }; error?: { code: string; message: string }; event?: string; data?: Record<string, unknown> }
+    let msg: { result?: unknown; error?: { code: string; message: string } }
     try {
       msg = JSON.parse(line)
     } catch {
       return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: unreadable line'))
     }
     if (!started) {
-      if (msg.error) return end(new HerdrSocketError(msg.error.code, `herdr socket events.subscribe: ${msg.error.message}`))
-      if (msg.result?.type !== 'subscription_started') return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: no subscription_started'))
+      if (msg?.error) return end(new HerdrSocketError(msg.error.code, `herdr socket events.subscribe: ${msg.error.message}`))
+      if (!Value.Check(schemas.started, msg?.result)) return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: no subscription_started'))
       started = true
       clearTimeout(timer)
       return resolveStart()
     }
-    if (typeof msg.event === 'string' && msg.data && typeof msg.data === 'object') onEvent({ event: msg.event, data: msg.data })
+    if (Value.Check(schemas.event, msg)) onEvent(msg)
   }, MAX_LINE)
   sock.on('connect', () => sock.write(JSON.stringify({ id: 'gothalo:sub', method: 'events.subscribe', params: { subscriptions } }) + '\n'))
   sock.on('data', (d) => {

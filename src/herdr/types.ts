@@ -1,6 +1,6 @@
-// herdr's wire shapes as the CLI and the socket print them (docs/reference/herdr-cli.md §3, §5),
-// as TypeBox schemas: the herdr edge (client.ts, socket.ts) checks every reply against
-// them, so past the edge the fields are what their types say. A reply that does not fit
+// herdr's wire shapes as the CLI and the socket print them (docs/reference/herdr-cli.md §3, §5, §8),
+// as TypeBox schemas: the herdr edge (client.ts, socket.ts) checks every reply and every
+// pushed event against them, so past the edge the fields are what their types say. A reply that does not fit
 // is malformed (a 502), never a crash. Absent optional fields are omitted by herdr,
 // never null. Required are the fields the bridge relies on; the others are checked
 // only when present.
@@ -112,5 +112,37 @@ export const SnapshotReply = Type.Object({ snapshot: SnapshotSchema })
 
 /** socket `ping`. */
 export const PingReply = Type.Object({ type: opt(Type.String()), version: opt(Type.String()), protocol: opt(Type.Number()) })
+
+/** socket `events.subscribe`: the first line's `result`, before any event is pushed (§8.3). */
+export const SubscriptionStartedReply = Type.Object({ type: Type.Literal('subscription_started') })
+
+/**
+ * A line `events.subscribe` pushes (§8.3): an event name and its data. Generic events are
+ * snake_case (`pane_created`, …) with a matching `type` in data; the watcher reads the
+ * whole state again on them, so it looks no further into their data. A pushed line that
+ * does not fit is not herdr's event and is ignored.
+ */
+export const HerdrEventSchema = Type.Object({ event: Type.String(), data: Type.Record(Type.String(), Type.Unknown()) })
+export type HerdrEvent = Static<typeof HerdrEventSchema>
+
+/**
+ * The pane-scoped `pane.agent_status_changed` (dot name, no `type` in data): herdr pushes it
+ * when a subscribed pane's status or its presentation fields change. It carries no
+ * state_change_seq (the watcher asks `agent.get` for that). An event of this name whose
+ * data does not fit is read as a generic event.
+ */
+export const PaneStatusChangedSchema = Type.Object({
+  event: Type.Literal('pane.agent_status_changed'),
+  data: Type.Object({
+    pane_id: Type.String(),
+    workspace_id: opt(Type.String()),
+    agent_status: opt(Status),
+    agent: opt(Type.String()),
+    title: opt(Type.String()),
+    display_agent: opt(Type.String()),
+    state_labels: opt(Labels),
+  }),
+})
+export type PaneStatusChanged = Static<typeof PaneStatusChangedSchema>
 
 export type ReadSource = 'visible' | 'recent' | 'recent-unwrapped' | 'detection'

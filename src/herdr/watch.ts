@@ -15,9 +15,21 @@
 // push subscription); /snapshot alone reads through a short shared cache.
 import type { HerdrClient } from './client'
 import { Listeners } from '../listeners'
-import { socketRequest, socketSubscribe, type HerdrEvent, type Subscription } from './socket'
+import { socketRequest, socketSubscribe, type Subscription } from './socket'
 import type { Static, TSchema } from '@sinclair/typebox'
-import { AgentReply, PingReply, SnapshotReply, type AgentInfo, type Snapshot } from './types'
+import { Value } from '@sinclair/typebox/value'
+import {
+  AgentReply,
+  HerdrEventSchema,
+  PaneStatusChangedSchema,
+  PingReply,
+  SnapshotReply,
+  SubscriptionStartedReply,
+  type AgentInfo,
+  type HerdrEvent,
+  type PaneStatusChanged,
+  type Snapshot,
+} from './types'
 
 export interface HerdrWatchOptions {
   /** herdr's API socket; undefined = CLI polling only */
@@ -363,7 +375,14 @@ export class HerdrWatch {
         ...GENERIC_EVENTS.map((type) => ({ type })),
       ]
       this.counters.subscriptions++
-      const next = socketSubscribe(this.o.socketPath!, subs, onEvent, (why) => ended?.(why), this.o.socketTimeoutMs)
+      const next = socketSubscribe(
+        this.o.socketPath!,
+        subs,
+        { started: SubscriptionStartedReply, event: HerdrEventSchema },
+        onEvent,
+        (why) => ended?.(why),
+        this.o.socketTimeoutMs,
+      )
       await next.started
       const old = sub
       sub = next
@@ -395,7 +414,7 @@ export class HerdrWatch {
       })().finally(() => (resyncing = undefined))
       return resyncing
     }
-    const refreshAgent = async (pane: string, fromEvent: Record<string, unknown>) => {
+    const refreshAgent = async (pane: string, fromEvent: PaneStatusChanged['data']) => {
       if (refreshing.has(pane)) return void refreshing.set(pane, true)
       refreshing.set(pane, false)
       try {
@@ -419,7 +438,8 @@ export class HerdrWatch {
     function onEvent(e: HerdrEvent) {
       if (!alive()) return
       watch.counters.events++
-      if (e.event === 'pane.agent_status_changed' && typeof e.data.pane_id === 'string') void refreshAgent(e.data.pane_id, e.data)
+      // A status event fitting its schema refreshes its pane; any other event, or one of that name that does not fit, reads everything.
+      if (Value.Check(PaneStatusChangedSchema, e)) void refreshAgent(e.data.pane_id, e.data)
       else void resync()
     }
     const watch = this
@@ -483,9 +503,9 @@ export class HerdrWatch {
     this.accept({ ...this.snap, agents, panes }, undefined)
   }
 
-  private patchStatus(pane: string, data: Record<string, unknown>): void {
-    if (!this.snap || typeof data.agent_status !== 'string') return
-    const status = data.agent_status as AgentInfo['agent_status']
+  private patchStatus(pane: string, data: PaneStatusChanged['data']): void {
+    const status = data.agent_status
+    if (!this.snap || status === undefined) return
     this.accept(
       {
         ...this.snap,

@@ -2,7 +2,7 @@
 // polling), else one CLI poll per second for all panes; and the calls it makes
 // stay flat however many sockets read from it.
 import { afterEach, describe, expect, test } from 'bun:test'
-import { writeFileSync, renameSync } from 'node:fs'
+import { readFileSync, writeFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHerdrClient } from '../../src/herdr/client'
 import { HerdrWatch } from '../../src/herdr/watch'
@@ -62,6 +62,12 @@ function nextSnapshot(w: HerdrWatch, ok: (s: Snapshot) => boolean, ms = 5000): {
 
 const statusOf = (s: Snapshot, pane: string) => s.agents.find((a) => a.pane_id === pane)?.agent_status
 
+/** How many socket requests of `method` the fake herdr saw. */
+const socketCalls = (logPath: string, method: string) =>
+  readFileSync(logPath, 'utf8')
+    .split('\n')
+    .filter((l) => l && JSON.parse(l).argv.join(' ') === `socket ${method}`).length
+
 const cleanup: (() => Promise<void> | void)[] = []
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f()
@@ -117,6 +123,35 @@ describe('socket API', () => {
     s.setPanes([claudePane({ pane_id: 'w1:p3', agent: { agent_status: 'blocked', state_change_seq: 9 } })])
     await gone.done
     gone.release()
+    expect(w.counters.cliSnapshots).toBe(0)
+  })
+
+  test("pushed lines that do not fit herdr's event schemas change nothing: the subscription stays, only herdr's statuses reach the state", async () => {
+    // w1:p1 is a shell: agent.get cannot refresh it, so a status event for it could only be patched in from the event itself
+    const s = setup([{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }, claudePane({ pane_id: 'w1:p2' })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath, logPath: s.logPath })
+    cleanup.push(() => sock.close())
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, resyncMs: 60_000 })
+    cleanup.push(() => w.close())
+    const statuses: unknown[] = []
+    cleanup.push(w.use((x) => statuses.push(...x.panes.map((p) => p.agent_status), ...x.agents.map((a) => a.agent_status))))
+    const fullReads = () => socketCalls(s.logPath, 'session.snapshot')
+    // the first read, and the one right after subscribing
+    await waitFor(() => w.mode === 'socket' && sock.subscribers() === 1 && fullReads() >= 2, 3000, 'subscribed')
+    const subscriptions = w.counters.subscriptions
+    const read = fullReads()
+    for (const line of ['{"event":"pane.agent_status_changed"}', '{"event":"pane.agent_status_changed","data":null}', '{"event":7,"data":{}}', '[1,2]', 'null'])
+      sock.push(line)
+    // a status of the wrong type: not a status event, so everything is read again instead of patching it in
+    sock.push('{"event":"pane.agent_status_changed","data":{"pane_id":"w1:p1","agent_status":42}}')
+    await waitFor(() => fullReads() > read, 3000, 'the full read the last line asks for')
+    const blocked = nextSnapshot(w, (x) => statusOf(x, 'w1:p2') === 'blocked')
+    s.setStatus('w1:p2', 'blocked', 8)
+    await blocked.done
+    blocked.release()
+    expect(statuses.filter((x) => typeof x !== 'string')).toEqual([])
+    expect(w.mode).toBe('socket')
+    expect(w.counters.subscriptions).toBe(subscriptions)
     expect(w.counters.cliSnapshots).toBe(0)
   })
 
