@@ -96,7 +96,7 @@ const figures = {
   cold_first_page_ms: +median(colds).toFixed(1),
   warm_reconnect_ms: +median(warms).toFixed(1),
   requests_per_warm_reconnect: requests,
-  loads: registry.debug().loads,
+  loads: registry.counters.loads,
 }
 console.log(JSON.stringify(figures))
 console.log(`opencode session of ${N} messages → ${total} entries, through a loopback service; ${loadNote()}`)

@@ -52,7 +52,7 @@ async function openOnce(path: string, cacheDir?: string) {
   if (page.length !== Math.min(150, tl.total())) throw new Error('newest page has the wrong size')
   tl.release()
   await store?.flush(30_000)
-  console.log(JSON.stringify({ ms: took, builds: jsonl.debug().indexBuilds, loads: store?.counters.loads ?? 0 }))
+  console.log(JSON.stringify({ ms: took, builds: jsonl.counters.indexBuilds, loads: store?.counters.loads ?? 0 }))
 }
 
 async function fresh(path: string, cacheDir?: string): Promise<{ ms: number; builds: number; loads: number }> {
@@ -152,7 +152,7 @@ async function main() {
       const lat = await tailLatency(tl, path, recs, 50)
       const rssServing = rssMB()
 
-      const builds = jsonl.debug().indexBuilds
+      const builds = jsonl.counters.indexBuilds
       const many: JsonlTimeline[] = []
       const t3 = performance.now()
       for (let k = 0; k < 200; k++) {
@@ -162,7 +162,7 @@ async function main() {
         many.push(h)
       }
       const manyMs = ms(t3)
-      const manyBuilds = jsonl.debug().indexBuilds - builds
+      const manyBuilds = jsonl.counters.indexBuilds - builds
       for (const h of many) h.release()
       tl.release()
       jsonl.drop()

@@ -86,7 +86,7 @@ async function serve(cfg: ServeConfig): Promise<void> {
         start_mb: rssStart,
         listening_mb: listening,
         heap_mb: process.memoryUsage().heapUsed / 1048576,
-        jsonl: app.decorator.jsonl.debug(),
+        jsonl: { ...app.decorator.counters.jsonl, ...app.decorator.jsonl.holding() },
         store: { ...app.decorator.counters.indexCache },
         logs: logs.slice(-5),
       }

@@ -116,8 +116,8 @@ export class JsonlFiles {
     for (const [k, f] of [...this.files]) if (f.refs === 0) this.evict(f, k)
   }
 
-  /** The counters and what the registry holds, for tests and measurements. */
-  debug() {
+  /** What the registry holds now, for tests and measurements (what it did is in `counters`). */
+  holding() {
     let held = 0
     let cached = 0
     let indexBytes = 0
@@ -126,7 +126,7 @@ export class JsonlFiles {
       else cached++
       indexBytes += f.index.byteSize()
     }
-    return { ...this.counters, heldFiles: held, cachedFiles: cached, indexBytes }
+    return { heldFiles: held, cachedFiles: cached, indexBytes }
   }
 
   private keyOf(path: string, normalize: LineNormalizer, id: string | undefined): string {

@@ -175,10 +175,11 @@ test('a missing file is a pending timeline that streams once it appears', async 
 test('two timelines on one file share one index and one tailer', async () => {
   const path = fresh()
   writeFileSync(path, line('a', 1))
-  const before = jsonl.debug()
+  const seen = () => ({ ...jsonl.counters, ...jsonl.holding() })
+  const before = seen()
   const t1 = await acquire(path, countingNormalizer, FAST)
   const t2 = await acquire(path, countingNormalizer, FAST)
-  const after = jsonl.debug()
+  const after = seen()
   expect(after.indexBuilds - before.indexBuilds).toBe(1)
   expect(after.activeTailers - before.activeTailers).toBe(1)
   expect(after.heldFiles - before.heldFiles).toBe(1)
@@ -192,7 +193,7 @@ test('two timelines on one file share one index and one tailer', async () => {
   expect(r1.entries).toEqual(r2.entries)
   // releasing one leaves the other streaming
   t1.release()
-  expect(jsonl.debug().activeTailers - before.activeTailers).toBe(1)
+  expect(jsonl.counters.activeTailers - before.activeTailers).toBe(1)
   appendFileSync(path, line('c', 1))
   await r2.untilEntries(2)
   expect(r1.entries.length).toBe(1)
@@ -201,12 +202,12 @@ test('two timelines on one file share one index and one tailer', async () => {
 test('the last release stops the tailer; a warm re-acquire reuses the index', async () => {
   const path = fresh()
   writeFileSync(path, line('a', 1) + line('b', 1))
-  const base = jsonl.debug()
+  const base = jsonl.counters.activeTailers
   const tl = await jsonl.acquire(path, countingNormalizer, FAST)
-  expect(jsonl.debug().activeTailers).toBe(base.activeTailers + 1)
+  expect(jsonl.counters.activeTailers).toBe(base + 1)
   tl.release()
   tl.release() // idempotent
-  expect(jsonl.debug().activeTailers).toBe(base.activeTailers)
+  expect(jsonl.counters.activeTailers).toBe(base)
   expect(await tl.read(1, 2)).toEqual([])
   // no poll runs any more: the pass counter stays put over many poll intervals
   const pumpsAfter = jsonl.counters.pumps
@@ -261,8 +262,8 @@ test('the warm cache expires, is bounded, and can be disabled', async () => {
     const p = fresh()
     writeFileSync(p, line('a', 1))
     ;(await jsonl.acquire(p, countingNormalizer, FAST)).release()
-    expect(jsonl.debug().cachedFiles).toBe(1)
-    await waitFor(() => jsonl.debug().cachedFiles === 0, 2000, 'keep-alive expiry')
+    expect(jsonl.holding().cachedFiles).toBe(1)
+    await waitFor(() => jsonl.holding().cachedFiles === 0, 2000, 'keep-alive expiry')
   } finally {
     jsonl.configure({ keepAliveMs: 60_000 })
   }
@@ -271,7 +272,7 @@ test('the warm cache expires, is bounded, and can be disabled', async () => {
     const p = fresh()
     writeFileSync(p, line('a', 1))
     ;(await jsonl.acquire(p, countingNormalizer, FAST)).release()
-    expect(jsonl.debug().cachedFiles).toBe(0)
+    expect(jsonl.holding().cachedFiles).toBe(0)
   } finally {
     jsonl.configure({ maxFiles: 8 })
   }
@@ -281,7 +282,7 @@ test('the warm cache expires, is bounded, and can be disabled', async () => {
     const paths = [fresh(), fresh(), fresh()]
     for (const p of paths) writeFileSync(p, line('a', 1))
     for (const p of paths) (await jsonl.acquire(p, countingNormalizer, FAST)).release()
-    expect(jsonl.debug().cachedFiles).toBe(2)
+    expect(jsonl.holding().cachedFiles).toBe(2)
     const builds = jsonl.counters.indexBuilds
     ;(await jsonl.acquire(paths[0], countingNormalizer, FAST)).release() // evicted: rebuilt
     expect(jsonl.counters.indexBuilds).toBe(builds + 1)

@@ -190,12 +190,12 @@ export class OpencodeSessions {
     }
   }
 
-  /** The counters and what the registry holds, for tests and measurements. */
-  debug() {
+  /** What the registry holds now, for tests and measurements (what it did is in `counters`). */
+  holding() {
     let held = 0
     let cached = 0
     for (const c of this.caches.values()) c.refs > 0 ? held++ : cached++
-    return { ...this.counters, heldSessions: held, cachedSessions: cached }
+    return { heldSessions: held, cachedSessions: cached }
   }
 
   private release(cache: SessionCache): void {

@@ -85,14 +85,14 @@ describe('a long real session (cc-long, 3.8 MB)', () => {
 
   test('a client that disconnects mid-page costs nothing: the file is released', async () => {
     // Earlier sockets of this file may still be closing: start from none held.
-    await waitFor(() => b.app.decorator.jsonl.debug().heldFiles === 0, 5000, 'earlier sockets released')
+    await waitFor(() => b.app.decorator.jsonl.holding().heldFiles === 0, 5000, 'earlier sockets released')
     const q = await connect(b, 'pane=w1:p2')
     await q.next()
-    expect(b.app.decorator.jsonl.debug().heldFiles).toBe(1)
+    expect(b.app.decorator.jsonl.holding().heldFiles).toBe(1)
     q.send(JSON.stringify({ type: 'load_older', before_seq: 1000, limit: 500 }))
     q.ws.close(1000)
     await q.closed
-    await waitFor(() => b.app.decorator.jsonl.debug().heldFiles === 0, 5000, 'release')
+    await waitFor(() => b.app.decorator.jsonl.holding().heldFiles === 0, 5000, 'release')
     // The bridge still serves.
     const r = await b.get('/healthz', null)
     expect(r.status).toBe(200)
@@ -284,12 +284,15 @@ describe('two apps in one process share no state', () => {
     try {
       const q = await connect(a, 'pane=w1:p2')
       await q.until((f) => f.type === 'backlog_complete')
-      expect(a.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 1, indexBuilds: 1 })
-      expect(other.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 0, cachedFiles: 0, indexBuilds: 0, reads: 0 })
+      expect(a.app.decorator.jsonl.holding()).toMatchObject({ heldFiles: 1 })
+      expect(a.app.decorator.counters.jsonl).toMatchObject({ indexBuilds: 1 })
+      expect(other.app.decorator.jsonl.holding()).toMatchObject({ heldFiles: 0, cachedFiles: 0 })
+      expect(other.app.decorator.counters.jsonl).toMatchObject({ indexBuilds: 0, reads: 0 })
       // the other bridge builds its own index: nothing it serves comes from the first one's memory
       const q2 = await connect(other, 'pane=w1:p2')
       await q2.until((f) => f.type === 'backlog_complete')
-      expect(other.app.decorator.jsonl.debug()).toMatchObject({ heldFiles: 1, indexBuilds: 1 })
+      expect(other.app.decorator.jsonl.holding()).toMatchObject({ heldFiles: 1 })
+      expect(other.app.decorator.counters.jsonl).toMatchObject({ indexBuilds: 1 })
       q.close()
       q2.close()
     } finally {

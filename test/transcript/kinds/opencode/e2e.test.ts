@@ -210,17 +210,17 @@ describe('opencode via the service', () => {
 
   test('two sockets share one timeline; the poll stops when the last closes', async () => {
     const { b } = await setup()
-    const before = b.app.decorator.opencode.debug()
+    const before = { ...b.app.decorator.opencode.holding(), ...b.app.decorator.counters.opencode }
     const q1 = await open(b)
     const q2 = await open(b)
     const [o1, o2] = await Promise.all([readOpening(q1), readOpening(q2)])
     expect(o1.entries).toEqual(o2.entries)
-    expect(b.app.decorator.opencode.debug().heldSessions).toBe(before.heldSessions + 1)
-    expect(b.app.decorator.opencode.debug().activePollers).toBe(before.activePollers + 1)
+    expect(b.app.decorator.opencode.holding().heldSessions).toBe(before.heldSessions + 1)
+    expect(b.app.decorator.counters.opencode.activePollers).toBe(before.activePollers + 1)
     q1.close()
     q2.close()
     await Promise.all([q1.closed, q2.closed])
-    await waitFor(() => b.app.decorator.opencode.debug().activePollers === before.activePollers, 3000, 'poller stopped')
+    await waitFor(() => b.app.decorator.counters.opencode.activePollers === before.activePollers, 3000, 'poller stopped')
   })
 
   test("a session of another directory is not this pane's transcript: 404", async () => {
