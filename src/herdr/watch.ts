@@ -59,8 +59,6 @@ export type WatchMode = 'stopped' | 'socket' | 'poll'
 export interface WatchCounters {
   /** `herdr api snapshot` processes spawned */
   cliSnapshots: number
-  /** one-shot socket requests (ping, session.snapshot, agent.get) */
-  socketRequests: number
   /** `events.subscribe` connections opened */
   subscriptions: number
   /** events received from herdr */
@@ -101,7 +99,7 @@ const GENERIC_EVENTS = [
 ]
 
 export class HerdrWatch {
-  readonly counters: WatchCounters = { cliSnapshots: 0, socketRequests: 0, subscriptions: 0, events: 0 }
+  readonly counters: WatchCounters = { cliSnapshots: 0, subscriptions: 0, events: 0 }
   private _mode: WatchMode = 'stopped'
   private snap: Snapshot | undefined
   private snapKey = ''
@@ -349,7 +347,6 @@ export class HerdrWatch {
 
   /** One socket request, its result checked against herdr's schema (types.ts). */
   private async request<S extends TSchema>(method: string, params: Record<string, unknown>, reply: S): Promise<Static<S>> {
-    this.counters.socketRequests++
     return socketRequest(this.o.socketPath!, method, params, this.o.socketTimeoutMs, reply)
   }
 

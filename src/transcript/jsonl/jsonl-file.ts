@@ -35,8 +35,6 @@ export const newJsonlCounters = () => ({
   recentHits: 0,
   /** the largest buffer a scan allocated to hold one line (bounded by maxLineBytes) */
   maxLineBuffer: 0,
-  /** lines skipped for being longer than maxLineBytes */
-  oversizedLines: 0,
 })
 
 /** A line longer than this is not read: it becomes one entry marked too large (tooLarge). */
@@ -634,7 +632,6 @@ export class JsonlFile {
 
   /** Indexes an oversized line [start, nl) as one too-large entry. */
   private skipLongLine(index: LineIndex, start: number, nl: number, collect: Draft[] | undefined): void {
-    this.counters.oversizedLines++
     index.push(start, nl, 1)
     collect?.push(tooLarge(start, nl - start))
     this.report(`jsonl ${this.path}: line at byte ${start} is ${nl - start} bytes, over ${this.maxLineBytes}: sent as too large`)
