@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps) {
   // The app's JSONL files (indexes, tailers, the warm cache): its own, shared with no other app.
   const jsonl = new JsonlFiles()
   const opencode = new OpencodeSessions()
-  // The app's own counters, one place for all of them; the groups of parts built below are added as they are made.
+  // The app's own counters, one place for all of them (Web Push's is added with its sender, below).
   const counters: Counters = {
     watch: watch.counters,
     jsonl: jsonl.counters,
@@ -158,7 +158,7 @@ export function createApp(deps: AppDeps) {
     transcript: { maxBufferedBytes: 0 },
     attach: { maxQueuedInput: 0 },
   }
-  // The app's index cache: its writes are flushed by the app's owner at shutdown (app.decorator.indexCache).
+  // The app's index cache; whoever runs the app waits for its writes through app.decorator.indexCache.
   const indexStore = deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log, counters: counters.indexCache }) : undefined
   const sources =
     deps.sources ??
@@ -260,7 +260,7 @@ export function createApp(deps: AppDeps) {
   })
     // what the app counts, in one place, for tests and benches (app.decorator.counters)
     .decorate('counters', counters)
-    // the app's index cache: its owner (main.ts, a test, a bench) waits for its writes (bounded) before exiting
+    // the index cache's writes in flight, waited for (bounded) by main.ts at shutdown, and by a test or bench before a restart
     .decorate('indexCache', { flush: (maxMs?: number) => indexStore?.flush(maxMs) ?? Promise.resolve() })
     // the app's parts whose state tests wait on: the watcher's mode, the files and sessions held, the hub's readiness
     .decorate('watch', ctx.watch)
