@@ -1,5 +1,7 @@
 // AgentInfo (herdr, authoritative status) + screen text → the GET /agent-state card.
-// Pure and total: any input gives a card, never an exception.
+// Pure and total: any screen gives a card, never an exception. The AgentInfo is
+// herdr's, checked against its schema at the herdr edge (herdr/types.ts), or one the
+// explain CLI builds: its fields are what their types say, so none is re-checked here.
 import type { AgentInfo } from '../herdr/types'
 import type { Blocked, Card, Decision, DialogReading, ExplainedField, Region, ScreenReading } from './card'
 import { fingerprintOf } from './drive'
@@ -16,8 +18,8 @@ const STATUS_WORDS: Record<string, string> = {
 }
 
 /** A herdr string as one printable line: control characters and runs of whitespace become single spaces; not cut. */
-const printableLine = (s: unknown): string =>
-  typeof s === 'string'
+const printableLine = (s: string | undefined): string =>
+  s
     ? s
         .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
         .replace(/\s+/g, ' ')
@@ -75,18 +77,17 @@ export interface ExplainedCard {
 
 /** The card and the rules that decided it (for a wrong card: which rule fired, and why). */
 export function explainCard(agent: AgentInfo, screen: string | undefined): ExplainedCard {
-  const a = (agent ?? {}) as Partial<AgentInfo>
-  const kind = typeof a.agent === 'string' && a.agent ? a.agent : 'unknown'
-  const status = typeof a.agent_status === 'string' ? a.agent_status : 'unknown'
-  const title = printableLine(a.terminal_title_stripped) || printableLine(a.title)
+  const kind = agent.agent || 'unknown'
+  const status = agent.agent_status
+  const title = printableLine(agent.terminal_title_stripped) || printableLine(agent.title)
   try {
     const reading: ScreenReading =
-      typeof screen === 'string'
-        ? safeRead(a.agent, screen, a as AgentInfo)
+      screen !== undefined
+        ? safeRead(agent.agent, screen, agent)
         : {
             headline: '',
             detail: '',
-            parsed: hasGrammar(a.agent),
+            parsed: hasGrammar(agent.agent),
             rule: 'card.no-screen',
             decisions: { headline: { rule: 'card.no-screen', why: 'the terminal could not be read' } },
           }
@@ -99,7 +100,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
       headline = title || STATUS_WORDS[status] || status
     }
     const card: Card = {
-      pane_id: String(a.pane_id ?? ''),
+      pane_id: agent.pane_id,
       agent_kind: kind,
       agent_status: status,
       headline,
@@ -113,7 +114,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
     // A dedicated grammar answers blocked, even when no dialog could be read
     // (options then empty); the fallback never does. The card then says
     // parsed:true, since apps are told not to rely on blocked when parsed is false.
-    if (status === 'blocked' && hasGrammar(a.agent)) {
+    if (status === 'blocked' && hasGrammar(agent.agent)) {
       if (!reading.blocked) {
         decisions['blocked.question'] = { rule: 'card.blocked.no-dialog', why: 'herdr says blocked but no dialog was read: the headline, no options' }
         delete decisions['blocked.options']
@@ -134,7 +135,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
   } catch {
     return {
       card: {
-        pane_id: String(a.pane_id ?? ''),
+        pane_id: agent.pane_id,
         agent_kind: kind,
         agent_status: status,
         headline: title || STATUS_WORDS[status] || status,

@@ -8,7 +8,7 @@ import type { Timeline } from './timeline'
 /** The pane's cwd as herdr reports it (else its foreground process's), when usable: an absolute path, as given. */
 export function paneCwd(agent: AgentInfo): string | undefined {
   const cwd = agent.cwd ?? agent.foreground_cwd
-  return typeof cwd === 'string' && isAbsolute(cwd) ? cwd : undefined
+  return cwd !== undefined && isAbsolute(cwd) ? cwd : undefined
 }
 
 /** Where the agents keep their files, as the agents themselves find them (docs/bridge.md). */

@@ -11,12 +11,12 @@
 // file at the first prompt: before that there is nothing to serve (404).
 // Codex has no subagent files: no roster, and ?subagent= is "no transcript".
 import { open, readdir, stat } from 'node:fs/promises'
-import { isAbsolute, join } from 'node:path'
+import { join } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { readHeadLines } from '../../jsonl/files'
 import { JsonlFiles } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
-import { NO_TRANSCRIPT } from '../../source'
+import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import type { IndexStore } from '../../jsonl/index-store'
 import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine } from './normalize'
 
@@ -127,13 +127,12 @@ export class CodexLocator {
 
   async locate(agent: AgentInfo): Promise<CodexSession | undefined> {
     const value = agent.agent_session?.value
-    if (typeof value === 'string' && UUID.test(value.trim())) {
+    if (value !== undefined && UUID.test(value.trim())) {
       const path = await this.byThreadId(value.trim().toLowerCase())
       if (path) return { path, threadId: value.trim().toLowerCase() }
     }
-    const cwd = agent.cwd ?? agent.foreground_cwd
-    if (typeof cwd !== 'string' || !isAbsolute(cwd)) return undefined
-    return this.newestForCwd(cwd)
+    const cwd = paneCwd(agent)
+    return cwd === undefined ? undefined : this.newestForCwd(cwd)
   }
 
   private async isFile(p: string): Promise<boolean> {

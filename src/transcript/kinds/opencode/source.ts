@@ -37,7 +37,7 @@ function unusable(e: unknown): boolean {
 
 function reportedId(agent: AgentInfo): string | undefined {
   const v = agent.agent_session?.value
-  return typeof v === 'string' && SESSION_ID.test(v) ? v : undefined
+  return v !== undefined && SESSION_ID.test(v) ? v : undefined
 }
 
 export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOptions = {}): TranscriptSource {

@@ -102,7 +102,7 @@ async function findById(sessionsDir: string, id: string): Promise<string | undef
 export async function locatePiSession(piDir: string, agent: AgentInfo): Promise<PiSessionFile | undefined> {
   const sessionsDir = join(piDir, 'sessions')
   const value = agent.agent_session?.value
-  if (typeof value === 'string' && value !== '') {
+  if (value) {
     const looksLikePath = agent.agent_session?.kind === 'path' || value.includes('/') || value.includes('\\') || value.endsWith('.jsonl')
     if (looksLikePath) {
       // A path outside the sessions dir is not trusted: it reads as an unknown session.
