@@ -282,38 +282,19 @@ export class IndexStore {
       if (facts === undefined) return no('facts not readable by this fold')
     } else if ('facts' in h) return no('facts without a fold')
     const n = h.rows
-    const cap = Math.max(256, n + (n >> 2))
-    const index = new LineIndex()
-    index.starts = new Float64Array(cap)
-    index.ends = new Float64Array(cap)
-    index.cum = new Float64Array(cap)
-    // Copied into the index (it grows in place), read through a view of the file's
-    // bytes when they are 8-aligned (a whole-file read is): one copy, not two.
+    // The rows stay where the read put them (the index copies them only when the
+    // file grows past them) when the read's buffer is the file's alone and its
+    // rows are 8-aligned, as a whole-file read's are; else one copy.
     const at = buf.byteOffset + body
     let rows: Float64Array
-    if (at % 8 === 0) rows = new Float64Array(buf.buffer, at, n * 3)
+    if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.length && at % 8 === 0) rows = new Float64Array(buf.buffer, at, n * 3)
     else {
       rows = new Float64Array(n * 3)
       new Uint8Array(rows.buffer).set(buf.subarray(body, body + n * ROW_BYTES))
     }
-    index.starts.set(rows.subarray(0, n))
-    index.ends.set(rows.subarray(n, n * 2))
-    index.cum.set(rows.subarray(n * 2, n * 3))
-    index.rows = n
-    index.scanned = h.scanned
-    index.facts = facts
-    // The shape of an index: rows in file order, each a non-empty line with ≥1 entry, all before `scanned`.
-    let lastEnd = -1
-    let lastCum = 0
-    for (let r = 0; r < n; r++) {
-      const s = index.starts[r]!
-      const e = index.ends[r]!
-      const c = index.cum[r]!
-      if (!(s > lastEnd && e > s && c > lastCum && Number.isSafeInteger(c))) return no(`row ${r} out of shape`)
-      lastEnd = e
-      lastCum = c
-    }
-    if (lastEnd >= h.scanned && n > 0) return no('rows past the scanned end')
+    const index = LineIndex.adopt(rows, n, h.scanned, facts)
+    const bad = index.firstMisshapen()
+    if (bad >= 0) return no(`row ${bad} out of shape`)
     if (h.scanned > h.size) return no('scanned past the saved size')
     const headPrint = Buffer.from(h.head, 'base64')
     const tailPrint = Buffer.from(h.tail, 'base64')

@@ -8,11 +8,11 @@ import { unplaced, type LineCounter, type LineFold, type LineNormalizer } from '
 
 export class LineIndex {
   /** byte offset of the first byte of the row's line */
-  starts = new Float64Array(256)
+  starts: Float64Array<ArrayBufferLike> = new Float64Array(256)
   /** byte offset just past the row's line content (its '\n', or a trailing '\r', is not included) */
-  ends = new Float64Array(256)
+  ends: Float64Array<ArrayBufferLike> = new Float64Array(256)
   /** entries in this row's line and every row before it */
-  cum = new Float64Array(256)
+  cum: Float64Array<ArrayBufferLike> = new Float64Array(256)
   rows = 0
   /** byte offset just past the last complete line ('\n' included): where the next scan starts */
   scanned = 0
@@ -49,13 +49,49 @@ export class LineIndex {
     return lo
   }
 
+  /**
+   * An index over rows saved elsewhere (the on-disk cache), without copying
+   * them: `rows` holds the n starts, then the n ends, then the n cumulative
+   * counts. The columns stay views into its buffer until the first push outgrows
+   * them (then they are copied once, as any growth is).
+   */
+  static adopt(rows: Float64Array, n: number, scanned: number, facts: unknown): LineIndex {
+    const index = new LineIndex()
+    index.starts = rows.subarray(0, n)
+    index.ends = rows.subarray(n, n * 2)
+    index.cum = rows.subarray(n * 2, n * 3)
+    index.rows = n
+    index.scanned = scanned
+    index.facts = facts
+    return index
+  }
+
+  /**
+   * The first row out of shape, or -1: rows in file order, each a non-empty
+   * line with at least one entry, all ending before `scanned`.
+   */
+  firstMisshapen(): number {
+    const { starts, ends, cum, rows } = this
+    let lastEnd = -1
+    let lastCum = 0
+    for (let r = 0; r < rows; r++) {
+      const s = starts[r]
+      const e = ends[r]
+      const c = cum[r]
+      if (!(s > lastEnd && e > s && c > lastCum && c <= Number.MAX_SAFE_INTEGER && c % 1 === 0)) return r
+      lastEnd = e
+      lastCum = c
+    }
+    return rows > 0 && lastEnd >= this.scanned ? rows - 1 : -1
+  }
+
   /** Bytes held by the typed arrays (for measurements). */
   byteSize(): number {
     return this.starts.byteLength + this.ends.byteLength + this.cum.byteLength
   }
 
   private grow(): void {
-    const n = this.starts.length * 2
+    const n = Math.max(256, this.starts.length * 2)
     const s = new Float64Array(n)
     s.set(this.starts)
     const e = new Float64Array(n)

@@ -49,6 +49,68 @@ test('indexLines on the whole buffer equals the naive rows', () => {
   expect(rows).toEqual(naiveRows(bytes))
 })
 
+/** A saved index's layout: n starts, then n ends, then n cumulative counts. */
+const saved = (rows: number[][]) => Float64Array.from([...rows.map((r) => r[0]!), ...rows.map((r) => r[1]!), ...rows.map((r) => r[2]!)])
+
+test('an adopted index reads its rows in place, and a push past them copies, leaving the saved rows alone', () => {
+  const rows = saved([
+    [0, 10, 1],
+    [11, 20, 3],
+  ])
+  const index = LineIndex.adopt(rows, 2, 21, undefined)
+  expect([index.total(), index.before(1), index.rowOf(2), index.ends[1]]).toEqual([3, 1, 1, 20])
+  expect(index.cum.buffer).toBe(rows.buffer)
+  index.push(21, 30, 2)
+  index.push(31, 40, 1)
+  expect(Array.from({ length: index.rows }, (_, r) => [index.starts[r], index.ends[r], index.cum[r]])).toEqual([
+    [0, 10, 1],
+    [11, 20, 3],
+    [21, 30, 5],
+    [31, 40, 6],
+  ])
+  expect(Array.from(rows)).toEqual([0, 11, 10, 20, 1, 3])
+})
+
+test('firstMisshapen names the first row out of file order, empty, countless or past the scanned end', () => {
+  const at = (rows: number[][], scanned = 100) => LineIndex.adopt(saved(rows), rows.length, scanned, undefined).firstMisshapen()
+  expect(
+    at([
+      [0, 10, 1],
+      [11, 20, 2],
+    ]),
+  ).toBe(-1)
+  expect(at([])).toBe(-1)
+  expect(
+    at([
+      [0, 10, 1],
+      [5, 20, 2],
+    ]),
+  ).toBe(1) // overlaps the row before
+  expect(
+    at([
+      [0, 10, 1],
+      [11, 11, 2],
+    ]),
+  ).toBe(1) // an empty line
+  expect(
+    at([
+      [0, 10, 1],
+      [11, 20, 1],
+    ]),
+  ).toBe(1) // a row with no entry
+  expect(at([[0, 10, 1.5]])).toBe(0) // a count that is not whole
+  expect(at([[0, 10, Number.NaN]])).toBe(0)
+  expect(
+    at(
+      [
+        [0, 10, 1],
+        [11, 20, 2],
+      ],
+      20,
+    ),
+  ).toBe(1) // the last line ends at the scanned end, so its '\n' was never read
+})
+
 test('a chunked streaming build equals the naive rows and total', async () => {
   const file = new JsonlFile(path, countingNormalizer, { chunkBytes: 4096, watch: false })
   await file.pump()
