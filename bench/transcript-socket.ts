@@ -71,6 +71,7 @@ async function serve(cfg: ServeConfig): Promise<void> {
     log: (m) => logs.length < 100 && logs.push(m),
     indexCacheDir: join(cfg.dataDir, 'index-cache'),
     watchAtStart: true, // as the executable runs it
+    warmUp: true, // likewise
   }).listen({ port: 0, hostname: '127.0.0.1' })
   let peak = rss()
   setInterval(() => (peak = Math.max(peak, rss())), 5)

@@ -65,6 +65,13 @@ export interface AppDeps {
    * find herdr's state read (the executable sets it; tests opt in).
    */
   watchAtStart?: boolean
+  /**
+   * Compile the hot paths before serving: every transcript kind's warm-up
+   * (TranscriptSource.warmUp) and one request through the request pipeline,
+   * so the first connect after a start is not the one that pays the JIT
+   * (~60 ms once, at start; the executable sets it, tests opt in).
+   */
+  warmUp?: boolean
 }
 
 export { tokenOf }
@@ -272,6 +279,7 @@ export function createApp(deps: AppDeps) {
       const path = new URL(request.url).pathname
       if ((path === GENERATED_SPEC || path === GENERATED_UI) && request.headers.get(INTERNAL_HEADER) !== internalKey)
         return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain;charset=utf-8' } })
+      if (request.headers.get(INTERNAL_HEADER) === internalKey) return // the bridge's own requests are not logged
       started.set(request, performance.now())
     })
     .onAfterResponse({ as: 'global' }, (c) => {
@@ -386,6 +394,12 @@ export function createApp(deps: AppDeps) {
     hub.close()
     ctx.watch.close()
     return stop(closeActiveConnections)
+  }
+  if (deps.warmUp) {
+    sources.warmUp()
+    // Elysia composes its handler on the first request: a tokenless one (401
+    // from the auth guard, no herdr call) compiles it before a phone's does.
+    void app.handle(new Request('http://bridge/agent-state?pane=warm-up', { headers: { [INTERNAL_HEADER]: internalKey } })).catch(() => {})
   }
   return app
 }

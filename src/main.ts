@@ -83,6 +83,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
       watchAtStart: true,
+      warmUp: true,
     })
     app.listen({ hostname: s.host, port: s.port })
     if (!isLoopback(s.host))

@@ -50,6 +50,12 @@ export interface TranscriptSource {
    * undefined when none can be opened.
    */
   currentSession?(agent: AgentInfo): Promise<string | undefined>
+  /**
+   * Runs a sample of the kind's records through the code a first connect runs
+   * (index pass, page, frames), so a fresh bridge has it compiled before a phone
+   * asks. Pure, ~30 ms; the bridge calls it once, before it listens.
+   */
+  warmUp?(): void
 }
 
 export const NO_TRANSCRIPT: Unresolved = { ok: false, status: 404, body: 'no transcript file for pane' }

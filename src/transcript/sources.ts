@@ -32,6 +32,8 @@ export interface SourceRegistry {
   forKind(kind: string | undefined): TranscriptSource | undefined
   /** {running,total} subagents of the pane's session, for /snapshot; undefined when none */
   subagentCounts(agent: AgentInfo): Promise<{ running: number; total: number } | undefined>
+  /** Every kind's warm-up (TranscriptSource.warmUp); one that throws costs nothing but its own. */
+  warmUp(): void
 }
 
 export function createSources(homes: AgentHomes, opts: SourceOptions = {}): SourceRegistry {
@@ -43,5 +45,14 @@ export function createSources(homes: AgentHomes, opts: SourceOptions = {}): Sour
   return {
     forKind: (kind) => (kind === undefined ? undefined : byKind.get(kind)),
     subagentCounts: (agent) => (agent.agent === 'claude' ? claude.subagentCounts(agent) : Promise.resolve(undefined)),
+    warmUp: () => {
+      for (const s of all) {
+        try {
+          s.warmUp?.()
+        } catch (err) {
+          opts.log?.(`transcript warm-up of ${s.kinds.join('/')}: ${(err as Error)?.message ?? err}`)
+        }
+      }
+    },
   }
 }

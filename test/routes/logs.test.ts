@@ -9,6 +9,7 @@ import { createHerdrClient } from '../../src/herdr/client'
 import { createLogger, formatLine, isLoopback } from '../../src/log'
 import { ADMIN, FAKE_HERDR, FrameQueue, claudePane, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { writeFileSync } from 'node:fs'
+import { claudeSession } from '../support/claude-home'
 
 let b: Bridge | undefined
 afterEach(async () => {
@@ -63,6 +64,26 @@ describe('the request and event log', () => {
 
     const all = JSON.stringify(log)
     for (const secret of [paired.token, ADMIN, code, 'wrong', 's3cret-typed-words', 'token=']) expect(all).not.toContain(secret)
+  })
+
+  test("the start's warm-up request is the bridge's own: no request line, no herdr call, and the first real request is logged", async () => {
+    const { claudeDir, pane } = claudeSession(3)
+    b = await startBridge({ state: { panes: [pane] }, homes: { claudeDir }, deps: { warmUp: true } })
+    const sock = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${pane.pane_id}&token=${ADMIN}`)
+    const hello = await sock.next()
+    expect(hello).toMatchObject({ type: 'hello', total: 3 })
+    sock.close()
+    expect(b.calls().filter((argv) => argv.includes('warm-up'))).toEqual([])
+    const requests = await waitFor(
+      () => {
+        const r = b!.logLines.filter((l) => l.msg === 'request')
+        return r.length ? r : undefined
+      },
+      5000,
+      'the request line',
+    )
+    // the warm-up's 401 went before it: logged, it would be first
+    expect(requests.map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET /agent-transcript 101'])
   })
 
   test('a refused pairing is a warning with the reason, not the code', async () => {

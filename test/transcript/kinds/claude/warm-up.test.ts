@@ -1,0 +1,36 @@
+// The warm-up sample runs the code a first connect runs only if the grammar
+// reads it as modelled records: a record that falls back to parsed:false, or a
+// tool call without its summary, would warm the fallback instead.
+import { expect, test } from 'bun:test'
+import { warmUpJsonl } from '../../../../src/transcript/jsonl/warm-up'
+import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
+import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
+import { CLAUDE_WARM_UP_LINES } from '../../../../src/transcript/kinds/claude/warm-up'
+
+const drafts = CLAUDE_WARM_UP_LINES.flatMap((l, i) => normalizeClaudeLine(l, i))
+
+test('every record of the sample is read as modelled: no parsed:false entry, every count equal to its drafts', () => {
+  expect(drafts.filter((d) => d.parsed === false)).toEqual([])
+  expect(CLAUDE_WARM_UP_LINES.map((l) => countClaudeLine(l, 0))).toEqual(CLAUDE_WARM_UP_LINES.map((l) => normalizeClaudeLine(l, 0).length))
+})
+
+test('the sample reaches the builders a session uses: each tool kind, diffs, thinking, results, system text', () => {
+  const shapes = new Set(drafts.map((d) => `${d.kind}:${d.role}${d.tool ? `:${d.tool.name}` : ''}`))
+  for (const s of ['message:user', 'message:assistant', 'thinking:assistant', 'message:system', 'tool_result:user']) expect(shapes).toContain(s)
+  for (const tool of ['Bash', 'Read', 'Edit', 'Write', 'Grep', 'Agent']) expect(shapes).toContain(`tool_call:assistant:${tool}`)
+  expect(drafts.filter((d) => d.tool?.diff !== undefined).map((d) => d.tool!.name)).toEqual(['Edit', 'Write'])
+})
+
+test("the roster fold learns the sample's spawn, its result and the notice", () => {
+  const facts = claudeRosterFold.fresh()
+  for (const l of CLAUDE_WARM_UP_LINES) claudeRosterFold.countAndFold(l, 0, facts)
+  expect([...facts.spawns.keys()]).toEqual(['toolu_agent'])
+  expect(facts.results.get('toolu_agent')).toMatchObject({ agentId: 'a0000000000000001' })
+  expect([...facts.lastStatus]).toEqual([['b0000001', 'completed']])
+})
+
+test('warmUpJsonl runs the whole sample through the index pass and the page read', () => {
+  const grammar = { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeRosterFold }
+  expect(warmUpJsonl(CLAUDE_WARM_UP_LINES, grammar, 2)).toEqual({ indexed: drafts.length, read: drafts.length })
+  expect(drafts.length).toBeGreaterThan(15)
+})
