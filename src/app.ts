@@ -66,10 +66,13 @@ export interface AppDeps {
    */
   watchAtStart?: boolean
   /**
-   * Compile the hot paths before serving: every transcript kind's warm-up
-   * (TranscriptSource.warmUp) and one request through the request pipeline,
-   * so the first connect after a start is not the one that pays the JIT
-   * (~60 ms once, at start; the executable sets it, tests opt in).
+   * Compile the hot paths while idle after the start: one request through the
+   * request pipeline, then rounds of every transcript kind's warm-up
+   * (TranscriptSource.warmUp), one per event-loop turn, until the first
+   * request comes (it never waits for more than one round). A phone that
+   * connects after that, as a reconnecting one does (its first retry is 500 ms
+   * after the drop), meets compiled code (app.decorator.warmedUp tells when it
+   * is done; the executable sets it, tests opt in).
    */
   warmUp?: boolean
 }
@@ -92,6 +95,13 @@ function tokenOfRequest(request: Request): string | undefined {
 
 /** Stands in for a body that was never read: its request has no valid token. */
 const UNREAD_BODY = Object.freeze({ unread: true })
+
+/**
+ * Rounds of the transcript kinds' warm-up after a start: enough for the JIT's
+ * optimizing tiers to take the first connect's hot paths (measured: that
+ * connect's page 10–20 ms sooner), ~0.6 ms a round, one per event-loop turn.
+ */
+const WARM_UP_ROUNDS = 50
 
 /**
  * The shared auth guard: header or ?token=. Elysia parses a body before any
@@ -259,6 +269,23 @@ export function createApp(deps: AppDeps) {
   // ?token=), status, time, and who (device id or admin), never a token or a body.
   const started = new WeakMap<Request, number>()
   const internalKey = crypto.randomUUID()
+  // Set by the first request from outside: the warm-up stops there.
+  let requested = false
+  const warmUp = async (): Promise<{ rounds: number }> => {
+    await new Promise((res) => setImmediate(res)) // after the caller's listen(): the warm-up never delays it
+    if (requested) return { rounds: 0 }
+    // Elysia composes its handler on the first request: a tokenless one (401
+    // from the auth guard, no herdr call) compiles it before a phone's does.
+    await app.handle(new Request('http://bridge/agent-state?pane=warm-up', { headers: { [INTERNAL_HEADER]: internalKey } })).catch(() => {})
+    let rounds = 0
+    for (; rounds < WARM_UP_ROUNDS; rounds++) {
+      await new Promise((res) => setImmediate(res))
+      if (requested) break
+      sources.warmUp()
+    }
+    return { rounds }
+  }
+  let warmedUp: Promise<{ rounds: number }> | undefined
   const app = new Elysia({
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
     // reusePort (Elysia's default) would let a second bridge share the port and
@@ -267,6 +294,8 @@ export function createApp(deps: AppDeps) {
   })
     // what the app counts, in one place, for tests and benches (app.decorator.counters)
     .decorate('counters', counters)
+    // the warm-up's end (deps.warmUp), with the rounds it ran: benches connect once it is done, as phones do
+    .decorate('warmedUp', () => warmedUp ?? Promise.resolve({ rounds: 0 }))
     // the index cache's writes in flight, waited for (bounded) by main.ts at shutdown, and by a test or bench before a restart
     .decorate('indexCache', { flush: (maxMs?: number) => indexStore?.flush(maxMs) ?? Promise.resolve() })
     // the app's parts whose state tests wait on: the watcher's mode, the files and sessions held, the hub's readiness
@@ -280,6 +309,7 @@ export function createApp(deps: AppDeps) {
       if ((path === GENERATED_SPEC || path === GENERATED_UI) && request.headers.get(INTERNAL_HEADER) !== internalKey)
         return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain;charset=utf-8' } })
       if (request.headers.get(INTERNAL_HEADER) === internalKey) return // the bridge's own requests are not logged
+      requested = true
       started.set(request, performance.now())
     })
     .onAfterResponse({ as: 'global' }, (c) => {
@@ -395,12 +425,7 @@ export function createApp(deps: AppDeps) {
     ctx.watch.close()
     return stop(closeActiveConnections)
   }
-  if (deps.warmUp) {
-    sources.warmUp()
-    // Elysia composes its handler on the first request: a tokenless one (401
-    // from the auth guard, no herdr call) compiles it before a phone's does.
-    void app.handle(new Request('http://bridge/agent-state?pane=warm-up', { headers: { [INTERNAL_HEADER]: internalKey } })).catch(() => {})
-  }
+  if (deps.warmUp) warmedUp = warmUp()
   return app
 }
 

@@ -51,9 +51,10 @@ export interface TranscriptSource {
    */
   currentSession?(agent: AgentInfo): Promise<string | undefined>
   /**
-   * Runs a sample of the kind's records through the code a first connect runs
-   * (index pass, page, frames), so a fresh bridge has it compiled before a phone
-   * asks. Pure, ~30 ms; the bridge calls it once, before it listens.
+   * One round of a sample of the kind's records through the code a first
+   * connect runs (index pass, page, frames): the bridge repeats it while idle
+   * after it starts, so the JIT has compiled that code before a phone asks.
+   * Pure; well under a millisecond a round.
    */
   warmUp?(): void
 }

@@ -32,7 +32,7 @@ export interface SourceRegistry {
   forKind(kind: string | undefined): TranscriptSource | undefined
   /** {running,total} subagents of the pane's session, for /snapshot; undefined when none */
   subagentCounts(agent: AgentInfo): Promise<{ running: number; total: number } | undefined>
-  /** Every kind's warm-up (TranscriptSource.warmUp); one that throws costs nothing but its own. */
+  /** One round of every kind's warm-up (TranscriptSource.warmUp); one that throws costs nothing but its own. */
   warmUp(): void
 }
 

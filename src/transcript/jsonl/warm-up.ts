@@ -7,13 +7,6 @@ import { placed } from '../entry'
 import { LineIndex, indexLines, normalizeSafely } from './line-index'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
-/**
- * Rounds of a ~20-line sample: enough for the JIT's optimizing tiers to take
- * the hot paths (measured: the first page after a restart is 10–20 ms sooner),
- * few enough to cost ~30 ms once, at start.
- */
-export const WARM_UP_ROUNDS = 50
-
 export interface WarmUpGrammar {
   normalize: LineNormalizer
   count?: LineCounter
