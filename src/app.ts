@@ -69,7 +69,8 @@ export interface AppDeps {
    * Compile the hot paths while idle after the start: one request through the
    * request pipeline, then rounds of every transcript kind's warm-up
    * (TranscriptSource.warmUp), one per event-loop turn, until the first
-   * request comes (it never waits for more than one round). A phone that
+   * request comes (it never waits for more than one round); meanwhile the
+   * most recently used saved line indexes are read ahead (IndexStore.readAhead). A phone that
    * connects after that, as a reconnecting one does (its first retry is 500 ms
    * after the drop), meets compiled code (app.decorator.warmedUp tells when it
    * is done; the executable sets it, tests opt in).
@@ -102,6 +103,9 @@ const UNREAD_BODY = Object.freeze({ unread: true })
  * connect's page 10–20 ms sooner), ~0.6 ms a round, one per event-loop turn.
  */
 const WARM_UP_ROUNDS = 50
+
+/** The saved line indexes read ahead after a start (most recently used first), and how long they wait for their connect. */
+const READ_AHEAD = { maxBytes: 16 * 1024 * 1024, keepMs: 60_000 }
 
 /**
  * The shared auth guard: header or ?token=. Elysia parses a body before any
@@ -271,9 +275,11 @@ export function createApp(deps: AppDeps) {
   const internalKey = crypto.randomUUID()
   // Set by the first request from outside: the warm-up stops there.
   let requested = false
-  const warmUp = async (): Promise<{ rounds: number }> => {
+  const warmUp = async (): Promise<{ rounds: number; readAhead: number }> => {
     await new Promise((res) => setImmediate(res)) // after the caller's listen(): the warm-up never delays it
-    if (requested) return { rounds: 0 }
+    // Disk reads, in the background of the rounds: they run even once a request came, which likely wants them.
+    const readAhead = indexStore?.readAhead(READ_AHEAD.maxBytes, READ_AHEAD.keepMs) ?? Promise.resolve(0)
+    if (requested) return { rounds: 0, readAhead: await readAhead }
     // Elysia composes its handler on the first request: a tokenless one (401
     // from the auth guard, no herdr call) compiles it before a phone's does.
     await app.handle(new Request('http://bridge/agent-state?pane=warm-up', { headers: { [INTERNAL_HEADER]: internalKey } })).catch(() => {})
@@ -283,9 +289,9 @@ export function createApp(deps: AppDeps) {
       if (requested) break
       sources.warmUp()
     }
-    return { rounds }
+    return { rounds, readAhead: await readAhead }
   }
-  let warmedUp: Promise<{ rounds: number }> | undefined
+  let warmedUp: Promise<{ rounds: number; readAhead: number }> | undefined
   const app = new Elysia({
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
     // reusePort (Elysia's default) would let a second bridge share the port and
@@ -294,8 +300,8 @@ export function createApp(deps: AppDeps) {
   })
     // what the app counts, in one place, for tests and benches (app.decorator.counters)
     .decorate('counters', counters)
-    // the warm-up's end (deps.warmUp), with the rounds it ran: benches connect once it is done, as phones do
-    .decorate('warmedUp', () => warmedUp ?? Promise.resolve({ rounds: 0 }))
+    // the warm-up's end (deps.warmUp): the rounds it ran, the saved indexes it read ahead; benches connect once it is done, as phones do
+    .decorate('warmedUp', () => warmedUp ?? Promise.resolve({ rounds: 0, readAhead: 0 }))
     // the index cache's writes in flight, waited for (bounded) by main.ts at shutdown, and by a test or bench before a restart
     .decorate('indexCache', { flush: (maxMs?: number) => indexStore?.flush(maxMs) ?? Promise.resolve() })
     // the app's parts whose state tests wait on: the watcher's mode, the files and sessions held, the hub's readiness

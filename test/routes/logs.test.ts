@@ -69,7 +69,7 @@ describe('the request and event log', () => {
   test("the start's warm-up request is the bridge's own: no request line, no herdr call, and the first real request is logged", async () => {
     const { claudeDir, pane } = claudeSession(3)
     b = await startBridge({ state: { panes: [pane] }, homes: { claudeDir }, deps: { warmUp: true } })
-    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 50 }) // nobody asked: every round ran
+    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 50, readAhead: 0 }) // nobody asked: every round ran (no data dir: nothing to read ahead)
     const sock = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${pane.pane_id}&token=${ADMIN}`)
     const hello = await sock.next()
     expect(hello).toMatchObject({ type: 'hello', total: 3 })
@@ -91,7 +91,7 @@ describe('the request and event log', () => {
     b = await startBridge({ deps: { warmUp: true } })
     const first = b.app.handle(new Request(`${b.base}/nope`)) // before the warm-up's first turn
     expect((await first).status).toBe(404)
-    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 0 })
+    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 0, readAhead: 0 })
   })
 
   test('a refused pairing is a warning with the reason, not the code', async () => {

@@ -3,7 +3,7 @@
 // registry dropped. Every way a saved index can stop describing its file, and
 // every way a cache file can be bad, must end in a re-index and correct pages;
 // an unchanged or only-grown file must not be read again.
-import { afterAll, afterEach, expect, test } from 'bun:test'
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { IndexStore } from '../../../src/transcript/jsonl/index-store'
@@ -48,7 +48,11 @@ function lines(from: number, to: number): string {
 }
 
 /** A bridge start: a fresh store on the directory, nothing in memory. */
-async function start(path: string, cacheDir: string, opts: { stamp?: string; maxFiles?: number; maxBytes?: number; logs?: string[] } = {}) {
+async function start(
+  path: string,
+  cacheDir: string,
+  opts: { stamp?: string; maxFiles?: number; maxBytes?: number; logs?: string[]; beforeAcquire?: (store: IndexStore) => Promise<void> } = {},
+) {
   jsonl.drop()
   const store = new IndexStore({
     dir: cacheDir,
@@ -57,6 +61,7 @@ async function start(path: string, cacheDir: string, opts: { stamp?: string; max
     maxBytes: opts.maxBytes,
     log: (m) => opts.logs?.push(m),
   })
+  await opts.beforeAcquire?.(store)
   const builds = jsonl.counters.indexBuilds
   const scanned = jsonl.counters.bytesScanned
   const tl = await jsonl.acquire(path, countingNormalizer, { count, fold: linesSeen, store, pollMs: 20, watch: false })
@@ -308,6 +313,57 @@ test('the cache directory stays within its bounds: least recently used entries a
   await s.store.evict()
   const left = readdirSync(cacheDir).filter((f) => f.endsWith('.idx'))
   expect(left.reduce((sum, f) => sum + statSync(join(cacheDir, f)).size, 0)).toBeLessThanOrEqual(one + 100)
+})
+
+describe('read ahead at start', () => {
+  const KEY = 'countingNormalizer|lines-seen/1'
+  /** Three saved transcripts, r2 used last, r0 first; the size of r2's cache file. */
+  async function three() {
+    const { cacheDir } = setup()
+    const files = new IndexStore({ dir: cacheDir })
+    const paths = [0, 1, 2].map((i) => join(cacheDir, '..', `r${i}.jsonl`))
+    for (const [i, p] of paths.entries()) {
+      writeFileSync(p, lines(0, 60 + i))
+      await (await start(p, cacheDir)).stop()
+      utimesSync(files.fileOf(p, KEY), new Date(1_000_000 * (i + 1)), new Date(1_000_000 * (i + 1)))
+    }
+    const cacheOf = (i: number) => files.fileOf(paths[i]!, KEY)
+    return { cacheDir, paths, cacheOf, size: statSync(cacheOf(2)).size }
+  }
+
+  test('the most recently used cache files within the budget are read, and the first load of one uses those bytes', async () => {
+    const { cacheDir, paths, cacheOf, size } = await three()
+    const b = await start(paths[2]!, cacheDir, {
+      beforeAcquire: async (store) => {
+        expect(await store.readAhead(size + 10, 60_000)).toBe(1) // a budget for one: the one used last
+        writeFileSync(cacheOf(2), 'spoilt on disk after the read ahead')
+      },
+    })
+    expect([b.built, b.loaded, b.scanned]).toEqual([0, 1, 0])
+    await expectPagesRight(b.tl, paths[2]!)
+    await b.stop()
+  })
+
+  test('a file left out by the budget, or read ahead but not loaded in time, is read from disk (and checked) when loaded', async () => {
+    const { cacheDir, paths, cacheOf, size } = await three()
+    const notRead = await start(paths[0]!, cacheDir, {
+      beforeAcquire: async (store) => {
+        expect(await store.readAhead(size + 10, 60_000)).toBe(1)
+        writeFileSync(cacheOf(0), 'spoilt on disk')
+      },
+    })
+    expect([notRead.built, notRead.store.counters.lastReject]).toEqual([1, 'not an index cache file'])
+    const again = await three()
+    const expired = await start(again.paths[1]!, again.cacheDir, {
+      beforeAcquire: async (store) => {
+        expect(await store.readAhead(10 * again.size, 0)).toBe(3)
+        await new Promise((res) => setTimeout(res, 1)) // after the let-go timer (0 ms), which was set first
+        writeFileSync(again.cacheOf(1), 'spoilt on disk')
+      },
+    })
+    expect([expired.built, expired.store.counters.lastReject]).toEqual([1, 'not an index cache file'])
+    await expectPagesRight(expired.tl, again.paths[1]!)
+  })
 })
 
 test('a cache directory that cannot be written: serving goes on, one log line', async () => {
