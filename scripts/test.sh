@@ -11,7 +11,11 @@ status=0
 if "$BUN" check && "$BUN" check -p web; then typecheck=pass; else typecheck=fail; status=1; fi
 if node_modules/.bin/biome check --max-diagnostics=50 .; then lint=pass; else lint=fail; status=1; fi
 log=$(mktemp)
-"$BUN" test --timeout 20000 "$@" 2>&1 | tee "$log"
+# Every temp file the tests make (bridges' data dirs, fake homes, sockets, built binaries) goes
+# under one directory of this run, removed when it ends: a run leaves nothing in /tmp.
+suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gothalo-suite.XXXXXX")
+trap 'rm -rf "$suite_tmp"' EXIT
+TMPDIR="$suite_tmp" "$BUN" test --timeout 20000 "$@" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | tr -dc 0-9)
 failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -1 | tr -dc 0-9)
