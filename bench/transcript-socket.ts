@@ -7,7 +7,7 @@
 // just before a cold one; this process, already warm: the strictest floor, which
 // the targets use; the same floor run in a fresh process is shown beside it). Per size:
 // A bridge counts as started once it listens and its warm-up is done (app.decorator.warmedUp:
-// the JIT rounds, and the saved indexes used last read ahead; ~60 ms after listening), as a
+// the JIT rounds, and the saved indexes used last read ahead; ~100 ms after listening), as a
 // reconnecting phone meets it: its first retry comes 500 ms after the drop. The warm-up's time
 // is printed beside the restart figure.
 //   cold     a fresh bridge process, empty data dir: first connect → backlog_complete

@@ -100,7 +100,7 @@ const UNREAD_BODY = Object.freeze({ unread: true })
 /**
  * Rounds of the transcript kinds' warm-up after a start: enough for the JIT's
  * optimizing tiers to take the first connect's hot paths (measured: that
- * connect's page 10–20 ms sooner), ~0.6 ms a round, one per event-loop turn.
+ * connect's page 10–20 ms sooner), ~2 ms a round for the three kinds, one per event-loop turn.
  */
 const WARM_UP_ROUNDS = 50
 

@@ -45,7 +45,7 @@ describe('references resolve inside the repo', () => {
     let cited = 0
     for (const f of code) {
       const text = readFileSync(join(ROOT, f), 'utf8')
-      for (const m of text.matchAll(/docs\/([A-Za-z0-9_./-]+\.md)(?: (§[0-9.]+)(?:[–-]([0-9.]+))?|,? "([^"\n]+)")?/g)) {
+      for (const m of text.matchAll(/(?<![\w./-])docs\/([A-Za-z0-9_./-]+\.md)(?: (§[0-9.]+)(?:[–-]([0-9.]+))?|,? "([^"\n]+)")?/g)) {
         cited++
         const doc = `docs/${m[1]}`
         if (!existsSync(join(ROOT, doc))) {

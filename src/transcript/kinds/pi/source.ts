@@ -19,6 +19,8 @@ import { JsonlFiles } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
+import { PI_WARM_UP_LINES } from './warm-up'
+import { warmUpJsonl } from '../../jsonl/warm-up'
 
 export interface PiSourceOptions {
   /** tail poll (contract: 250 ms) */
@@ -131,6 +133,7 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
   const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['pi'],
+    warmUp: () => void warmUpJsonl(PI_WARM_UP_LINES, { normalize: normalizePiLine, count: countPiLine }, 1),
     async resolve(agent, o): Promise<Resolved | Unresolved> {
       if (o.subagent !== undefined) return NO_TRANSCRIPT
       const at = await locatePiSession(homes.piDir, agent)
