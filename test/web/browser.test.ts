@@ -221,6 +221,37 @@ describe('the phone client', () => {
     await waitFor(atBottom, 5000, 'the view to follow to the bottom')
   })
 
+  test('a scroll before the newest page is complete does not stop the view going to the bottom', async () => {
+    const p = await phone()
+    // backlog_complete is held back, so the page is still filling when the view moves
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let reached!: () => void
+    const atComplete = new Promise<void>((r) => (reached = r))
+    await p.page.routeWebSocket(/\/agent-transcript/, (ws) => {
+      const server = ws.connectToServer()
+      server.onMessage(async (m) => {
+        if (typeof m === 'string' && m.includes('"type":"backlog_complete"')) {
+          reached()
+          await held
+        }
+        ws.send(m)
+      })
+      ws.onMessage((m) => server.send(m))
+    })
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)
+    await atComplete
+    await waitFor(async () => (await p.page.locator('.transcript [data-seq]').count()) > 50, 30_000, 'the newest page')
+    // the browser moves the view while the page fills (its scroll anchoring can): not the reader
+    await p.page.locator('.transcript').evaluate((el) => {
+      el.scrollTop = 200
+      el.dispatchEvent(new Event('scroll'))
+    })
+    release()
+    const atBottom = () => p.page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 60)
+    await waitFor(atBottom, 5000, 'the view at the bottom once the newest page is complete')
+  })
+
   test('no request leaves for another host, and nothing logs an error', async () => {
     const p = await phone()
     await p.page.goto(`${b.base}/#/`)

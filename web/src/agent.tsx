@@ -332,7 +332,13 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
   const onScroll = () => {
     const el = box.current
     if (!el) return // a scroll event can land after the view is gone
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
+    // Until the newest page is complete the view is not the reader's: it is put at the bottom then.
+    // A scroll event before that (the browser keeping its place as the page fills) must neither
+    // unstick it nor ask for older entries.
+    if (!state.backlogDone) return
+    // Unstuck only by the reader moving up; the view growing below it keeps it following.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) stick.current = true
+    else if (el.scrollTop < before.current.top) stick.current = false
     before.current.top = el.scrollTop
     before.current.height = el.scrollHeight
     if (el.scrollTop < 300) loadOlder()
