@@ -46,8 +46,11 @@ async function life(h: ClaudeHome, dataDir: string) {
   const after = { builds: jsonlCounters.indexBuilds, scanned: jsonlCounters.bytesScanned, parent: roster.parentBytesRead }
   q.close()
   await b.stop()
-  // an index built or extended is saved in the background (at the build, and when released): wait for that write
+  // an index built or extended is saved in the background (at the build, and when released): wait for those writes,
+  // the release's too (it adds the newest page): a test that spoils the cache next must find nothing left to land on it
   if (after.builds > before.builds || after.scanned > before.scanned) await waitFor(() => indexCache.saves > before.saves || undefined, 5000, 'a saved index')
+  await waitFor(() => b.app.decorator.jsonl.holding().heldFiles === 0 || undefined, 5000, 'the timeline released')
+  await b.app.decorator.indexCache.flush(5000)
   return {
     hello,
     entries: frames.filter((f) => f.type === 'entry').map((f) => f.entry),
