@@ -336,11 +336,11 @@ export class IndexStore {
     } else if ('facts' in h) return no('facts without a fold')
     const n = h.rows
     // The rows stay where the read put them (the index copies them only when the
-    // file grows past them) when the read's buffer is the file's alone and its
-    // rows are 8-aligned, as a whole-file read's are; else one copy.
-    const at = buf.byteOffset + body
+    // file grows past them) when the read's buffer is the file's alone, as a
+    // whole-file read's is (the format pads the header, so they are 8-aligned);
+    // else one copy.
     let rows: Float64Array
-    if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.length && at % 8 === 0) rows = new Float64Array(buf.buffer, at, n * 3)
+    if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.length) rows = new Float64Array(buf.buffer, body, n * 3)
     else {
       rows = new Float64Array(n * 3)
       new Uint8Array(rows.buffer).set(buf.subarray(body, body + n * ROW_BYTES))

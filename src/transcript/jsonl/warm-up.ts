@@ -13,21 +13,22 @@ export interface WarmUpGrammar {
   fold?: LineFold
 }
 
-/** Indexes, normalizes and serializes `lines` `rounds` times; what the last round indexed and read (for tests). */
-export function warmUpJsonl(lines: readonly string[], grammar: WarmUpGrammar, rounds: number): { indexed: number; read: number } {
+/**
+ * A kind's warm-up round (TranscriptSource.warmUp): indexes, normalizes and
+ * serializes `lines` once a call; answers what it indexed and read (for tests).
+ */
+export function jsonlWarmUp(lines: readonly string[], grammar: WarmUpGrammar): () => { indexed: number; read: number } {
   const buf = Buffer.from(lines.map((l) => `${l}\n`).join(''))
-  const last = { indexed: 0, read: 0 }
-  for (let r = 0; r < rounds; r++) {
+  return () => {
     const index = new LineIndex()
     index.facts = grammar.fold?.fresh()
     indexLines(buf, 0, grammar.normalize, index, undefined, grammar.count, grammar.fold)
-    last.indexed = index.total()
-    last.read = 0
+    let read = 0
     for (const line of lines) {
       const drafts = normalizeSafely(grammar.normalize, line, 0)
       JSON.stringify(drafts.map((d, i) => placed(d, i + 1)))
-      last.read += drafts.length
+      read += drafts.length
     }
+    return { indexed: index.total(), read }
   }
-  return last
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Glob } from 'bun'
 import type { LineCounter, LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
-import { warmUpJsonl } from '../../../src/transcript/jsonl/warm-up'
+import { jsonlWarmUp } from '../../../src/transcript/jsonl/warm-up'
 import { countCodexLine, normalizeCodexLine } from '../../../src/transcript/kinds/codex/normalize'
 import { CODEX_WARM_UP_LINES } from '../../../src/transcript/kinds/codex/warm-up'
 import { countPiLine, normalizePiLine } from '../../../src/transcript/kinds/pi/normalize'
@@ -38,8 +38,10 @@ for (const k of kinds)
       expect(k.lines.map((l) => k.count(l, 0))).toEqual(k.lines.map((l) => k.normalize(l, 0).length))
       expect(new Set(drafts.map((d) => d.kind))).toContain('tool_call')
     })
-    test('warmUpJsonl runs it whole through the index pass and the page read', () => {
-      expect(warmUpJsonl(k.lines, { normalize: k.normalize, count: k.count }, 2)).toEqual({ indexed: drafts.length, read: drafts.length })
+    test('a warm-up round runs it whole through the index pass and the page read', () => {
+      const round = jsonlWarmUp(k.lines, { normalize: k.normalize, count: k.count })
+      round()
+      expect(round()).toEqual({ indexed: drafts.length, read: drafts.length })
       expect(drafts.filter((d) => d.tool?.diff !== undefined).length).toBeGreaterThan(0) // the diff builder too
     })
   })

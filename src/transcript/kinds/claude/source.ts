@@ -18,7 +18,7 @@ import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, t
 import { countClaudeLine, normalizeClaudeLine } from './normalize'
 import { claudeRosterFold } from './roster-fold'
 import { CLAUDE_WARM_UP_LINES } from './warm-up'
-import { warmUpJsonl } from '../../jsonl/warm-up'
+import { jsonlWarmUp } from '../../jsonl/warm-up'
 import { RosterRegistry, discoverSubagentFiles, subagentsDirOf, type RosterCounters } from './roster-watch'
 import { locateClaudeSession, type LocatedSession } from './source-resolve'
 import { join } from 'node:path'
@@ -129,7 +129,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
   return {
     kinds: ['claude'] as const,
     resolve,
-    warmUp: () => void warmUpJsonl(CLAUDE_WARM_UP_LINES, { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeRosterFold }, 1),
+    warmUp: jsonlWarmUp(CLAUDE_WARM_UP_LINES, { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeRosterFold }),
     async currentSession(agent) {
       return (await locateQuietly(agent))?.sessionId
     },

@@ -20,7 +20,7 @@ import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import type { IndexStore } from '../../jsonl/index-store'
 import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine } from './normalize'
 import { CODEX_WARM_UP_LINES } from './warm-up'
-import { warmUpJsonl } from '../../jsonl/warm-up'
+import { jsonlWarmUp } from '../../jsonl/warm-up'
 
 export interface CodexSourceOptions {
   pollMs?: number
@@ -208,7 +208,7 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
   const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['codex'],
-    warmUp: () => void warmUpJsonl(CODEX_WARM_UP_LINES, { normalize: normalizeCodexLine, count: countCodexLine }, 1),
+    warmUp: jsonlWarmUp(CODEX_WARM_UP_LINES, { normalize: normalizeCodexLine, count: countCodexLine }),
     async resolve(agent, o): Promise<Resolved | Unresolved> {
       if (o.subagent !== undefined) return NO_TRANSCRIPT
       const at = await locator.locate(agent)

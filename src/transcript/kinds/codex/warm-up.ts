@@ -1,7 +1,9 @@
 // A short codex rollout, one record of each shape in two real ones.
-// The bridge's warm-up runs them while idle after a start, so the first page a phone asks for is
-// built by compiled code. Real lines, from fixtures/codex/codex-patch and codex-approval (codex against the mock model) (one per record shape, none over 6 KB;
-// test/transcript/kinds/*/warm-up.test.ts holds them to their fixtures and to being read as modelled).
+// The bridge's warm-up runs them while idle after a start, so the first page a
+// phone asks for is built by compiled code. Real lines (fixtures/codex/codex-patch and codex-approval, the agent
+// against the mock model), one per record shape, none over 6 KB;
+// test/transcript/jsonl/warm-up.test.ts holds them to those fixtures and to
+// being read as modelled.
 export const CODEX_WARM_UP_LINES: readonly string[] = [
   '{"timestamp":"2026-12-02T16:00:56.311Z","ordinal":1,"type":"event_msg","payload":{"type":"task_started","turn_attribution":{"turn_id":"01a2377c-cfed-7423-b0cf-ccbff93c8430","turn_trigger":"user","parent_turn_id":null,"initiating_agent_path":null,"root_turn_id":"01a2377c-cfed-7423-b0cf-ccbff93c8430"},"turn_id":"01a2377c-cfed-7423-b0cf-ccbff93c8430","root_turn_id":"01a2377c-cfed-7423-b0cf-ccbff93c8430","started_at":1796227256,"model_context_window":258400,"collaboration_mode_kind":"default"}}',
   '{"timestamp":"2026-12-02T16:00:56.429Z","ordinal":3,"type":"response_item","payload":{"type":"message","id":"msg_01a2377c-d06c-7e73-92be-5aa67a8f40cb","role":"user","content":[{"type":"input_text","text":"<environment_context>\\n  <cwd>/home/me/codex-patch/proj</cwd>\\n  <shell>bash</shell>\\n  <current_date>2026-12-02</current_date>\\n  <timezone>Etc/UTC</timezone>\\n  <filesystem><workspace_roots><root>/home/me/codex-patch/proj</root></workspace_roots><permission_profile type=\\"managed\\"><file_system type=\\"restricted\\"><entry access=\\"read\\"><special>:root</special></entry></file_system></permission_profile></filesystem>\\n</environment_context>"}],"internal_chat_message_metadata_passthrough":{"turn_id":"01a2377c-cfed-7423-b0cf-ccbff93c8430","create_time":1796227256.428727,"content_item_kinds":["environments.environment_context"],"content_item_metadata":[{"provenance":{"type":"harness","hook":false}}]}},"metadata":{"history_sequence":2,"sampled_through_sequence":0,"client_authored":false,"model_search_state":"unused"}}',

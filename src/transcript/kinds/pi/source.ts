@@ -20,7 +20,7 @@ import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../s
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
 import { PI_WARM_UP_LINES } from './warm-up'
-import { warmUpJsonl } from '../../jsonl/warm-up'
+import { jsonlWarmUp } from '../../jsonl/warm-up'
 
 export interface PiSourceOptions {
   /** tail poll (contract: 250 ms) */
@@ -133,7 +133,7 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
   const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['pi'],
-    warmUp: () => void warmUpJsonl(PI_WARM_UP_LINES, { normalize: normalizePiLine, count: countPiLine }, 1),
+    warmUp: jsonlWarmUp(PI_WARM_UP_LINES, { normalize: normalizePiLine, count: countPiLine }),
     async resolve(agent, o): Promise<Resolved | Unresolved> {
       if (o.subagent !== undefined) return NO_TRANSCRIPT
       const at = await locatePiSession(homes.piDir, agent)

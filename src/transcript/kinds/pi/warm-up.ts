@@ -1,7 +1,9 @@
 // A short pi session, one record of each shape in it.
-// The bridge's warm-up runs them while idle after a start, so the first page a phone asks for is
-// built by compiled code. Real lines, from fixtures/pi/pi-basic (pi against the mock model) (one per record shape, none over 6 KB;
-// test/transcript/kinds/*/warm-up.test.ts holds them to their fixtures and to being read as modelled).
+// The bridge's warm-up runs them while idle after a start, so the first page a
+// phone asks for is built by compiled code. Real lines (fixtures/pi/pi-basic, the agent
+// against the mock model), one per record shape, none over 6 KB;
+// test/transcript/jsonl/warm-up.test.ts holds them to those fixtures and to
+// being read as modelled.
 export const PI_WARM_UP_LINES: readonly string[] = [
   '{"type":"session","version":3,"id":"01a23636-547f-7174-a957-02ede8b4c7f6","timestamp":"2026-12-02T10:04:19.969Z","cwd":"/home/me/pi-basic/proj"}',
   '{"type":"model_change","id":"43636167","parentId":null,"timestamp":"2026-12-02T10:04:19.989Z","provider":"mock","modelId":"claude-mock-1"}',

@@ -2,7 +2,7 @@
 // reads it as modelled records: a record that falls back to parsed:false, or a
 // tool call without its summary, would warm the fallback instead.
 import { expect, test } from 'bun:test'
-import { warmUpJsonl } from '../../../../src/transcript/jsonl/warm-up'
+import { jsonlWarmUp } from '../../../../src/transcript/jsonl/warm-up'
 import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
 import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
 import { CLAUDE_WARM_UP_LINES } from '../../../../src/transcript/kinds/claude/warm-up'
@@ -29,8 +29,8 @@ test("the roster fold learns the sample's spawn, its result and the notice", () 
   expect([...facts.lastStatus]).toEqual([['b0000001', 'completed']])
 })
 
-test('warmUpJsonl runs the whole sample through the index pass and the page read', () => {
+test('a warm-up round runs the whole sample through the index pass and the page read', () => {
   const grammar = { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeRosterFold }
-  expect(warmUpJsonl(CLAUDE_WARM_UP_LINES, grammar, 2)).toEqual({ indexed: drafts.length, read: drafts.length })
+  expect(jsonlWarmUp(CLAUDE_WARM_UP_LINES, grammar)()).toEqual({ indexed: drafts.length, read: drafts.length })
   expect(drafts.length).toBeGreaterThan(15)
 })
