@@ -25,6 +25,8 @@ export const newJsonlCounters = () => ({
   pumps: 0,
   /** bytes read by index scans */
   bytesScanned: 0,
+  /** chunks an index scan read while it indexed the chunk before */
+  chunksReadAhead: 0,
   /** re-indexes caused by a shrink, a replacement or changed bytes */
   resets: 0,
   /** files whose counter disagreed with their normalizer at read time (now indexed by the normalizer) */
@@ -94,6 +96,14 @@ export async function openInside(path: string, root: string): Promise<FileHandle
 
 /** How many leading bytes identify a file's content (its first line, mostly). */
 const HEAD_PRINT = 256
+/** The next chunk's read, started while the current one is indexed: its bytes count, or why it failed. */
+interface ReadAhead {
+  pos: number
+  want: number
+  buf: Buffer
+  done: Promise<number | { error: unknown }>
+}
+
 /** How many bytes just before the scanned offset must not change while we follow a file. */
 const TAIL_PRINT = 64
 /** While a file is held, its saved index is refreshed when it grew this much (and on release). */
@@ -523,9 +533,11 @@ export class JsonlFile {
       await this.rebuild(size)
       return
     }
+    if (size > this.index.scanned) await this.extend(this.index, size, true)
+    // Only once the pass is through: a read that failed half-way is retried from
+    // where it stopped on the next pump, not taken as done until the file changes.
     this.seenSize = size
     this.seenMtime = mtime
-    if (size > this.index.scanned) await this.extend(this.index, size, true)
     await this.takePrints()
   }
 
@@ -541,6 +553,9 @@ export class JsonlFile {
       this.seenSize = size
       this.seenMtime = -1
       await this.takePrints()
+    } catch (err) {
+      this.suspect = true // the old index still stands: the next pump re-indexes again
+      throw err
     } finally {
       this.resetting = false
     }
@@ -568,51 +583,90 @@ export class JsonlFile {
    * Scans index.scanned..size in chunks, never the whole file at once. When
    * `emit`, the new entries go to the grow listeners chunk by chunk, after the
    * index has them (so total() already equals the last seq delivered).
+   * The next chunk is read while this one is indexed (two buffers): the read's
+   * copy runs on another thread, and the pass never waits on it between chunks.
    */
   private async extend(index: LineIndex, size: number, emit: boolean): Promise<void> {
     const fh = this.fh
     if (!fh) return
     if (index.scanned === 0) this.counters.indexBuilds++
-    let buf = Buffer.allocUnsafe(Math.min(this.chunkBytes, this.maxLineBytes, Math.max(4096, size - index.scanned)))
+    let buf: Buffer = Buffer.allocUnsafe(Math.min(this.chunkBytes, this.maxLineBytes, Math.max(4096, size - index.scanned)))
+    let spare: Buffer | null = null
+    let ahead: ReadAhead | null = null
     let pos = index.scanned
-    while (pos < size) {
-      const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
-      const before = index.total()
-      const long = this.longLine && this.longLine.start === pos ? this.longLine : null
-      if (long) {
-        // An oversized line: find its end without keeping any of it.
-        const nl = await this.findNewline(fh, long.searched, size, buf)
-        if (nl < 0) {
-          long.searched = size
-          break // still being written
-        }
-        this.longLine = null
-        this.skipLongLine(index, pos, nl, collect)
-        pos = nl + 1
-        index.scanned = pos
-        this.emitGrown(collect, before)
-        continue
-      }
-      const want = Math.min(buf.length, size - pos)
-      const { bytesRead } = await fh.read(buf, 0, want, pos)
-      if (bytesRead === 0) break
-      this.counters.bytesScanned += bytesRead
-      const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
-      if (used === 0) {
-        // No '\n' in what we read: a half-written line, or one longer than the
-        // buffer: grow the buffer up to maxLineBytes; past that, the line is
-        // too large to hold and is skipped to its end.
-        if (bytesRead >= this.maxLineBytes) {
-          this.longLine = { start: pos, searched: pos + bytesRead }
+    try {
+      while (pos < size) {
+        const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
+        const before = index.total()
+        const long = this.longLine && this.longLine.start === pos ? this.longLine : null
+        if (long) {
+          // An oversized line: find its end without keeping any of it.
+          const nl = await this.findNewline(fh, long.searched, size, buf)
+          if (nl < 0) {
+            long.searched = size
+            break // still being written
+          }
+          this.longLine = null
+          this.skipLongLine(index, pos, nl, collect)
+          pos = nl + 1
+          index.scanned = pos
+          this.emitGrown(collect, before)
           continue
         }
-        if (bytesRead < want || pos + bytesRead >= size) break
-        buf = Buffer.allocUnsafe(Math.min(buf.length * 2, this.maxLineBytes))
-        if (buf.length > this.counters.maxLineBuffer) this.counters.maxLineBuffer = buf.length
-        continue
+        const want = Math.min(buf.length, size - pos)
+        let bytesRead: number
+        if (ahead && ahead.pos === pos && ahead.want === want) {
+          const got = await ahead.done
+          spare = buf
+          buf = ahead.buf
+          ahead = null
+          if (typeof got !== 'number') throw got.error
+          bytesRead = got
+          this.counters.chunksReadAhead++
+        } else {
+          if (ahead) await ahead.done // never two reads into one buffer
+          ahead = null
+          bytesRead = (await fh.read(buf, 0, want, pos)).bytesRead
+        }
+        if (bytesRead === 0) break
+        this.counters.bytesScanned += bytesRead
+        // What this chunk leaves for the next: from just past its last '\n'.
+        const next: number = pos + buf.lastIndexOf(0x0a, bytesRead - 1) + 1
+        if (next > pos && next < size) {
+          spare ??= Buffer.allocUnsafe(buf.length)
+          const into = spare
+          const wantNext = Math.min(into.length, size - next)
+          ahead = {
+            pos: next,
+            want: wantNext,
+            buf: into,
+            done: fh.read(into, 0, wantNext, next).then(
+              (r) => r.bytesRead,
+              (error: unknown) => ({ error }),
+            ),
+          }
+          spare = null
+        }
+        const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
+        if (used === 0) {
+          // No '\n' in what we read: a half-written line, or one longer than the
+          // buffer: grow the buffer up to maxLineBytes; past that, the line is
+          // too large to hold and is skipped to its end.
+          if (bytesRead >= this.maxLineBytes) {
+            this.longLine = { start: pos, searched: pos + bytesRead }
+            continue
+          }
+          if (bytesRead < want || pos + bytesRead >= size) break
+          buf = Buffer.allocUnsafe(Math.min(buf.length * 2, this.maxLineBytes))
+          spare = null
+          if (buf.length > this.counters.maxLineBuffer) this.counters.maxLineBuffer = buf.length
+          continue
+        }
+        pos += used
+        this.emitGrown(collect, before)
       }
-      pos += used
-      this.emitGrown(collect, before)
+    } finally {
+      if (ahead) await ahead.done // its buffer is let go only once the read is over
     }
   }
 

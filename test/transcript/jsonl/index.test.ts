@@ -2,11 +2,12 @@
 // of any range equals the naive result.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LineIndex, indexLines } from '../../../src/transcript/jsonl/line-index'
 import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
 
-import { JsonlFile } from '../../../src/transcript/jsonl/jsonl-file'
+import { JsonlFile, newJsonlCounters } from '../../../src/transcript/jsonl/jsonl-file'
 import { countingNormalizer, line, naiveEntries, naiveRows, rng, tempDir } from './helpers'
 
 /** this file's JSONL files: its own registry, as each app has its own */
@@ -123,6 +124,58 @@ test('a chunked streaming build equals the naive rows and total', async () => {
   expect(file.total()).toBe(naiveEntries(bytes).length)
   expect(index.scanned).toBe(bytes.length)
   await file.close()
+})
+
+test('each chunk of a pass is read while the one before it is indexed', async () => {
+  // short lines only: every chunk holds a '\n', so every chunk after the first can be read ahead
+  const lines = Array.from({ length: 1000 }, (_, i) => line(`s${i}`, 1 + (i % 3), 'x'.repeat(i % 50)))
+  const short = Buffer.from(lines.join(''))
+  const shortPath = join(tmp.dir, 'short.jsonl')
+  writeFileSync(shortPath, short)
+  const counters = newJsonlCounters()
+  const file = new JsonlFile(shortPath, countingNormalizer, { chunkBytes: 4096, watch: false, counters })
+  try {
+    await file.pump()
+    expect(counters.chunksReadAhead).toBeGreaterThanOrEqual(Math.floor(short.length / 4096) - 1)
+    const index = file.index
+    expect(Array.from({ length: index.rows }, (_, r) => [index.starts[r], index.ends[r], index.cum[r]])).toEqual(naiveRows(short))
+  } finally {
+    await file.close()
+  }
+})
+
+test('a read that fails mid-pass loses nothing: the next pass goes on from the last whole chunk', async () => {
+  // Every read of the pass goes through the descriptor's read(); the third one
+  // fails (it is a chunk read while the one before it is indexed).
+  const probe = await open(path, 'r')
+  const proto = Object.getPrototypeOf(probe)
+  await probe.close()
+  const real = proto.read
+  let calls = 0
+  proto.read = function (this: unknown, ...args: unknown[]) {
+    if (++calls === 3) return Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }))
+    return real.apply(this, args)
+  }
+  const file = new JsonlFile(path, countingNormalizer, { chunkBytes: 4096, watch: false, log: () => {} })
+  try {
+    try {
+      await file.pump()
+      expect((file.lastError as NodeJS.ErrnoException)?.code).toBe('EIO')
+      const partial = file.index.scanned
+      expect(partial).toBeGreaterThan(0)
+      expect(partial).toBeLessThan(bytes.length)
+    } finally {
+      proto.read = real
+    }
+    // the file did not change: the next pass still goes on, from where the failed one stopped
+    await file.pump()
+    expect(file.lastError).toBeUndefined()
+    const index = file.index
+    expect(Array.from({ length: index.rows }, (_, r) => [index.starts[r], index.ends[r], index.cum[r]])).toEqual(naiveRows(bytes))
+    expect(file.total()).toBe(naiveEntries(bytes).length)
+  } finally {
+    await file.close()
+  }
 })
 
 test('read(any range) equals the naive entries', async () => {
