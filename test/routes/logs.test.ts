@@ -70,6 +70,7 @@ describe('the request and event log', () => {
     const { claudeDir, pane } = claudeSession(3)
     b = await startBridge({ state: { panes: [pane] }, homes: { claudeDir }, deps: { warmUp: true } })
     expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 50, readAhead: 0 }) // nobody asked: every round ran (no data dir: nothing to read ahead)
+    expect(b.calls()).toEqual([]) // its requests (/snapshot, /agent-state, the socket's route) stop at the auth guard
     const sock = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${pane.pane_id}&token=${ADMIN}`)
     const hello = await sock.next()
     expect(hello).toMatchObject({ type: 'hello', total: 3 })
@@ -83,7 +84,7 @@ describe('the request and event log', () => {
       5000,
       'the request line',
     )
-    // the warm-up's 401 went before it: logged, it would be first
+    // the warm-up's 401s went before it: logged, they would be first
     expect(requests.map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET /agent-transcript 101'])
   })
 

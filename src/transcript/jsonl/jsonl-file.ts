@@ -27,6 +27,8 @@ export const newJsonlCounters = () => ({
   bytesScanned: 0,
   /** chunks an index scan read while it indexed the chunk before */
   chunksReadAhead: 0,
+  /** turns an index scan gave the event loop between chunks read ahead (one per turnEveryBytes) */
+  scanTurns: 0,
   /** re-indexes caused by a shrink, a replacement or changed bytes */
   resets: 0,
   /** files whose counter disagreed with their normalizer at read time (now indexed by the normalizer) */
@@ -49,6 +51,11 @@ export interface JsonlFileOptions {
   watch?: boolean
   /** bytes per read while scanning (default 2 MiB) */
   chunkBytes?: number
+  /**
+   * bytes an index pass scans between two turns it gives the event loop
+   * (default 6 MiB: ~15 ms of parsing; chunks read ahead need not wait for one)
+   */
+  turnEveryBytes?: number
   /** where transient errors go (default console.warn) */
   log?: (message: string) => void
   /**
@@ -155,6 +162,7 @@ export class JsonlFile {
   private readonly pollMs: number
   private readonly useWatch: boolean
   private readonly chunkBytes: number
+  private readonly turnEveryBytes: number
   private readonly log: (message: string) => void
   private readonly within: string | undefined
   private readonly maxLineBytes: number
@@ -187,6 +195,7 @@ export class JsonlFile {
     this.pollMs = opts.pollMs ?? 250
     this.useWatch = opts.watch ?? true
     this.chunkBytes = Math.max(4096, opts.chunkBytes ?? 2 * 1024 * 1024)
+    this.turnEveryBytes = Math.max(4096, opts.turnEveryBytes ?? 6 * 1024 * 1024)
     this.log = opts.log ?? ((m) => console.warn(m))
     this.count = opts.count
     this.within = opts.within
@@ -594,6 +603,7 @@ export class JsonlFile {
     let spare: Buffer | null = null
     let ahead: ReadAhead | null = null
     let pos = index.scanned
+    let turnAt = pos
     try {
       while (pos < size) {
         const collect: Draft[] | undefined = emit && this.growListeners.size > 0 ? [] : undefined
@@ -615,6 +625,13 @@ export class JsonlFile {
         }
         const want = Math.min(buf.length, size - pos)
         let bytesRead: number
+        if (ahead && pos - turnAt >= this.turnEveryBytes) {
+          // A read ahead is often done before the chunk before it is indexed:
+          // awaiting it does not let other sockets and timers have their turn.
+          await new Promise((resolve) => setImmediate(resolve))
+          this.counters.scanTurns++
+          turnAt = pos
+        }
         if (ahead && ahead.pos === pos && ahead.want === want) {
           const got = await ahead.done
           spare = buf
