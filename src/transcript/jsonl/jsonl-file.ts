@@ -10,6 +10,7 @@ import { LIMITS, placed, type Draft, type Entry } from '../entry'
 import type { IndexStore } from './index-store'
 import { tooLarge } from './normalizer'
 import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
+import { ReadBuffer } from './read-buffer'
 import { RecentEntries } from './recent-entries'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
@@ -49,6 +50,8 @@ export interface JsonlFileOptions {
   pollMs?: number
   /** also watch the parent directory for a prompt reaction (default true) */
   watch?: boolean
+  /** the buffer page reads borrow (a registry shares one among its files; default: the file's own) */
+  readBuffer?: ReadBuffer
   /** bytes per read while scanning (default 2 MiB) */
   chunkBytes?: number
   /**
@@ -162,6 +165,7 @@ export class JsonlFile {
   private readonly pollMs: number
   private readonly useWatch: boolean
   private readonly chunkBytes: number
+  private readonly readBuffer: ReadBuffer
   private readonly turnEveryBytes: number
   private readonly log: (message: string) => void
   private readonly within: string | undefined
@@ -195,6 +199,7 @@ export class JsonlFile {
     this.pollMs = opts.pollMs ?? 250
     this.useWatch = opts.watch ?? true
     this.chunkBytes = Math.max(4096, opts.chunkBytes ?? 2 * 1024 * 1024)
+    this.readBuffer = opts.readBuffer ?? new ReadBuffer()
     this.turnEveryBytes = Math.max(4096, opts.turnEveryBytes ?? 6 * 1024 * 1024)
     this.log = opts.log ?? ((m) => console.warn(m))
     this.count = opts.count
@@ -318,48 +323,53 @@ export class JsonlFile {
   private async readRun(fh: FileHandle, index: LineIndex, generation: number, r0: number, r1: number, from: number, to: number): Promise<Entry[] | undefined> {
     const base = index.starts[r0]
     const length = index.ends[r1] - base
-    const buf = Buffer.allocUnsafe(length)
+    // lent: nothing made from it may keep a view of its bytes (lines are copied out as strings)
+    const buf = this.readBuffer.borrow(length)
     try {
-      let got = 0
-      while (got < length) {
-        const { bytesRead } = await fh.read(buf, got, length - got, base + got)
-        if (bytesRead === 0) break
-        got += bytesRead
-      }
-      if (got < length) throw new Error(`short read at ${base}: ${got} of ${length} bytes`)
-    } catch (err) {
-      this.report(`jsonl read ${this.path}: ${(err as Error)?.message ?? err}`)
-      void this.pump()
-      return undefined
-    }
-    if (generation !== this.generation || this.resetting) return undefined
-    const out: Entry[] = []
-    for (let r = r0; r <= r1; r++) {
-      const start = index.starts[r]
-      const line = buf.toString('utf8', start - base, index.ends[r] - base)
-      const drafts = normalizeSafely(this.normalize, line, start)
-      const first = index.before(r) + 1
-      if (drafts.length !== index.cum[r] - first + 1) {
-        // The bytes changed under the index (an edit the head/tail prints
-        // cannot see), or the counter that built it miscounted this line:
-        // re-index on the next pass, which fires onReset. A counter that
-        // disagrees with the normalizer on the very same line is not used
-        // again for this file, so the re-index cannot repeat the mistake.
-        if (this.count && countSafely(this.count, this.normalize, line, start) !== drafts.length) {
-          this.count = undefined
-          this.counters.counterDistrusted++
-          this.report(`jsonl ${this.path}: line counter disagrees with the normalizer at byte ${start}; indexing by normalizing`)
+      try {
+        let got = 0
+        while (got < length) {
+          const { bytesRead } = await fh.read(buf, got, length - got, base + got)
+          if (bytesRead === 0) break
+          got += bytesRead
         }
-        this.suspect = true
+        if (got < length) throw new Error(`short read at ${base}: ${got} of ${length} bytes`)
+      } catch (err) {
+        this.report(`jsonl read ${this.path}: ${(err as Error)?.message ?? err}`)
         void this.pump()
         return undefined
       }
-      for (let i = 0; i < drafts.length; i++) {
-        const seq = first + i
-        if (seq >= from && seq <= to) out.push(placed(drafts[i], seq))
+      if (generation !== this.generation || this.resetting) return undefined
+      const out: Entry[] = []
+      for (let r = r0; r <= r1; r++) {
+        const start = index.starts[r]
+        const line = buf.toString('utf8', start - base, index.ends[r] - base)
+        const drafts = normalizeSafely(this.normalize, line, start)
+        const first = index.before(r) + 1
+        if (drafts.length !== index.cum[r] - first + 1) {
+          // The bytes changed under the index (an edit the head/tail prints
+          // cannot see), or the counter that built it miscounted this line:
+          // re-index on the next pass, which fires onReset. A counter that
+          // disagrees with the normalizer on the very same line is not used
+          // again for this file, so the re-index cannot repeat the mistake.
+          if (this.count && countSafely(this.count, this.normalize, line, start) !== drafts.length) {
+            this.count = undefined
+            this.counters.counterDistrusted++
+            this.report(`jsonl ${this.path}: line counter disagrees with the normalizer at byte ${start}; indexing by normalizing`)
+          }
+          this.suspect = true
+          void this.pump()
+          return undefined
+        }
+        for (let i = 0; i < drafts.length; i++) {
+          const seq = first + i
+          if (seq >= from && seq <= to) out.push(placed(drafts[i], seq))
+        }
       }
+      return out
+    } finally {
+      this.readBuffer.giveBack(buf)
     }
-    return out
   }
 
   /**

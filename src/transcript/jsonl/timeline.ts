@@ -7,6 +7,7 @@ import type { Entry } from '../entry'
 import type { Timeline } from '../timeline'
 import { JsonlFile, newJsonlCounters, type JsonlCounters, type JsonlFileOptions } from './jsonl-file'
 import type { LineNormalizer } from './normalizer'
+import { ReadBuffer } from './read-buffer'
 
 export type { JsonlCounters } from './jsonl-file'
 
@@ -45,6 +46,8 @@ export interface JsonlCacheSettings {
 export class JsonlFiles {
   /** what the files of this registry did (tests and benches read it) */
   readonly counters: JsonlCounters = newJsonlCounters()
+  /** the one buffer its files' page reads borrow in turn */
+  private readonly readBuffer = new ReadBuffer()
   private readonly files = new Map<string, JsonlFile>()
   private readonly settings: JsonlCacheSettings
   /** Released files in the order they were released (oldest first), for the LRU bound. */
@@ -70,7 +73,7 @@ export class JsonlFiles {
     const key = this.keyOf(abs, normalize, opts.normalizerId)
     let file = this.files.get(key)
     if (!file) {
-      file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId, counters: this.counters })
+      file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId, counters: this.counters, readBuffer: this.readBuffer })
       this.files.set(key, file)
     }
     this.retain(file)
