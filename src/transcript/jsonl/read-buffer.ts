@@ -1,7 +1,7 @@
 // A page read's buffer, kept between reads. A fresh buffer for each read costs
 // the first touch of every one of its pages, and that showed: a 150-entry page
-// deep in a 100 MB session took 12 ms (median) with fresh buffers, 7.4 ms with
-// one kept (bench/transcript-socket.ts; page faults are dear on a VM).
+// deep in a 100 MB session took 12.1 ms (median of 8 fresh processes) with
+// fresh buffers, 7.4 ms with one kept (page faults are dear on a VM).
 
 /** The most a kept buffer holds: larger reads get a buffer of their own. */
 export const KEEP_BYTES = 1 << 20
