@@ -3,10 +3,11 @@
 //   bun bench/transcript-engine.ts [MB ...]      (default: 10 100)
 // Floors, measured in this run (median of 3, this process, page cache warm):
 // stream the file in 2 MiB chunks and JSON.parse every line; the same with the
-// Claude normalizer, and with its line counter, and the floor run in a fresh
-// process, for context. Per size:
+// Claude normalizer, and with its line counter; and the first of them run in a
+// fresh process, the cold figure's target (a fresh process against a fresh
+// process: see bench/transcript-socket.ts). Per size:
 //   cold     a fresh process: acquire (index + roster facts, one pass) + newest 150,
-//            median of 3 fresh processes                       target ≤ 1.2× floor (≥ 100 MB)
+//            median of 3 fresh processes           target ≤ 1.2× the fresh floor (≥ 100 MB)
 //   restart  a fresh process with the on-disk cache the previous one saved,
 //            file unchanged: acquire + newest 150, median of 3   target < 60 ms
 //   warm     re-acquire of a released index in this process      target < 50 ms
@@ -200,8 +201,8 @@ async function main() {
     console.log(
       `${r.mb} MB (${r.entries} entries); floor = stream + JSON.parse every line = ${r.floor_ms} ms (with the normalizer instead ${r.floor_normalize_ms} ms, with its line counter ${r.floor_count_ms} ms)`,
     )
-    const coldShown = `${r.cold_ms} ms = ${r.cold_over_floor}× floor (fresh processes: ${r.cold_all_ms.join(', ')}; index + roster facts in one pass); ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms)`
-    if (r.mb >= 100) check(`${r.mb} MB cold acquire + newest 150`, r.cold_over_floor <= 1.2, coldShown, '≤ 1.2× floor')
+    const coldShown = `${r.cold_ms} ms = ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms; fresh processes: ${r.cold_all_ms.join(', ')}; index + roster facts in one pass); ${r.cold_over_floor}× the floor in this warm process`
+    if (r.mb >= 100) check(`${r.mb} MB cold acquire + newest 150`, r.cold_over_fresh_floor <= 1.2, coldShown, '≤ 1.2× the fresh floor')
     else info(`${r.mb} MB cold acquire + newest 150`, coldShown + ' (no target below 100 MB)')
     check(
       `${r.mb} MB acquire + newest 150 after a restart, file unchanged`,
