@@ -30,8 +30,30 @@ describe("previewDiff of a new file (before '')", () => {
   const library = (after: string) =>
     after === ''
       ? ''
-      : renderUnifiedHunks(structuredPatch('', '', '', after, undefined, undefined, { context: 3 }).hunks.map((h) => ({ ...h, lines: h.lines.filter((l) => !l.startsWith('\\')) })))
-  test.each(['a', 'a\n', 'a\nb', 'a\nb\n', '\n', '\n\n', 'a\r\nb\r\n', 'a\r\nb', 'x\ry', '\r\n', ' \n \n', 'ü漢🙂\n\nz', 'a\n\n\n', '\\ No newline', 'a\n\\ x\n', ''])('%j', (after) => {
+      : renderUnifiedHunks(
+          structuredPatch('', '', '', after, undefined, undefined, { context: 3 }).hunks.map((h) => ({
+            ...h,
+            lines: h.lines.filter((l) => !l.startsWith('\\')),
+          })),
+        )
+  test.each([
+    'a',
+    'a\n',
+    'a\nb',
+    'a\nb\n',
+    '\n',
+    '\n\n',
+    'a\r\nb\r\n',
+    'a\r\nb',
+    'x\ry',
+    '\r\n',
+    ' \n \n',
+    'ü漢🙂\n\nz',
+    'a\n\n\n',
+    '\\ No newline',
+    'a\n\\ x\n',
+    '',
+  ])('%j', (after) => {
     expect(previewDiff('', after)).toBe(library(after))
   })
   test('equals the library on 5,000 random texts of newlines, CRs, backslashes and letters', () => {

@@ -40,7 +40,7 @@ test('reads that overlap, on one file and on two, each get their own bytes', asy
   const jsonl = new JsonlFiles()
   const rand = rng(11)
   const paths: string[] = []
-  const alls = []
+  const alls: ReturnType<typeof naiveEntries>[] = []
   for (const name of ['a', 'b']) {
     const parts: string[] = []
     for (let i = 0; i < 300; i++) parts.push(line(`${name}${i}`, 1 + Math.floor(rand() * 3), name.repeat(20 + Math.floor(rand() * 400))))

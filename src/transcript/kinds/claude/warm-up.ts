@@ -2,9 +2,16 @@
 // (prompt, thinking, text, Bash/Read/Edit/Write/Grep calls and their results
 // with an applied patch, a subagent spawn and its result, a task notification,
 // a queued prompt, a local command, bookkeeping): the bridge's warm-up runs it
-// before listening so the first page a phone asks for is built by compiled
-// code. Made up for that purpose only (never a fixture); a test holds every
-// record to being read as modelled (no parsed:false).
+// while idle after a start so the first page a phone asks for is built by
+// compiled code. Its contents are as long as a session's (a 120-line file read
+// and edited, a 200-line write, 300 lines of test output): the loops over long
+// text (caps, ANSI stripping, diffs) compile only once they have run long
+// enough, and with short samples the first pages read after a restart still
+// paid for it (nine deep pages of a 100 MB session after a restart, 5 runs:
+// 58-66 ms in all after these samples, 70-84 ms after the short ones they
+// replaced, 101-145 ms with no warm-up). Made up for that purpose only (never
+// a fixture); a test holds every record to being read as modelled (no
+// parsed:false) and to its lengths.
 const base = {
   cwd: '/home/me/proj',
   sessionId: '00000000-0000-4000-8000-000000000000',
@@ -37,20 +44,48 @@ const assistant = (content: unknown[]) =>
 const result = (id: string, content: unknown, toolUseResult: unknown) =>
   rec({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, toolUseResult })
 
-const before = 'export function add(a: number, b: number) {\n  return a + b\n}\n'
-const after = 'export function add(a: number, b: number): number {\n  return a + b\n}\n'
+/** A made-up module of `n` small functions, one line changed when `typed`. */
+const moduleText = (n: number, typed: boolean) =>
+  Array.from({ length: n }, (_, i) =>
+    i === 0
+      ? `export function add(a: number, b: number)${typed ? ': number' : ''} {\n  return a + b\n}\n`
+      : `export function f${i}(x: number) {\n  // step ${i}: scale, then shift\n  return x * ${i} + ${i % 7}\n}\n`,
+  ).join('\n')
+const fileBefore = moduleText(30, false)
+const fileAfter = moduleText(30, true)
+const before = fileBefore.split('\n').slice(0, 12).join('\n')
+const after = fileAfter.split('\n').slice(0, 12).join('\n')
+const numbered = (text: string) =>
+  text
+    .split('\n')
+    .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+    .join('\n')
+const written = Array.from({ length: 200 }, (_, i) => `test('f${i} scales and shifts', () => expect(f${i}(2)).toBe(${2 * i + (i % 7)}))`).join('\n')
+const testOutput = Array.from({ length: 300 }, (_, i) =>
+  i % 50 === 49 ? `\u001b[2msrc/math.test.ts:\u001b[22m` : `\u001b[32m(pass)\u001b[39m f${i} scales and shifts \u001b[2m[0.${(i * 37) % 100}ms]\u001b[22m`,
+).join('\n')
+const paragraph = (topic: string) =>
+  `About ${topic}: the change keeps every caller as it is, since the new annotation only states what the body already returns; the tests cover each exported function once, so a wrong sign or an off-by-one shows at once. `.repeat(
+    4,
+  )
 
 export const CLAUDE_WARM_UP_LINES: readonly string[] = [
   rec({ type: 'file-history-snapshot', messageId: 'm0', snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false }),
   rec({ type: 'user', message: { role: 'user', content: 'Add a return type to add() in src/math.ts and run the tests.' } }),
   assistant([
-    { type: 'thinking', thinking: 'Read the file first, then edit it and run the tests.', signature: 'sig' },
-    { type: 'text', text: "I'll look at `src/math.ts` first." },
+    { type: 'thinking', thinking: `Read the file first, then edit it and run the tests. ${paragraph('the plan')}`, signature: 'sig' },
+    { type: 'text', text: `I'll look at \`src/math.ts\` first.\n\n${paragraph('the file')}` },
   ]),
   assistant([{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: '/home/me/proj/src/math.ts' } }]),
-  result('toolu_read', [{ type: 'text', text: `1\t${before}` }], {
+  result('toolu_read', [{ type: 'text', text: numbered(fileBefore) }], {
     type: 'text',
-    file: { filePath: '/home/me/proj/src/math.ts', content: before, numLines: 3, startLine: 1, totalLines: 3 },
+    file: {
+      filePath: '/home/me/proj/src/math.ts',
+      content: fileBefore,
+      numLines: fileBefore.split('\n').length,
+      startLine: 1,
+      totalLines: fileBefore.split('\n').length,
+    },
   }),
   assistant([
     {
@@ -64,20 +99,24 @@ export const CLAUDE_WARM_UP_LINES: readonly string[] = [
     filePath: '/home/me/proj/src/math.ts',
     oldString: before,
     newString: after,
-    originalFile: before,
+    originalFile: fileBefore,
     structuredPatch: [
-      { oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [`-${before.split('\n')[0]}`, `+${after.split('\n')[0]}`, '   return a + b', ' }'] },
+      {
+        oldStart: 1,
+        oldLines: 4,
+        newStart: 1,
+        newLines: 4,
+        lines: [`-${before.split('\n')[0]}`, `+${after.split('\n')[0]}`, '   return a + b', ' }', ' '],
+      },
     ],
     userModified: false,
     replaceAll: false,
   }),
-  assistant([
-    { type: 'tool_use', id: 'toolu_write', name: 'Write', input: { file_path: '/home/me/proj/src/math.test.ts', content: "import { add } from './math'\n" } },
-  ]),
+  assistant([{ type: 'tool_use', id: 'toolu_write', name: 'Write', input: { file_path: '/home/me/proj/src/math.test.ts', content: written } }]),
   result('toolu_write', 'File created successfully at: /home/me/proj/src/math.test.ts', {
     type: 'create',
     filePath: '/home/me/proj/src/math.test.ts',
-    content: "import { add } from './math'\n",
+    content: written,
     structuredPatch: [],
     originalFile: null,
   }),
@@ -88,7 +127,12 @@ export const CLAUDE_WARM_UP_LINES: readonly string[] = [
     numFiles: 2,
   }),
   assistant([{ type: 'tool_use', id: 'toolu_bash', name: 'Bash', input: { command: 'bun test', description: 'Run the tests' } }]),
-  result('toolu_bash', ' 1 pass\n 0 fail', { stdout: ' 1 pass\n 0 fail', stderr: '', interrupted: false, isImage: false }),
+  result('toolu_bash', `${testOutput}\n\n 200 pass\n 0 fail`, {
+    stdout: `${testOutput}\n\n 200 pass\n 0 fail`,
+    stderr: '',
+    interrupted: false,
+    isImage: false,
+  }),
   assistant([
     {
       type: 'tool_use',
@@ -119,6 +163,6 @@ export const CLAUDE_WARM_UP_LINES: readonly string[] = [
     content: '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>',
     level: 'info',
   }),
-  assistant([{ type: 'text', text: 'Done: `add()` now declares its return type and the tests pass.' }]),
+  assistant([{ type: 'text', text: `Done: \`add()\` now declares its return type and the tests pass.\n\n${paragraph('the result')}` }]),
   rec({ type: 'last-prompt', lastPrompt: 'also update the README' }),
 ]

@@ -21,6 +21,19 @@ test('the sample reaches the builders a session uses: each tool kind, diffs, thi
   expect(drafts.filter((d) => d.tool?.diff !== undefined).map((d) => d.tool!.name)).toEqual(['Edit', 'Write'])
 })
 
+test('the sample is as long as a session: its loops over long text run long enough to be compiled', () => {
+  expect(CLAUDE_WARM_UP_LINES.join('\n').length).toBeGreaterThan(64 * 1024)
+  const write = drafts.find((d) => d.kind === 'tool_call' && d.tool?.name === 'Write')
+  expect(write?.tool?.diff_truncated).toBe(true) // long enough to meet the diff cap
+  // the tool results' own text, before any cap: the test run's output, the file read
+  const results = CLAUDE_WARM_UP_LINES.map((l) => JSON.parse(l)).flatMap((r) =>
+    Array.isArray(r.message?.content) ? r.message.content.filter((b: { type?: string }) => b.type === 'tool_result') : [],
+  )
+  const lineCounts = results.map((b: { content: unknown }) => JSON.stringify(b.content).split('\\n').length).sort((a: number, b: number) => b - a)
+  expect(lineCounts[0]).toBeGreaterThan(300)
+  expect(lineCounts[1]).toBeGreaterThan(100)
+})
+
 test("the roster fold learns the sample's spawn, its result and the notice", () => {
   const facts = claudeRosterFold.fresh()
   for (const l of CLAUDE_WARM_UP_LINES) claudeRosterFold.countAndFold(l, 0, facts)
