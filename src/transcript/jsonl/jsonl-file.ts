@@ -106,6 +106,9 @@ export async function openInside(path: string, root: string): Promise<FileHandle
 
 /** How many leading bytes identify a file's content (its first line, mostly). */
 const HEAD_PRINT = 256
+/** How many bytes just before the scanned offset must not change while we follow a file. */
+const TAIL_PRINT = 64
+
 /** The next chunk's read, started while the current one is indexed: its bytes count, or why it failed. */
 interface ReadAhead {
   pos: number
@@ -114,8 +117,6 @@ interface ReadAhead {
   done: Promise<number | { error: unknown }>
 }
 
-/** How many bytes just before the scanned offset must not change while we follow a file. */
-const TAIL_PRINT = 64
 /** While a file is held, its saved index is refreshed when it grew this much (and on release). */
 const PERSIST_EVERY = 32 * 1024 * 1024
 

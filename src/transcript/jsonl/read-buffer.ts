@@ -28,7 +28,7 @@ export class ReadBuffer {
     if (buf.length <= this.keepBytes && (!this.kept || this.kept.length < buf.length)) this.kept = buf
   }
 
-  /** Bytes kept now (for tests and the registry's holding()). */
+  /** Bytes kept now (for tests). */
   get keptBytes(): number {
     return this.kept?.length ?? 0
   }
