@@ -66,11 +66,12 @@ export interface AppDeps {
    */
   watchAtStart?: boolean
   /**
-   * Compile the hot paths while idle after the start: one request through the
-   * request pipeline, then rounds of every transcript kind's warm-up
-   * (TranscriptSource.warmUp), one per event-loop turn, until the first
-   * request comes (it never waits for more than one round); meanwhile the
-   * most recently used saved line indexes are read ahead (IndexStore.readAhead). A phone that
+   * Compile the hot paths while idle after the start: tokenless requests
+   * through the pipeline and the routes a phone opens first, then rounds of
+   * every transcript kind's warm-up (TranscriptSource.warmUp), one per
+   * event-loop turn, until the first request comes (it never waits for more
+   * than one round), then a collection of their garbage if none came;
+   * meanwhile the most recently used saved line indexes are read ahead (IndexStore.readAhead). A phone that
    * connects after that, as a reconnecting one does (its first retry is 500 ms
    * after the drop), meets compiled code (app.decorator.warmedUp tells when it
    * is done; the executable sets it, tests opt in).
@@ -96,6 +97,13 @@ function tokenOfRequest(request: Request): string | undefined {
 
 /** Stands in for a body that was never read: its request has no valid token. */
 const UNREAD_BODY = Object.freeze({ unread: true })
+
+/** What the warm-up after a start did: its rounds, the saved indexes it read ahead, whether it collected its garbage. */
+export interface WarmedUp {
+  rounds: number
+  readAhead: number
+  collected: boolean
+}
 
 /** The routes a phone opens first, compiled by the warm-up (the socket's with its upgrade header: Elysia routes it apart). */
 const WARM_UP_ROUTES: [string, Record<string, string>][] = [
@@ -282,11 +290,11 @@ export function createApp(deps: AppDeps) {
   const internalKey = crypto.randomUUID()
   // Set by the first request from outside: the warm-up stops there.
   let requested = false
-  const warmUp = async (): Promise<{ rounds: number; readAhead: number }> => {
+  const warmUp = async (): Promise<WarmedUp> => {
     await new Promise((res) => setImmediate(res)) // after the caller's listen(): the warm-up never delays it
     // Disk reads, in the background of the rounds: they run even once a request came, which likely wants them.
     const readAhead = indexStore?.readAhead(READ_AHEAD.maxBytes, READ_AHEAD.keepMs) ?? Promise.resolve(0)
-    if (requested) return { rounds: 0, readAhead: await readAhead }
+    if (requested) return { rounds: 0, readAhead: await readAhead, collected: false }
     // Elysia composes its handler on the first request, and each route's on its
     // first: tokenless ones (401 from the auth guard, no herdr call) compile
     // those a phone opens first before its requests do (~20 ms, then ~3 ms a route).
@@ -298,9 +306,15 @@ export function createApp(deps: AppDeps) {
       if (requested) break
       sources.warmUp()
     }
-    return { rounds, readAhead: await readAhead }
+    const ahead = await readAhead
+    // The rounds left garbage, and the first collection after them took 10-25 ms
+    // of the first request's time (a socket's first read waited that long after
+    // it arrived). Collected now, while idle; never once a request came.
+    if (requested) return { rounds, readAhead: ahead, collected: false }
+    Bun.gc(true)
+    return { rounds, readAhead: ahead, collected: true }
   }
-  let warmedUp: Promise<{ rounds: number; readAhead: number }> | undefined
+  let warmedUp: Promise<WarmedUp> | undefined
   const app = new Elysia({
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
     // reusePort (Elysia's default) would let a second bridge share the port and
@@ -310,7 +324,7 @@ export function createApp(deps: AppDeps) {
     // what the app counts, in one place, for tests and benches (app.decorator.counters)
     .decorate('counters', counters)
     // the warm-up's end (deps.warmUp): the rounds it ran, the saved indexes it read ahead; benches connect once it is done, as phones do
-    .decorate('warmedUp', () => warmedUp ?? Promise.resolve({ rounds: 0, readAhead: 0 }))
+    .decorate('warmedUp', () => warmedUp ?? Promise.resolve({ rounds: 0, readAhead: 0, collected: false }))
     // the index cache's writes in flight, waited for (bounded) by main.ts at shutdown, and by a test or bench before a restart
     .decorate('indexCache', { flush: (maxMs?: number) => indexStore?.flush(maxMs) ?? Promise.resolve() })
     // the app's parts whose state tests wait on: the watcher's mode, the files and sessions held, the hub's readiness

@@ -69,7 +69,8 @@ describe('the request and event log', () => {
   test("the start's warm-up request is the bridge's own: no request line, no herdr call, and the first real request is logged", async () => {
     const { claudeDir, pane } = claudeSession(3)
     b = await startBridge({ state: { panes: [pane] }, homes: { claudeDir }, deps: { warmUp: true } })
-    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 50, readAhead: 0 }) // nobody asked: every round ran (no data dir: nothing to read ahead)
+    // nobody asked: every round ran, and their garbage was collected while idle (no data dir: nothing to read ahead)
+    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 50, readAhead: 0, collected: true })
     expect(b.calls()).toEqual([]) // its requests (/snapshot, /agent-state, the socket's route) stop at the auth guard
     const sock = new FrameQueue(`${b.wsBase}/agent-transcript?pane=${pane.pane_id}&token=${ADMIN}`)
     const hello = await sock.next()
@@ -92,7 +93,7 @@ describe('the request and event log', () => {
     b = await startBridge({ deps: { warmUp: true } })
     const first = b.app.handle(new Request(`${b.base}/nope`)) // before the warm-up's first turn
     expect((await first).status).toBe(404)
-    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 0, readAhead: 0 })
+    expect(await b.app.decorator.warmedUp()).toEqual({ rounds: 0, readAhead: 0, collected: false }) // a request came: no pause for a collection
   })
 
   test('a refused pairing is a warning with the reason, not the code', async () => {
