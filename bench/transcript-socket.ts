@@ -11,7 +11,7 @@
 // objects ran the floor in 195-215 ms, one that did not in 231-259 ms, 4 runs
 // each). The ratio to this process's floor is printed beside it. Per size:
 // A bridge counts as started once it listens and its warm-up is done (app.decorator.warmedUp:
-// the JIT rounds, and the saved indexes used last read ahead; ~100 ms after listening), as a
+// the JIT rounds, their garbage collected, the saved indexes used last read ahead; ~150 ms after listening), as a
 // reconnecting phone meets it: its first retry comes 500 ms after the drop. The warm-up's time
 // is printed beside the restart figure.
 //   cold     a fresh bridge process, empty data dir: first connect → backlog_complete
