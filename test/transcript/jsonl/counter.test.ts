@@ -4,14 +4,13 @@
 // file and the file re-indexed by normalizing (so the mistake cannot repeat).
 import { afterAll, afterEach, expect, test } from 'bun:test'
 import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LineIndex, indexLines } from '../../../src/transcript/jsonl/line-index'
 import type { LineCounter, LineNormalizer } from '../../../src/transcript/jsonl/normalizer'
 import { JsonlFile } from '../../../src/transcript/jsonl/jsonl-file'
 import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
 
-import { countingNormalizer, line, naiveEntries, naiveRows, recorder, rng, tempDir } from './helpers'
+import { countingNormalizer, eio, line, naiveEntries, naiveRows, recorder, rng, tempDir, withFileReads } from './helpers'
 
 /** this file's JSONL files: its own registry, as each app has its own */
 const jsonl = new JsonlFiles()
@@ -174,32 +173,28 @@ test('a re-index whose read fails is tried again on the next pass, not dropped',
   writeFileSync(path, pad('a', 1) + pad('b', 2) + pad('c', 1))
   const size = Buffer.byteLength(pad('a', 1) + pad('b', 2) + pad('c', 1))
   const file = new JsonlFile(path, countingNormalizer, { ...FAST, count: honest, log: () => {} })
-  const probe = await open(path, 'r')
-  const proto = Object.getPrototypeOf(probe)
-  await probe.close()
-  const real = proto.read
   try {
     await file.pump()
     const at = Buffer.byteLength(pad('a', 1))
     const fd = openSync(path, 'r+')
     writeSync(fd, pad('b', 3), at) // same length, in the middle: only a read can see it
     closeSync(fd)
-    // the re-index's one read of the whole file fails, once
-    let failed = 0
-    proto.read = function (this: unknown, ...args: unknown[]) {
-      if (args[3] === 0 && args[2] === size && failed++ === 0) return Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }))
-      return real.apply(this, args)
-    }
     let resets = 0
     file.onReset(() => resets++)
-    expect(await file.read(2, 4)).toEqual([]) // the page finds the changed line: re-index
-    await file.pump()
+    // the re-index's one read of the whole file fails, once
+    let failed = 0
+    await withFileReads(
+      (real, args) => (args[3] === 0 && args[2] === size && failed++ === 0 ? eio() : real(args)),
+      async () => {
+        expect(await file.read(2, 4)).toEqual([]) // the page finds the changed line: re-index
+        await file.pump()
+      },
+    )
     expect(failed).toBeGreaterThanOrEqual(1)
     expect(resets).toBe(1)
     expect(file.lastError).toBeUndefined()
     expect((await file.read(1, 5)).map((e) => e.id)).toEqual(['a#0', 'b#0', 'b#1', 'b#2', 'c#0'])
   } finally {
-    proto.read = real
     await file.close()
   }
 })

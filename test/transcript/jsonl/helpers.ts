@@ -2,6 +2,7 @@
 // reader to compare the index against, temp dirs, and waitFor (await an event
 // or a condition with a deadline instead of sleeping).
 import { mkdtempSync, rmSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Draft, Entry } from '../../../src/transcript/entry'
@@ -118,3 +119,32 @@ export function rng(seed: number): () => number {
     return s / 2 ** 32
   }
 }
+
+/** A FileHandle read: (buffer, offset, length, position) as the engine calls it. */
+export type FileRead = (...args: unknown[]) => Promise<{ bytesRead: number }>
+
+/**
+ * Runs `body` with every FileHandle read going through `wrap` (handed the real
+ * read and the call's arguments), and puts the real read back after it: how a
+ * test makes a read fail, or holds reads back, without a fake file system.
+ */
+export async function withFileReads<T>(
+  wrap: (real: (args: unknown[]) => Promise<{ bytesRead: number }>, args: unknown[]) => Promise<{ bytesRead: number }>,
+  body: () => Promise<T>,
+): Promise<T> {
+  const probe = await open(import.meta.path, 'r')
+  const proto = Object.getPrototypeOf(probe) as { read: FileRead }
+  await probe.close()
+  const real = proto.read
+  proto.read = function (this: unknown, ...args: unknown[]) {
+    return wrap((a) => real.apply(this, a), args)
+  }
+  try {
+    return await body()
+  } finally {
+    proto.read = real
+  }
+}
+
+/** A read's failure as the OS reports one. */
+export const eio = () => Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }))

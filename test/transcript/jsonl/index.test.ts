@@ -2,13 +2,12 @@
 // of any range equals the naive result.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LineIndex, indexLines } from '../../../src/transcript/jsonl/line-index'
 import { JsonlFiles, type JsonlTimeline } from '../../../src/transcript/jsonl/timeline'
 
 import { JsonlFile, newJsonlCounters } from '../../../src/transcript/jsonl/jsonl-file'
-import { countingNormalizer, line, naiveEntries, naiveRows, rng, tempDir } from './helpers'
+import { countingNormalizer, eio, line, naiveEntries, naiveRows, rng, tempDir, withFileReads } from './helpers'
 
 /** this file's JSONL files: its own registry, as each app has its own */
 const jsonl = new JsonlFiles()
@@ -167,26 +166,17 @@ test('a long index pass gives the event loop a turn every turnEveryBytes, though
 test('a read that fails mid-pass loses nothing: the next pass goes on from the last whole chunk', async () => {
   // Every read of the pass goes through the descriptor's read(); the third one
   // fails (it is a chunk read while the one before it is indexed).
-  const probe = await open(path, 'r')
-  const proto = Object.getPrototypeOf(probe)
-  await probe.close()
-  const real = proto.read
-  let calls = 0
-  proto.read = function (this: unknown, ...args: unknown[]) {
-    if (++calls === 3) return Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }))
-    return real.apply(this, args)
-  }
   const file = new JsonlFile(path, countingNormalizer, { chunkBytes: 4096, watch: false, log: () => {} })
   try {
-    try {
-      await file.pump()
-      expect((file.lastError as NodeJS.ErrnoException)?.code).toBe('EIO')
-      const partial = file.index.scanned
-      expect(partial).toBeGreaterThan(0)
-      expect(partial).toBeLessThan(bytes.length)
-    } finally {
-      proto.read = real
-    }
+    let calls = 0
+    await withFileReads(
+      (real, args) => (++calls === 3 ? eio() : real(args)),
+      () => file.pump(),
+    )
+    expect((file.lastError as NodeJS.ErrnoException)?.code).toBe('EIO')
+    const partial = file.index.scanned
+    expect(partial).toBeGreaterThan(0)
+    expect(partial).toBeLessThan(bytes.length)
     // the file did not change: the next pass still goes on, from where the failed one stopped
     await file.pump()
     expect(file.lastError).toBeUndefined()

@@ -2,11 +2,10 @@
 // its own, so reads that overlap (two sockets paging at once) never share bytes.
 import { afterAll, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KEEP_BYTES, ReadBuffer } from '../../../src/transcript/jsonl/read-buffer'
 import { JsonlFiles } from '../../../src/transcript/jsonl/timeline'
-import { countingNormalizer, line, naiveEntries, rng, tempDir } from './helpers'
+import { countingNormalizer, line, naiveEntries, rng, tempDir, withFileReads } from './helpers'
 
 const tmp = tempDir()
 afterAll(() => tmp.cleanup())
@@ -54,31 +53,30 @@ test('reads that overlap, on one file and on two, each get their own bytes', asy
   expect(await tls[0]!.read(250, 290)).toEqual(alls[0]!.slice(249, 290)) // leaves a buffer kept
   // Every read's bytes land before any read goes on to normalize them: the reads
   // below overlap for sure (a shared buffer would hand one the other's bytes).
-  const probe = await open(paths[0]!, 'r')
-  const proto = Object.getPrototypeOf(probe)
-  await probe.close()
-  const real = proto.read
   let landed = 0
   let all: () => void = () => {}
   const allLanded = new Promise<void>((res) => (all = res))
   const overlapping = 4
-  proto.read = async function (this: unknown, ...args: unknown[]) {
-    const r = await real.apply(this, args)
-    if (++landed === overlapping) all()
-    await allLanded
-    return r
-  }
   try {
-    const asks = [
-      [0, 5, 40],
-      [1, 30, 90],
-      [0, 100, 160],
-      [1, 200, 230],
-    ].map(([f, a, b]) => tls[f!]!.read(a!, b!).then((got) => expect(got).toEqual(alls[f!]!.slice(a! - 1, b))))
-    await Promise.all(asks)
+    await withFileReads(
+      async (real, args) => {
+        const r = await real(args)
+        if (++landed === overlapping) all()
+        await allLanded
+        return r
+      },
+      () =>
+        Promise.all(
+          [
+            [0, 5, 40],
+            [1, 30, 90],
+            [0, 100, 160],
+            [1, 200, 230],
+          ].map(([f, a, b]) => tls[f!]!.read(a!, b!).then((got) => expect(got).toEqual(alls[f!]!.slice(a! - 1, b)))),
+        ),
+    )
     expect(landed).toBe(overlapping)
   } finally {
-    proto.read = real
     for (const tl of tls) tl.release()
     jsonl.drop()
   }
