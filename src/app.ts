@@ -115,7 +115,8 @@ const WARM_UP_ROUTES: [string, Record<string, string>][] = [
 /**
  * Rounds of the transcript kinds' warm-up after a start: enough for the JIT's
  * optimizing tiers to take the first connect's hot paths (measured: that
- * connect's page 10–20 ms sooner), ~2 ms a round for the three kinds, one per event-loop turn.
+ * connect's page 10–20 ms sooner), one per event-loop turn: 1–3 ms a round for
+ * the three kinds once compiled, ~11 ms for the first.
  */
 const WARM_UP_ROUNDS = 50
 
@@ -323,7 +324,7 @@ export function createApp(deps: AppDeps) {
   })
     // what the app counts, in one place, for tests and benches (app.decorator.counters)
     .decorate('counters', counters)
-    // the warm-up's end (deps.warmUp): the rounds it ran, the saved indexes it read ahead; benches connect once it is done, as phones do
+    // the warm-up's end (deps.warmUp): the rounds it ran, the saved indexes it read ahead, whether it collected; benches connect once it is done, as phones do
     .decorate('warmedUp', () => warmedUp ?? Promise.resolve({ rounds: 0, readAhead: 0, collected: false }))
     // the index cache's writes in flight, waited for (bounded) by main.ts at shutdown, and by a test or bench before a restart
     .decorate('indexCache', { flush: (maxMs?: number) => indexStore?.flush(maxMs) ?? Promise.resolve() })

@@ -54,7 +54,7 @@ export interface TranscriptSource {
    * One round of a sample of the kind's records through the code a first
    * connect runs (index pass, page, frames): the bridge repeats it while idle
    * after it starts, so the JIT has compiled that code before a phone asks.
-   * Pure; about a millisecond a round.
+   * Pure; a millisecond or two a round once compiled.
    */
   warmUp?(): void
 }
