@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the type checks (the bridge, then the web client in web/),
 # Biome's lint and format check of the tree (npm run format fixes what it can),
-# then bun test. Prints bun's report, then the one summary line CI reads
+# then bun test. Prints bun's report, each failure's error again (CI shows only
+# the end of the log), then the one summary line CI reads
 # ("N passed, N failed", the type check and the lint each counted as one), and
 # exits non-zero when anything failed or no test ran.
 set -o pipefail
@@ -19,6 +20,7 @@ TMPDIR="$suite_tmp" "$BUN" test --timeout 20000 "$@" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | tr -dc 0-9)
 failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -1 | tr -dc 0-9)
+awk -f scripts/failures.awk "$log"
 rm -f "$log"
 passed=${passed:-0}
 failed=${failed:-0}
