@@ -42,5 +42,9 @@ test('renders offline: every request stays on the bridge; a favicon; no web font
   expect(elsewhere).toEqual([])
   expect(seen.filter((r) => /\.(woff2?|ttf|otf)(\?|$)/.test(r.url))).toEqual([])
   expect(seen.find((r) => r.url === `${b.base}/swagger/json`)?.status).toBe(200)
+  // stilled before it closes, as in test/web/browser.test.ts: nothing in flight to race the teardown
+  page.removeAllListeners()
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+  await page.goto('about:blank')
   await page.close()
 }, 30_000)
