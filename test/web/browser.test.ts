@@ -275,7 +275,12 @@ describe('the phone client', () => {
     await p.page.goto(`${b.base}/#/`)
     await waitFor(async () => (await p.page.locator('li.pane').count()) === 3, 30_000, 'the list')
     // the app shell's service worker is installed and running, from this host
-    await expect(p.page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).resolves.toBe(`${b.base}/sw.js`)
+    // (the bridge's types have no DOM: the page's navigator is typed here by what the test reads)
+    const workerUrl = p.page.evaluate(async () => {
+      const sw = (navigator as unknown as { serviceWorker: { ready: Promise<{ active: { scriptURL: string } | null }> } }).serviceWorker
+      return (await sw.ready).active?.scriptURL
+    })
+    await expect(workerUrl).resolves.toBe(`${b.base}/sw.js`)
     await p.page.locator('li.pane[data-pane="w1:p1"] a').click()
     await waitFor(async () => (await p.page.locator('.transcript [data-seq]').count()) > 10, 30_000, 'the transcript')
     await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p3')}/term`)
