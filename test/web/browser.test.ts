@@ -80,8 +80,11 @@ let phones: Phone[] = []
 afterEach(async () => {
   for (const p of phones) {
     p.page.removeAllListeners()
-    await p.page.goto('about:blank')
-    await p.ctx.close()
+    try {
+      await p.page.goto('about:blank')
+    } finally {
+      await p.ctx.close()
+    }
   }
   phones = []
 })
