@@ -104,6 +104,17 @@ export async function openInside(path: string, root: string): Promise<FileHandle
   return open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
 }
 
+/** Reads `length` bytes at `pos` into the start of `buf`, in as many reads as it takes; fewer only at the file's end. */
+async function readInto(fh: FileHandle, buf: Buffer, length: number, pos: number): Promise<number> {
+  let got = 0
+  while (got < length) {
+    const { bytesRead } = await fh.read(buf, got, length - got, pos + got)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return got
+}
+
 /** How many leading bytes identify a file's content (its first line, mostly). */
 const HEAD_PRINT = 256
 /** How many bytes just before the scanned offset must not change while we follow a file. */
@@ -327,16 +338,12 @@ export class JsonlFile {
     // lent: nothing made from it may keep a view of its bytes (lines are copied out as strings)
     const buf = this.readBuffer.borrow(length)
     try {
-      try {
-        let got = 0
-        while (got < length) {
-          const { bytesRead } = await fh.read(buf, got, length - got, base + got)
-          if (bytesRead === 0) break
-          got += bytesRead
-        }
-        if (got < length) throw new Error(`short read at ${base}: ${got} of ${length} bytes`)
-      } catch (err) {
+      const got = await readInto(fh, buf, length, base).catch((err: unknown) => {
         this.report(`jsonl read ${this.path}: ${(err as Error)?.message ?? err}`)
+        return -1
+      })
+      if (got >= 0 && got < length) this.report(`jsonl read ${this.path}: short read at ${base}: ${got} of ${length} bytes`)
+      if (got < length) {
         void this.pump()
         return undefined
       }
@@ -755,12 +762,7 @@ export class JsonlFile {
   private async bytesAt(pos: number, length: number): Promise<Buffer> {
     const buf = Buffer.alloc(length)
     if (length === 0 || !this.fh) return buf
-    let got = 0
-    while (got < length) {
-      const { bytesRead } = await this.fh.read(buf, got, length - got, pos + got)
-      if (bytesRead === 0) break
-      got += bytesRead
-    }
+    const got = await readInto(this.fh, buf, length, pos)
     return got === length ? buf : buf.subarray(0, got)
   }
 
