@@ -212,9 +212,9 @@ export class IndexStore {
     let budget = maxBytes
     let read = 0
     for (const f of files) {
-      if (f.size > budget) continue
+      // being replaced: load() reads the new one, so it costs none of the budget
+      if (f.size > budget || this.writing.has(f.path)) continue
       budget -= f.size
-      if (this.writing.has(f.path)) continue // being replaced: load() reads the new one
       try {
         const buf = await readFile(f.path)
         if (this.writing.has(f.path)) continue
