@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { EntrySchema, type Draft } from '../../src/transcript/entry'
-import { LineIndex, indexLines } from '../../src/transcript/jsonl/line-index'
+import { LineIndex, NOT_ONE_VALUE, indexLines, jsonOfBytes, normalizeBytes } from '../../src/transcript/jsonl/line-index'
 import type { LineCounter, LineFold, LineNormalizer } from '../../src/transcript/jsonl/normalizer'
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
@@ -133,6 +133,23 @@ export function indexedCount(line: string, count: LineCounter, normalize: LineNo
   return index.total()
 }
 
+/**
+ * A line's drafts as a page read makes them from the line's UTF-8 bytes
+ * (normalizeBytes: from the bytes when the normalizer takes parsed values, else
+ * from their text), the drafts of that text (the same bytes decoded: a lone
+ * surrogate in `line` is U+FFFD in a file), and whether the page's came from the
+ * bytes, so a test of the two paths' equality can show it compared both.
+ */
+export function pageDrafts(line: string, normalize: LineNormalizer, offset: number): { drafts: Draft[]; text: Draft[]; fromBytes: boolean } {
+  const buf = Buffer.from(line)
+  const value = normalize.fromJson ? jsonOfBytes(buf, 0, buf.length) : NOT_ONE_VALUE
+  let fromBytes = false
+  try {
+    fromBytes = value !== NOT_ONE_VALUE && Array.isArray(normalize.fromJson!(value, offset))
+  } catch {}
+  return { drafts: normalizeBytes(normalize, buf, 0, buf.length, offset), text: normalize(buf.toString('utf8'), offset), fromBytes }
+}
+
 export interface Agreement {
   /** the lines where the count and the number of drafts differ */
   wrong: { count: number; drafts: number; line: string }[]
@@ -140,14 +157,16 @@ export interface Agreement {
   many: number
   none: number
   unplaced: number
+  /** lines a page read took from their bytes (with the same drafts as from the text, or they are in `wrong`) */
+  fromBytes: number
 }
 
 /**
  * Counts and normalizes each line (its index as its offset) and compares the two; a draft
  * outside the entry schema throws. The tallies show the lines reached every side of the decisions.
  */
-export function agreement(lines: readonly string[], count: LineCounter, normalize: (line: string, offset: number) => Draft[]): Agreement {
-  const out: Agreement = { wrong: [], many: 0, none: 0, unplaced: 0 }
+export function agreement(lines: readonly string[], count: LineCounter, normalize: LineNormalizer): Agreement {
+  const out: Agreement = { wrong: [], many: 0, none: 0, unplaced: 0, fromBytes: 0 }
   lines.forEach((line, i) => {
     const n = count(line, i)
     const drafts = normalize(line, i)
@@ -155,6 +174,12 @@ export function agreement(lines: readonly string[], count: LineCounter, normaliz
     // a counter that counts parsed values: the index pass, parsing the line's bytes, counts the same
     if (count.fromJson && !line.includes('\n') && indexedCount(line, count, normalize) !== n)
       out.wrong.push({ count: n, drafts: indexedCount(line, count, normalize), line: `INDEXED ${line.slice(0, 300)}` })
+    // a normalizer that takes parsed values: a page read, from the line's bytes, gives the same drafts
+    if (normalize.fromJson && !line.includes('\n')) {
+      const page = pageDrafts(line, normalize, i)
+      if (page.fromBytes) out.fromBytes++
+      if (JSON.stringify(page.drafts) !== JSON.stringify(page.text)) out.wrong.push({ count: n, drafts: page.drafts.length, line: `PAGE ${line.slice(0, 300)}` })
+    }
     if (n > 1) out.many++
     if (n === 0) out.none++
     if (drafts.some((d) => !d.parsed)) out.unplaced++

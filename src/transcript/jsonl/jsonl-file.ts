@@ -9,7 +9,7 @@ import { basename, dirname, sep } from 'node:path'
 import { LIMITS, placed, type Draft, type Entry } from '../entry'
 import type { IndexStore } from './index-store'
 import { tooLarge } from './normalizer'
-import { LineIndex, countSafely, indexLines, normalizeSafely } from './line-index'
+import { LineIndex, countSafely, indexLines, normalizeBytes } from './line-index'
 import { ReadBuffer } from './read-buffer'
 import { RecentEntries } from './recent-entries'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
@@ -351,8 +351,7 @@ export class JsonlFile {
       const out: Entry[] = []
       for (let r = r0; r <= r1; r++) {
         const start = index.starts[r]
-        const line = buf.toString('utf8', start - base, index.ends[r] - base)
-        const drafts = normalizeSafely(this.normalize, line, start)
+        const drafts = normalizeBytes(this.normalize, buf, start - base, index.ends[r] - base, start)
         const first = index.before(r) + 1
         if (drafts.length !== index.cum[r] - first + 1) {
           // The bytes changed under the index (an edit the head/tail prints
@@ -360,6 +359,7 @@ export class JsonlFile {
           // re-index on the next pass, which fires onReset. A counter that
           // disagrees with the normalizer on the very same line is not used
           // again for this file, so the re-index cannot repeat the mistake.
+          const line = buf.toString('utf8', start - base, index.ends[r] - base)
           if (this.count && countSafely(this.count, this.normalize, line, start) !== drafts.length) {
             this.count = undefined
             this.counters.counterDistrusted++

@@ -148,6 +148,27 @@ export function normalizeSafely(normalize: LineNormalizer, line: string, offset:
 }
 
 /**
+ * A line's drafts, read from its bytes (a page read): from the one JSON value
+ * they hold when the normalizer takes a parsed value (LineNormalizer.fromJson),
+ * else (not one value, declined, or thrown) from the line's text, as
+ * normalizeSafely. Both paths give the same drafts.
+ */
+export function normalizeBytes(normalize: LineNormalizer, buf: Buffer, from: number, to: number, offset: number): Draft[] {
+  if (normalize.fromJson) {
+    const value = jsonOfBytes(buf, from, to)
+    if (value !== NOT_ONE_VALUE) {
+      try {
+        const drafts = normalize.fromJson(value, offset)
+        if (Array.isArray(drafts)) return drafts
+      } catch {
+        // the text path decides, and says so as the normalizer does
+      }
+    }
+  }
+  return normalizeSafely(normalize, buf.toString('utf8', from, to), offset)
+}
+
+/**
  * A line's entry count by the kind's counter; a counter that throws or answers
  * something other than a count is not believed: the normalizer decides that line.
  */

@@ -4,12 +4,22 @@
 import type { Draft } from '../entry'
 import { isObj, type Obj } from '../tool-summary'
 
-export type LineNormalizer = (
+export type LineNormalizer = ((
   /** one complete line, without its trailing newline */
   line: string,
   /** byte offset of the line in its file: the id of a line that has no uuid of its own */
   offset: number,
-) => Draft[]
+) => Draft[]) & {
+  /**
+   * Optional: the same drafts for a line a page read parsed as one JSON value
+   * straight from its bytes (normalizeBytes): no string of the line is made,
+   * and a page's line strings were a fifth of its cost. undefined when the text
+   * must decide (a value the kind cannot place is one parsed:false entry, which
+   * carries the line's text). Must equal normalize(line, offset) on every line
+   * whose bytes hold that one value.
+   */
+  fromJson?: (value: unknown, offset: number) => Draft[] | undefined
+}
 
 /** The entry for a line that could not be placed: passed through, never dropped. */
 export function unplaced(line: string, offset: number, idPrefix = 'line'): Draft {

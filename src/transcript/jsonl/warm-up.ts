@@ -4,7 +4,7 @@
 // it: a fresh bridge otherwise pays it inside the first page it serves.
 // Pure: the output is thrown away.
 import { placed } from '../entry'
-import { LineIndex, indexLines, normalizeSafely } from './line-index'
+import { LineIndex, indexLines, normalizeBytes } from './line-index'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 
 export interface WarmUpGrammar {
@@ -19,13 +19,16 @@ export interface WarmUpGrammar {
  */
 export function jsonlWarmUp(lines: readonly string[], grammar: WarmUpGrammar): () => { indexed: number; read: number } {
   const buf = Buffer.from(lines.map((l) => `${l}\n`).join(''))
+  // each line's bytes in buf, as a page read finds them
+  const spans: [number, number][] = []
+  for (let at = 0, nl = buf.indexOf(10); nl !== -1; at = nl + 1, nl = buf.indexOf(10, at)) spans.push([at, nl])
   return () => {
     const index = new LineIndex()
     index.facts = grammar.fold?.fresh()
     indexLines(buf, 0, grammar.normalize, index, undefined, grammar.count, grammar.fold)
     let read = 0
-    for (const line of lines) {
-      const drafts = normalizeSafely(grammar.normalize, line, 0)
+    for (const [from, to] of spans) {
+      const drafts = normalizeBytes(grammar.normalize, buf, from, to, 0)
       JSON.stringify(drafts.map((d, i) => placed(d, i + 1)))
       read += drafts.length
     }

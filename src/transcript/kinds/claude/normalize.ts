@@ -123,12 +123,21 @@ const planLine = (line: string) => planJsonLine(line, planRecord)
 export const normalizeClaudeLine: LineNormalizer = (line, offset) => {
   if (line.trim() === '') return []
   const plan = planLine(line)
-  if (!plan) return [unplaced(line, offset)]
+  return (plan && built(plan, offset)) ?? [unplaced(line, offset)]
+}
+// The same drafts for a line a page read parsed from its bytes (undefined: the text decides).
+normalizeClaudeLine.fromJson = (value, offset) => {
+  const plan = planJsonValue(value, planRecord)
+  return plan && built(plan, offset)
+}
+
+/** A plan's drafts; undefined when its envelope cannot be made (then the line is unplaced). */
+function built(plan: { rec: Obj; slots: Slot[] }, offset: number): Draft[] | undefined {
   try {
     const env = envelope(plan.rec, str(plan.rec.type) ?? 'line', offset)
     return plan.slots.map((slot) => buildSlot(slot, env))
   } catch {
-    return [unplaced(line, offset)] // unreachable: envelope only reads strings
+    return undefined // unreachable: envelope only reads strings
   }
 }
 

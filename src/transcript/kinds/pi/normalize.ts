@@ -57,7 +57,15 @@ const planLine = (line: string) => planJsonLine(line, planTyped)
 export const normalizePiLine: LineNormalizer = (line, offset) => {
   if (isBlankLine(line)) return []
   const plan = planLine(line)
-  if (!plan) return [unplaced(line, offset)]
+  return plan ? built(plan, offset) : [unplaced(line, offset)]
+}
+// The same drafts for a line a page read parsed from its bytes (undefined: the text decides).
+normalizePiLine.fromJson = (value, offset) => {
+  const plan = planJsonValue(value, planTyped)
+  return plan && built(plan, offset)
+}
+
+function built(plan: { rec: Obj; slots: Slot[] }, offset: number): Draft[] {
   if (plan.slots.length === 0) return []
   const env = envelope(plan.rec, offset)
   return plan.slots.map((slot) => buildSlot(slot, env))

@@ -6,21 +6,30 @@ import { describe, expect, test } from 'bun:test'
 import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
 import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
 import { corpusFiles, linesOf } from './corpus'
-import { agreement, indexedCount, mutateBytes, mutateStructure, rng, type Steering } from '../../../support/fuzz'
+import { agreement, indexedCount, mutateBytes, mutateStructure, pageDrafts, rng, type Steering } from '../../../support/fuzz'
 
 /** The line's count as the index pass makes it, with or without the roster fold (test/support/fuzz.ts). */
 const indexed = (line: string, withFold: boolean) => indexedCount(line, countClaudeLine, normalizeClaudeLine, withFold ? claudeRosterFold : undefined)
 
+/** Lines a page read took from their bytes, in agree() (the equality below held on each). */
+let fromBytes = 0
+
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   const count = countClaudeLine(line, offset)
-  // one line in, one line indexed: the bytes path counts as the text path does
-  if (!line.includes('\n'))
+  const drafts = normalizeClaudeLine(line, offset)
+  // one line in, one line indexed: the bytes path counts as the text path does,
+  // and a page read, from the line's bytes, gives the drafts the text gives
+  if (!line.includes('\n')) {
     expect({ line: line.slice(0, 200), bytes: indexed(line, false), folded: indexed(line, true) }).toEqual({
       line: line.slice(0, 200),
       bytes: count,
       folded: count,
     })
-  return { count, drafts: normalizeClaudeLine(line, offset).length }
+    const page = pageDrafts(line, normalizeClaudeLine, offset)
+    expect(page.drafts).toEqual(page.text)
+    if (page.fromBytes) fromBytes++
+  }
+  return { count, drafts: drafts.length }
 }
 
 describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
@@ -32,6 +41,9 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
       expect(wrong).toEqual([])
       // the file is not trivially all-zero: the equality means something
       expect(lines.reduce((n, { line, offset }) => n + countClaudeLine(line, offset), 0)).toBeGreaterThan(0)
+      // and its records were read from their bytes: the page equality compared both paths
+      expect(fromBytes).toBeGreaterThan(0)
+      fromBytes = 0
     })
   }
 
@@ -287,4 +299,5 @@ test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-val
   // the fuzz reaches both sides of the decisions
   expect(lines.length - r.none).toBeGreaterThan(1000)
   expect(r.unplaced).toBeGreaterThan(200)
+  expect(r.fromBytes).toBeGreaterThan(1000) // the page read's bytes path was compared on them too
 })

@@ -5,14 +5,23 @@
 import { describe, expect, test } from 'bun:test'
 import { countPiLine, normalizePiLine } from '../../../../src/transcript/kinds/pi/normalize'
 import { BAD_LINES, FIX, fuzzLines, piCorpusFiles, SHAPE_SEEDS } from './fuzz'
-import { agreement, indexedCount, linesOf } from '../../../support/fuzz'
+import { agreement, indexedCount, linesOf, pageDrafts } from '../../../support/fuzz'
+
+/** Lines a page read took from their bytes, in agree() (the equality below held on each). */
+let fromBytes = 0
 
 function agree(line: string, offset = 7): { count: number; drafts: number } {
   const count = countPiLine(line, offset)
-  // one line in, one line indexed: the bytes path counts as the text path does
-  if (!line.includes('\n'))
+  const drafts = normalizePiLine(line, offset)
+  // one line in, one line indexed: the bytes path counts as the text path does,
+  // and a page read, from the line's bytes, gives the drafts the text gives
+  if (!line.includes('\n')) {
     expect({ line: line.slice(0, 200), indexed: indexedCount(line, countPiLine, normalizePiLine) }).toEqual({ line: line.slice(0, 200), indexed: count })
-  return { count, drafts: normalizePiLine(line, offset).length }
+    const page = pageDrafts(line, normalizePiLine, offset)
+    expect(page.drafts).toEqual(page.text)
+    if (page.fromBytes) fromBytes++
+  }
+  return { count, drafts: drafts.length }
 }
 
 describe('countPiLine equals normalizePiLine(line).length', () => {
@@ -27,6 +36,9 @@ describe('countPiLine equals normalizePiLine(line).length', () => {
       expect(wrong).toEqual([])
       // not trivially all-zero: the equality means something
       expect(lines.reduce((n, { line, offset }) => n + countPiLine(line, offset), 0)).toBeGreaterThan(1)
+      // and its records were read from their bytes: the page equality compared both paths
+      expect(fromBytes).toBeGreaterThan(0)
+      fromBytes = 0
     })
   }
 
@@ -67,4 +79,5 @@ test('fuzz: 4000 mutated real lines, count equals drafts, drafts stay schema-val
   expect(r.many).toBeGreaterThan(200)
   expect(r.none).toBeGreaterThan(300)
   expect(r.unplaced).toBeGreaterThan(300)
+  expect(r.fromBytes).toBeGreaterThan(1000) // the page read's bytes path was compared on them too
 })
