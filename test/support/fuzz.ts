@@ -178,7 +178,8 @@ export function agreement(lines: readonly string[], count: LineCounter, normaliz
     if (normalize.fromJson && !line.includes('\n')) {
       const page = pageDrafts(line, normalize, i)
       if (page.fromBytes) out.fromBytes++
-      if (JSON.stringify(page.drafts) !== JSON.stringify(page.text)) out.wrong.push({ count: n, drafts: page.drafts.length, line: `PAGE ${line.slice(0, 300)}` })
+      if (JSON.stringify(page.drafts) !== JSON.stringify(page.text))
+        out.wrong.push({ count: n, drafts: page.drafts.length, line: `PAGE ${line.slice(0, 300)}` })
     }
     if (n > 1) out.many++
     if (n === 0) out.none++
