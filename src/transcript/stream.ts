@@ -45,6 +45,14 @@ export const newStreamCounters = () => ({
 /** Entries read per timeline call while paging (bounds memory per socket). */
 const CHUNK = 50
 
+/**
+ * How long a socket must be quiet after a page up before the page above it is
+ * read ahead: a reader takes seconds over a page, and requests that come back
+ * to back (a fling, a client jumping about) are not kept waiting behind a read
+ * they may not use.
+ */
+export const READ_AHEAD_MS = 50
+
 type Task = { kind: 'frame'; frame: ServerFrame; gen: number; onSent?: () => void } | { kind: 'range'; from: number; to: number; gen: number }
 
 export class TranscriptStream {
@@ -67,6 +75,8 @@ export class TranscriptStream {
   private opened = false
   /** requests that came before the opening sequence was queued (hello goes first) */
   private early: LoadOlder[] = []
+  /** the page above the last page up, to be read ahead once the socket has been quiet (readAheadMs) */
+  private readAhead: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly io: StreamIO,
@@ -76,6 +86,8 @@ export class TranscriptStream {
     private readonly subagent?: string,
     /** where the stream counts (its app's, shared by the app's streams) */
     private readonly counters: StreamCounters = newStreamCounters(),
+    /** quiet time before the page above a page up is read ahead (READ_AHEAD_MS) */
+    private readonly readAheadMs = READ_AHEAD_MS,
   ) {
     this.resolved = resolved
     this.timeline = resolved.timeline
@@ -173,6 +185,7 @@ export class TranscriptStream {
 
   /** Services a load_older control frame. */
   loadOlder(req: LoadOlder): void {
+    this.cancelReadAhead() // the reader asked before it ran: this request decides what comes next
     if (!this.opened) {
       // hello, the newest page and backlog_complete go first, whenever a request comes
       this.early.push(req)
@@ -195,6 +208,16 @@ export class TranscriptStream {
         kind: 'frame',
         frame: { type: 'page_complete', requested_before_seq: req.before_seq, oldest_loaded_seq: from, has_older: from > 1 },
         gen,
+        // A reader who paged up once likely pages up again: the page above is read while they read this one.
+        onSent: () => {
+          const timeline = this.timeline
+          if (from <= 1 || !timeline.prefetch) return
+          this.cancelReadAhead()
+          this.readAhead = setTimeout(() => {
+            this.readAhead = undefined
+            timeline.prefetch?.(Math.max(1, from - limit), from - 1)
+          }, this.readAheadMs)
+        },
       })
     }
     this.kick()
@@ -224,6 +247,7 @@ export class TranscriptStream {
 
   private async restart(next: Resolved, announce?: ServerFrame): Promise<void> {
     if (this.closed) return
+    this.cancelReadAhead()
     this.gen++
     for (const u of this.unsubs.splice(0)) u()
     if (next.timeline !== this.timeline) this.timeline.release()
@@ -263,12 +287,18 @@ export class TranscriptStream {
 
   close(): void {
     if (this.closed) return
+    this.cancelReadAhead()
     this.unblock()
     this.closed = true
     this.gen++
     for (const u of this.unsubs.splice(0)) u()
     this.tasks = []
     this.timeline.release()
+  }
+
+  private cancelReadAhead(): void {
+    clearTimeout(this.readAhead)
+    this.readAhead = undefined
   }
 
   get isClosed(): boolean {

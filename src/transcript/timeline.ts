@@ -9,6 +9,12 @@ export interface Timeline {
   /** Entries with fromSeq <= seq <= toSeq, oldest first, reading only what they need. */
   read(fromSeq: number, toSeq: number): Promise<Entry[]>
   /**
+   * Optional: reads fromSeq..toSeq ahead of a request that likely follows (the
+   * page above the one a reader just got) and keeps them, so that request is
+   * served from memory. Nothing waits for it, and it may be dropped.
+   */
+  prefetch?(fromSeq: number, toSeq: number): void
+  /**
    * Called with the new entries (seq continuing past the previous total) when the
    * timeline grows. Returns an unsubscribe function.
    */

@@ -7,6 +7,7 @@ import type { Subagent } from '../../src/transcript/roster'
 import type { Resolved } from '../../src/transcript/source'
 import { TranscriptStream, type SendResult } from '../../src/transcript/stream'
 import type { Timeline } from '../../src/transcript/timeline'
+import { waitFor } from '../support/wait'
 
 class MemoryTimeline implements Timeline {
   entries: Entry[] = []
@@ -229,6 +230,83 @@ describe('load_older', () => {
     const tail = await page({ before_seq: 3 })
     expect(seqs(tail)).toEqual([1, 2])
     expect(tail.at(-1)).toEqual({ type: 'page_complete', requested_before_seq: 3, oldest_loaded_seq: 1, has_older: false })
+  })
+})
+
+describe('reading ahead', () => {
+  /** A memory timeline that records what is read ahead of it. */
+  const aheadTimeline = (n: number) => {
+    const ahead: [number, number][] = []
+    const tl = Object.assign(new MemoryTimeline(n), { prefetch: (from: number, to: number) => void ahead.push([from, to]) })
+    return { tl, ahead }
+  }
+  const pagesOf = (sock: FakeSocket) => sock.frames.filter((f) => f.type === 'page_complete').length
+
+  test("a page up reads the page above it ahead, in the request's size, once the socket is quiet; none above seq 1", async () => {
+    const sock = new FakeSocket()
+    const { tl, ahead } = aheadTimeline(400)
+    const s = new TranscriptStream(sock.io, 'w1:p2', 'claude', resolved(tl), undefined, undefined, 0)
+    await s.start()
+    await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+    s.loadOlder({ type: 'load_older', before_seq: 251, limit: 100 })
+    await waitFor(() => ahead.length === 1, 2000, 'the first read ahead')
+    expect(ahead).toEqual([[51, 150]])
+    s.loadOlder({ type: 'load_older', before_seq: 151, limit: 100 })
+    await waitFor(() => ahead.length === 2, 2000, 'the second read ahead')
+    expect(ahead[1]).toEqual([1, 50])
+    s.loadOlder({ type: 'load_older', before_seq: 51, limit: 100 }) // the oldest page: nothing above it
+    await sock.until(() => pagesOf(sock) === 3)
+    expect(seqs(sock.frames).slice(-50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+    s.loadOlder({ type: 'load_older', before_seq: 351, limit: 100 }) // a page whose read ahead would be [151, 250]
+    await sock.until(() => pagesOf(sock) === 4)
+    await waitFor(() => ahead.length === 3, 2000, 'the third read ahead')
+    expect(ahead).toEqual([
+      [51, 150],
+      [1, 50],
+      [151, 250],
+    ]) // the oldest page asked for none, and the opening for none
+    s.close()
+  })
+
+  test('a request before the socket was quiet, a close, or a rotation drops the read ahead', async () => {
+    // Each is done as soon as its page_complete is seen (the timer was set when it was sent, in the
+    // same turn). A last stream's read ahead, set after all of them with the same delay, fires after
+    // theirs would have: once it has, theirs did not.
+    const DELAY = 30
+    const open = async (n = 400) => {
+      const sock = new FakeSocket()
+      const at = aheadTimeline(n)
+      const s = new TranscriptStream(sock.io, 'w1:p2', 'claude', resolved(at.tl), undefined, undefined, DELAY)
+      await s.start()
+      await sock.until((fs) => fs.some((f) => f.type === 'backlog_complete'))
+      return { sock, s, ahead: at.ahead }
+    }
+    const pageUp = async (o: { sock: FakeSocket; s: TranscriptStream }, before: number, n: number) => {
+      o.s.loadOlder({ type: 'load_older', before_seq: before, limit: 100 })
+      await o.sock.until(() => pagesOf(o.sock) === n)
+    }
+    const asked = await open()
+    await pageUp(asked, 251, 1)
+    await pageUp(asked, 151, 2) // back to back: the first read ahead is dropped…
+    const closed = await open()
+    await pageUp(closed, 251, 1)
+    closed.s.close() // …a close drops it…
+    const rotated = await open()
+    await pageUp(rotated, 251, 1)
+    const next = aheadTimeline(10)
+    await rotated.s.rotate(resolved(next.tl, 'sess-2')) // …and so does a rotation
+    const control = await open()
+    await pageUp(control, 251, 1)
+    await waitFor(() => control.ahead.length === 1, 2000, 'the control read ahead')
+    expect({ asked: asked.ahead, closed: closed.ahead, rotated: rotated.ahead, next: next.ahead }).toEqual({
+      asked: [[1, 50]], // the second page's, once quiet
+      closed: [],
+      rotated: [],
+      next: [],
+    })
+    asked.s.close()
+    rotated.s.close()
+    control.s.close()
   })
 })
 

@@ -38,6 +38,10 @@ export const newJsonlCounters = () => ({
   reads: 0,
   /** read() calls served from the entries normalized lately, with no file read */
   recentHits: 0,
+  /** pages read ahead of a request (prefetch) */
+  prefetches: 0,
+  /** read() calls that waited for a read ahead of them instead of reading the file again */
+  aheadWaits: 0,
   /** the largest buffer a scan allocated to hold one line (bounded by maxLineBytes) */
   maxLineBuffer: 0,
 })
@@ -199,6 +203,8 @@ export class JsonlFile {
   private persistOnIdle = false
   /** entries normalized lately (pages read, the live tail): served again without a read */
   private readonly recent = new RecentEntries()
+  /** the read ahead in flight (prefetch), if any */
+  private ahead: { generation: number; from: number; to: number; done: Promise<void> } | null = null
 
   constructor(
     readonly path: string,
@@ -297,6 +303,36 @@ export class JsonlFile {
   /** Entries fromSeq..toSeq: one contiguous read of just their lines, normalized again. */
   async read(fromSeq: number, toSeq: number): Promise<Entry[]> {
     this.counters.reads++
+    // A read ahead of this one covers it: wait for it, then take its entries from the recent ones.
+    const ahead = this.ahead
+    if (ahead && ahead.generation === this.generation && ahead.from <= fromSeq && toSeq <= ahead.to && !this.recent.get(ahead.generation, fromSeq, toSeq)) {
+      this.counters.aheadWaits++
+      await ahead.done
+    }
+    return this.readEntries(fromSeq, toSeq)
+  }
+
+  /**
+   * Reads fromSeq..toSeq ahead of a request that likely follows (the page above
+   * the one a reader just got) into the recent entries, so that request is served
+   * from memory; a read() of that range meanwhile waits for it rather than read
+   * the file twice. A read that fails is dropped: the request reads again.
+   */
+  prefetch(fromSeq: number, toSeq: number): void {
+    if (this.recent.get(this.generation, fromSeq, toSeq)) return // held already
+    this.counters.prefetches++
+    const done = this.readEntries(fromSeq, toSeq).then(
+      () => {},
+      () => {},
+    )
+    const ahead = { generation: this.generation, from: fromSeq, to: toSeq, done }
+    this.ahead = ahead
+    void done.then(() => {
+      if (this.ahead === ahead) this.ahead = null
+    })
+  }
+
+  private async readEntries(fromSeq: number, toSeq: number): Promise<Entry[]> {
     const index = this.index
     const generation = this.generation
     const fh = this.fh

@@ -1,5 +1,6 @@
 // The entries of a file normalized lately, by seq: a phone reconnecting gets
-// its newest page, and a socket gets a page another socket just read, without
+// its newest page, a socket gets a page another socket just read, and a reader
+// scrolling up gets the page read ahead of it (JsonlFile.prefetch), without
 // reading and normalizing those lines again. Valid for one index generation:
 // a re-index (rewrite, truncation, rotation) drops them all.
 import type { Entry } from '../entry'
@@ -8,8 +9,8 @@ export class RecentEntries {
   private readonly bySeq = new Map<number, Entry>()
   private generation = -1
 
-  /** `max` entries at most, least recently used dropped first (two newest pages by default). */
-  constructor(private readonly max = 300) {}
+  /** `max` entries at most, least recently used dropped first (by default three pages: the newest, the one a reader has, the one above it). */
+  constructor(private readonly max = 450) {}
 
   /** Entries from..to of `generation`, when every one of them is held; undefined otherwise. */
   get(generation: number, from: number, to: number): Entry[] | undefined {

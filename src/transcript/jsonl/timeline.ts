@@ -202,6 +202,9 @@ function handleOn(file: JsonlFile, unretain: () => void): JsonlTimeline {
     total: () => file.total(),
     missing: () => file.missing,
     read: (fromSeq: number, toSeq: number): Promise<Entry[]> => (isReleased ? Promise.resolve([]) : file.read(fromSeq, toSeq)),
+    prefetch: (fromSeq: number, toSeq: number) => {
+      if (!isReleased) file.prefetch(fromSeq, toSeq)
+    },
     onGrow: (listener) => subscribe(file.onGrow(listener)),
     onReset: (listener) => subscribe(file.onReset(listener)),
     release: () => {

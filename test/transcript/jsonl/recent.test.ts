@@ -83,6 +83,50 @@ describe('a file’s reads', () => {
     expect(calls).toBe(before)
   })
 
+  test('a page read ahead (prefetch) is then read without normalizing; a read during it waits for it, not the file', async () => {
+    const p = fresh()
+    const text = Array.from({ length: 100 }, (_, i) => line(`u${i}`, 1, `t${i}`)).join('')
+    writeFileSync(p, text)
+    const tl = await acquire(p)
+    const want = naiveEntries(Buffer.from(text))
+    // read ahead, then read: nothing normalized by the read, one more recent hit
+    tl.prefetch!(41, 60)
+    const c0 = { calls, prefetches: jsonl.counters.prefetches, hits: jsonl.counters.recentHits, waits: jsonl.counters.aheadWaits }
+    expect(await tl.read(41, 60)).toEqual(want.slice(40, 60))
+    expect(calls - c0.calls).toBe(20) // normalized once, by the read ahead
+    expect(jsonl.counters.prefetches - c0.prefetches).toBe(0) // counted when it began, before c0
+    expect(jsonl.counters.aheadWaits - c0.waits).toBe(1) // the read met it in flight and waited
+    expect(jsonl.counters.recentHits - c0.hits).toBe(1)
+    // a read of part of it, once it is done: served from memory
+    const c1 = calls
+    expect(await tl.read(45, 50)).toEqual(want.slice(44, 50))
+    expect(calls).toBe(c1)
+    // a range held already is not read ahead again
+    const p1 = jsonl.counters.prefetches
+    tl.prefetch!(41, 60)
+    expect(jsonl.counters.prefetches).toBe(p1)
+    expect(calls).toBe(c1)
+    // a read not covered by the read ahead reads the file at once
+    tl.prefetch!(1, 20)
+    const c2 = { calls, waits: jsonl.counters.aheadWaits }
+    expect(await tl.read(81, 100)).toEqual(want.slice(80, 100))
+    expect(jsonl.counters.aheadWaits).toBe(c2.waits)
+    expect(await tl.read(1, 20)).toEqual(want.slice(0, 20)) // and the one read ahead lands
+  })
+
+  test('a released handle reads nothing ahead', async () => {
+    const p = fresh()
+    writeFileSync(p, Array.from({ length: 10 }, (_, i) => line(`u${i}`, 1)).join(''))
+    const tl = await acquire(p)
+    const other = await acquire(p) // keeps the file open
+    tl.release()
+    const before = jsonl.counters.prefetches
+    tl.prefetch!(1, 5)
+    expect(jsonl.counters.prefetches).toBe(before)
+    other.prefetch!(1, 5)
+    expect(jsonl.counters.prefetches).toBe(before + 1)
+  })
+
   test('after a re-index (the file replaced) the held entries are not served', async () => {
     const p = fresh()
     writeFileSync(p, line('old1', 1, 'OLD') + line('old2', 1, 'OLD'))
