@@ -305,11 +305,16 @@ export class JsonlFile {
     this.counters.reads++
     // A read ahead of this one covers it: wait for it, then take its entries from the recent ones.
     const ahead = this.ahead
-    if (ahead && ahead.generation === this.generation && ahead.from <= fromSeq && toSeq <= ahead.to && !this.recent.get(ahead.generation, fromSeq, toSeq)) {
+    if (ahead && this.aheadCovers(fromSeq, toSeq) && !this.recent.get(ahead.generation, fromSeq, toSeq)) {
       this.counters.aheadWaits++
       await ahead.done
     }
     return this.readEntries(fromSeq, toSeq)
+  }
+
+  private aheadCovers(fromSeq: number, toSeq: number): boolean {
+    const ahead = this.ahead
+    return ahead !== null && ahead.generation === this.generation && ahead.from <= fromSeq && toSeq <= ahead.to
   }
 
   /**
@@ -319,6 +324,7 @@ export class JsonlFile {
    * the file twice. A read that fails is dropped: the request reads again.
    */
   prefetch(fromSeq: number, toSeq: number): void {
+    if (this.aheadCovers(fromSeq, toSeq)) return // being read ahead already (another socket on the file asked first)
     if (this.recent.get(this.generation, fromSeq, toSeq)) return // held already
     this.counters.prefetches++
     const done = this.readEntries(fromSeq, toSeq).then(
