@@ -36,6 +36,7 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
   for (const file of corpusFiles()) {
     const name = file.split('/fixtures/claude/')[1]!
     test(`every line of ${name}`, () => {
+      fromBytes = 0
       const lines = linesOf(file)
       const wrong = lines.map(({ line, offset }) => ({ offset, ...agree(line, offset) })).filter((r) => r.count !== r.drafts)
       expect(wrong).toEqual([])
@@ -43,7 +44,6 @@ describe('countClaudeLine equals normalizeClaudeLine(line).length', () => {
       expect(lines.reduce((n, { line, offset }) => n + countClaudeLine(line, offset), 0)).toBeGreaterThan(0)
       // and its records were read from their bytes: the page equality compared both paths
       expect(fromBytes).toBeGreaterThan(0)
-      fromBytes = 0
     })
   }
 

@@ -31,6 +31,7 @@ describe('countPiLine equals normalizePiLine(line).length', () => {
   })
   for (const file of files) {
     test(`every line of ${file.slice(FIX.length + 1)}`, () => {
+      fromBytes = 0
       const lines = linesOf(file)
       const wrong = lines.map(({ line, offset }) => ({ offset, ...agree(line, offset) })).filter((r) => r.count !== r.drafts)
       expect(wrong).toEqual([])
@@ -38,7 +39,6 @@ describe('countPiLine equals normalizePiLine(line).length', () => {
       expect(lines.reduce((n, { line, offset }) => n + countPiLine(line, offset), 0)).toBeGreaterThan(1)
       // and its records were read from their bytes: the page equality compared both paths
       expect(fromBytes).toBeGreaterThan(0)
-      fromBytes = 0
     })
   }
 
