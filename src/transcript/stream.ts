@@ -208,14 +208,16 @@ export class TranscriptStream {
         kind: 'frame',
         frame: { type: 'page_complete', requested_before_seq: req.before_seq, oldest_loaded_seq: from, has_older: from > 1 },
         gen,
-        // A reader who paged up once likely pages up again: the page above is read while they read this one.
+        // A reader who paged up once likely pages up again: the page above is read while they read
+        // this one, in the request's size up to a default page (a reconnect's gap fill asks for up to
+        // 500, and what is above it the client holds already).
         onSent: () => {
           const timeline = this.timeline
           if (from <= 1 || !timeline.prefetch) return
           this.cancelReadAhead()
           this.readAhead = setTimeout(() => {
             this.readAhead = undefined
-            timeline.prefetch?.(Math.max(1, from - limit), from - 1)
+            timeline.prefetch?.(Math.max(1, from - Math.min(limit, LIMITS.olderPageDefault)), from - 1)
           }, this.readAheadMs)
         },
       })

@@ -260,10 +260,16 @@ describe('reading ahead', () => {
     s.loadOlder({ type: 'load_older', before_seq: 351, limit: 100 }) // a page whose read ahead would be [151, 250]
     await sock.until(() => pagesOf(sock) === 4)
     await waitFor(() => ahead.length === 3, 2000, 'the third read ahead')
+    s.loadOlder({ type: 'load_older', before_seq: 401, limit: 500 }) // a reconnect's gap fill: 1..400, nothing above
+    await sock.until(() => pagesOf(sock) === 5)
+    s.loadOlder({ type: 'load_older', before_seq: 391, limit: 200 }) // larger than a page: one page is read ahead
+    await sock.until(() => pagesOf(sock) === 6)
+    await waitFor(() => ahead.length === 4, 2000, 'the fourth read ahead')
     expect(ahead).toEqual([
       [51, 150],
       [1, 50],
       [151, 250],
+      [41, 190],
     ]) // the oldest page asked for none, and the opening for none
     s.close()
   })
