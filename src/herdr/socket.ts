@@ -5,7 +5,7 @@
 import { createConnection, type Socket } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import type { Static, TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
 /** herdr's own resolution order (docs/reference/herdr-cli.md §8.1): HERDR_SOCKET_PATH, HERDR_SESSION, the default session. */
@@ -43,6 +43,23 @@ function lineReader(onLine: (line: string) => void, max: number) {
 
 const MAX_LINE = 16 << 20
 
+/** herdr's reply envelope: an object, with its error (when it failed) as {code, message}. */
+const Envelope = Type.Object({
+  result: Type.Optional(Type.Unknown()),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+})
+type Envelope = Static<typeof Envelope>
+
+/** A reply line as herdr's envelope; undefined when it is not JSON or not that shape. */
+function envelopeOf(line: string): Envelope | undefined {
+  try {
+    const msg: unknown = JSON.parse(line)
+    return Value.Check(Envelope, msg) ? msg : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * One request on its own connection: the result, or HerdrSocketError. With `reply`
  * (herdr's schema, types.ts) a result that does not fit it is `bad_output`.
@@ -63,16 +80,12 @@ export function socketRequest<T>(path: string, method: string, params: Record<st
     }
     const timer = setTimeout(() => finish(new HerdrSocketError('timeout', `herdr socket ${method}: timed out after ${timeoutMs} ms`)), timeoutMs)
     const feed = lineReader((line) => {
-      let msg: { result?: T; error?: { code: string; message: string } }
-      try {
-        msg = JSON.parse(line)
-      } catch {
-        return finish(new HerdrSocketError('bad_output', `herdr socket ${method}: unreadable reply`))
-      }
+      const msg = envelopeOf(line)
+      if (!msg) return finish(new HerdrSocketError('bad_output', `herdr socket ${method}: unreadable reply`))
       if (msg.error) return finish(new HerdrSocketError(msg.error.code, `herdr socket ${method}: ${msg.error.message}`))
       if (msg.result === undefined) return finish(new HerdrSocketError('bad_output', `herdr socket ${method}: no result`))
       if (reply && !Value.Check(reply, msg.result)) return finish(new HerdrSocketError('bad_output', `herdr socket ${method}: unreadable reply`))
-      finish(undefined, msg.result)
+      finish(undefined, msg.result as T)
     }, MAX_LINE)
     sock = createConnection({ path })
     sock.on('connect', () => sock.write(JSON.stringify({ id: `gothalo:${method}`, method, params }) + '\n'))
@@ -125,15 +138,16 @@ export function socketSubscribe<S extends TSchema>(
     else if (!closing) onEnd(err.message)
   }
   const feed = lineReader((line) => {
-    let msg: { result?: unknown; error?: { code: string; message: string } }
+    let msg: unknown
     try {
       msg = JSON.parse(line)
     } catch {
       return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: unreadable line'))
     }
     if (!started) {
-      if (msg?.error) return end(new HerdrSocketError(msg.error.code, `herdr socket events.subscribe: ${msg.error.message}`))
-      if (!Value.Check(schemas.started, msg?.result)) return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: no subscription_started'))
+      const reply = Value.Check(Envelope, msg) ? msg : undefined
+      if (reply?.error) return end(new HerdrSocketError(reply.error.code, `herdr socket events.subscribe: ${reply.error.message}`))
+      if (!Value.Check(schemas.started, reply?.result)) return end(new HerdrSocketError('bad_output', 'herdr socket events.subscribe: no subscription_started'))
       started = true
       clearTimeout(timer)
       return resolveStart()
