@@ -367,6 +367,16 @@ export class IndexStore {
     return { index, dev: h.dev, ino: h.ino, size: h.size, mtimeMs: h.mtimeMs, headPrint, tailPrint, newest }
   }
 
+  /**
+   * A saved index the caller found no longer describes its transcript (another
+   * file at the path, rewritten, shorter): counted with the rejects; the caller
+   * indexes the file again, and its next save replaces the entry.
+   */
+  stale(reason: string): void {
+    this.counters.rejects++
+    this.counters.lastReject = reason
+  }
+
   private reject(file: string, reason: string): void {
     this.counters.rejects++
     this.counters.lastReject = reason

@@ -468,8 +468,7 @@ export class JsonlFile {
     const saved = await this.store!.load(this.path, this.cacheKey, this.fold)
     if (!saved) return false
     const stale = (why: string) => {
-      this.store!.counters.rejects++
-      this.store!.counters.lastReject = why
+      this.store!.stale(why)
       return false
     }
     if (saved.dev !== st.dev || saved.ino !== st.ino) return stale('another file at the path')
