@@ -43,10 +43,10 @@ function lineReader(onLine: (line: string) => void, max: number) {
 
 const MAX_LINE = 16 << 20
 
-/** herdr's reply envelope: an object, with its error (when it failed) as {code, message}. */
+/** herdr's reply envelope: an object, with its error (when it failed) as {code, message}; a null error is none. */
 const Envelope = Type.Object({
   result: Type.Optional(Type.Unknown()),
-  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  error: Type.Optional(Type.Union([Type.Null(), Type.Object({ code: Type.String(), message: Type.String() })])),
 })
 type Envelope = Static<typeof Envelope>
 

@@ -49,4 +49,5 @@ test("herdr's error is its own code; a result is handed back", async () => {
     error: 'pane_not_found',
   })
   expect(await outcome(socketRequest(await replying('{"id":"x","result":{"panes":[]}}'), 'pane.list', {}, 2000))).toEqual({ value: { panes: [] } })
+  expect(await outcome(socketRequest(await replying('{"id":"x","result":{"panes":[]},"error":null}'), 'pane.list', {}, 2000))).toEqual({ value: { panes: [] } })
 })

@@ -378,8 +378,7 @@ export class IndexStore {
   }
 
   private reject(file: string, reason: string): void {
-    this.counters.rejects++
-    this.counters.lastReject = reason
+    this.stale(reason)
     this.report(`index cache: ignored ${file} (${reason}); indexing the transcript again`)
     unlink(file).catch(() => {}) // replaced by the next save anyway; a corrupt file should not linger
   }
