@@ -303,11 +303,10 @@ export class JsonlFile {
   /** Entries fromSeq..toSeq: one contiguous read of just their lines, normalized again. */
   async read(fromSeq: number, toSeq: number): Promise<Entry[]> {
     this.counters.reads++
-    // A read ahead of this one covers it: wait for it, then take its entries from the recent ones.
-    const ahead = this.ahead
-    if (ahead && this.aheadCovers(fromSeq, toSeq) && !this.recent.get(ahead.generation, fromSeq, toSeq)) {
+    // A read ahead in flight covers it: wait for it, then take its entries from the recent ones.
+    if (this.ahead && this.aheadCovers(fromSeq, toSeq)) {
       this.counters.aheadWaits++
-      await ahead.done
+      await this.ahead.done
     }
     return this.readEntries(fromSeq, toSeq)
   }
