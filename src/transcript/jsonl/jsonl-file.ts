@@ -201,6 +201,8 @@ export class JsonlFile {
   /** the file's size and mtime at the last stat */
   private lastStat = { size: -1, mtime: -1 }
   private persistOnIdle = false
+  /** the running pump built the index from byte 0 */
+  private builtNow = false
   /** entries normalized lately (pages read, the live tail): served again without a read */
   private readonly recent = new RecentEntries()
   /** the read ahead in flight (prefetch), if any */
@@ -293,8 +295,11 @@ export class JsonlFile {
           this.report(`jsonl tail ${this.path}: ${(err as Error)?.message ?? err}`)
         }
       } while (this.again)
-      this.persist(this.persistOnIdle)
+      // A pass that built the index is saved by the next one (the poll's, within
+      // pollMs): the first connect, waiting on this pass, is served first.
+      if (this.persistOnIdle || !this.builtNow) this.persist(this.persistOnIdle)
       this.persistOnIdle = false
+      this.builtNow = false
       this.running = null
     })()
     return this.running
@@ -656,7 +661,10 @@ export class JsonlFile {
   private async extend(index: LineIndex, size: number, emit: boolean): Promise<void> {
     const fh = this.fh
     if (!fh) return
-    if (index.scanned === 0) this.counters.indexBuilds++
+    if (index.scanned === 0) {
+      this.counters.indexBuilds++
+      this.builtNow = true
+    }
     let buf: Buffer = Buffer.allocUnsafe(Math.min(this.chunkBytes, this.maxLineBytes, Math.max(4096, size - index.scanned)))
     let spare: Buffer | null = null
     let ahead: ReadAhead | null = null

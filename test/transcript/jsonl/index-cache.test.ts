@@ -133,6 +133,25 @@ test('grown file: extended from the saved end (only the new bytes are read), and
   await expectPagesRight(c.tl, path)
 })
 
+test('an index just built is saved by the next pass, not by the one the first connect waits on', async () => {
+  const { path, cacheDir } = setup()
+  writeFileSync(path, lines(0, 50))
+  let saved = 0
+  const a = await start(path, cacheDir, {
+    beforeAcquire: async (store) => {
+      const save = store.save.bind(store)
+      store.save = (...args) => (saved++, save(...args))
+    },
+  })
+  expect({ built: a.built, saved }).toEqual({ built: 1, saved: 0 })
+  await jsonl.heldFacts(path, countingNormalizer) // runs one more pass over the unchanged file
+  expect(saved).toBe(1)
+  await a.stop()
+  expect(saved).toBe(1) // nothing moved since: the release saves nothing again
+  const b = await start(path, cacheDir)
+  expect({ built: b.built, loaded: b.loaded }).toEqual({ built: 0, loaded: 1 })
+})
+
 /** Saves an index of `before`, changes the file with `change`, restarts: must re-index, and the pages must be right. */
 async function expectReindex(change: (path: string) => void, reason: string) {
   const { path, cacheDir } = setup()
