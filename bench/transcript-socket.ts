@@ -427,6 +427,9 @@ async function main() {
         cold_all_ms: cold.map(r1),
         cold_over_floor: r2(median(cold) / floorMs),
         fresh_floor_ms: r1(median(freshFloors)),
+        fresh_floor_all_ms: freshFloors.map(r1),
+        // each fresh bridge over the fresh floor run just before it: the spread a shared machine gives the ratio
+        cold_over_fresh_floor_paired: cold.map((c, k) => r2(c / freshFloors[k]!)),
         cold_over_fresh_floor: r2(median(cold) / median(freshFloors)),
         restart_ms: r1(median(restart)),
         restart_all_ms: restart.map(r1),
@@ -451,7 +454,7 @@ async function main() {
     console.log('')
     for (const r of results) {
       console.log(`${r.mb} MB (${r.entries} entries), WS /agent-transcript; floor = stream + JSON.parse every line = ${r.floor_ms} ms`)
-      const coldShown = `${r.cold_ms} ms = ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms; fresh bridges: ${r.cold_all_ms.join(', ')}); ${r.cold_over_floor}× the floor in this warm process`
+      const coldShown = `${r.cold_ms} ms = ${r.cold_over_fresh_floor}× the floor run in a fresh process (${r.fresh_floor_ms} ms; fresh bridges: ${r.cold_all_ms.join(', ')}; fresh floors: ${r.fresh_floor_all_ms.join(', ')}; each bridge over the floor run before it: ${r.cold_over_fresh_floor_paired.join(', ')}×); ${r.cold_over_floor}× the floor in this warm process`
       if (r.mb >= 100) check(`${r.mb} MB cold first connect`, r.cold_over_fresh_floor <= 1.2, coldShown, '≤ 1.2× the fresh floor')
       else info(`${r.mb} MB cold first connect`, coldShown + ' (no target below 100 MB: fixed costs dominate)')
       check(
