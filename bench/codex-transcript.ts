@@ -3,14 +3,15 @@
 // The rollout is the corpus rollouts' real lines (fixtures/codex) repeated with fresh
 // call ids, under a temp CODEX_HOME sessions tree removed at the end. In one run:
 //   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line
-//           (median of 3, this process, page cache warm);
+//           (median of 3, this process, page cache warm), and the same in a
+//           fresh process just before each cold run (the cold figure's floor);
 //   cold  — a fresh process: createCodexSource().resolve() (herdr's thread id) +
 //           read the newest 150 (median of 3 fresh processes); its RSS growth
 //           while building (peak) and once serving, as read (no forced GC);
 //   warm  — release, resolve again (the index is cached) + the newest 150;
 //   deep  — older pages at the very start of the file (load_older to the top), each read once;
 //   tail  — a real assistant record appended → the timeline's onGrow (20 appends).
-// Targets, the same as Claude's (bench/transcript-engine.ts): cold ≤ 1.5× floor;
+// Targets, the same as Claude's (bench/transcript-socket.ts): cold ≤ 1.2× the fresh floor;
 // warm < 50 ms; deep older page < 20 ms; append→onGrow p50 < 50 ms; RSS growth < 64 MB.
 // Prints one JSON line, then the verdicts; a missed target exits non-zero.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -48,6 +49,13 @@ function generate(bytes: number): void {
 
 const homes = { home: ROOT, claudeDir: '', piDir: '', xdgStateHome: '', xdgDataHome: '', codexDir: CODEX_DIR }
 const agent = sessionAgent('codex', CWD, { kind: 'id', value: TID })
+/**
+ * The cold target: Claude's (bench/transcript-socket.ts), against the floor run in
+ * a fresh process just before each cold one. Against this process's warm floor
+ * (its old measure, with 1.5×) the ratio moved with how fast the warm floor ran
+ * (pi: 1.28× and 1.53× in two runs of the same code).
+ */
+const COLD_TARGET = 1.2
 const rssMB = () => process.memoryUsage().rss / 1048576 // as the OS sees it: no forced GC
 
 if (COLD) {
@@ -73,7 +81,9 @@ try {
   let total = 0
   let rssPeak = 0
   let rssServing = 0
-  for (const out of await coldRuns<{ ms: number; total: number; rss_peak: number; rss_serving: number }>(import.meta.path, ROOT)) {
+  const { runs, freshFloors } = await coldRuns<{ ms: number; total: number; rss_peak: number; rss_serving: number }>(import.meta.path, ROOT, PATH)
+  const freshFloorMs = median(freshFloors)
+  for (const out of runs) {
     colds.push(out.ms)
     total = out.total
     rssPeak = Math.max(rssPeak, out.rss_peak)
@@ -121,6 +131,9 @@ try {
     cold_ms: +coldMs.toFixed(1),
     cold_all_ms: colds.map((x) => +x.toFixed(1)),
     cold_over_floor: +(coldMs / floorMs).toFixed(2),
+    fresh_floor_ms: +freshFloorMs.toFixed(1),
+    fresh_floor_all_ms: freshFloors.map((x) => +x.toFixed(1)),
+    cold_over_fresh_floor: +(coldMs / freshFloorMs).toFixed(2),
     warm_ms: +warmMs.toFixed(2),
     deep_page_ms: +deepMs.toFixed(2),
     tail_p50_ms: +tailMs.toFixed(2),
@@ -131,9 +144,9 @@ try {
   console.log(`codex rollout ${figures.file_mb} MB, ${total} entries; floor = stream + JSON.parse every line = ${floorMs.toFixed(0)} ms`)
   check(
     'codex cold resolve + newest 150 (fresh process)',
-    coldMs <= 1.5 * floorMs,
-    `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`,
-    '≤ 1.5× floor',
+    coldMs <= COLD_TARGET * freshFloorMs,
+    `${coldMs.toFixed(0)} ms = ${figures.cold_over_fresh_floor}× the floor run in a fresh process (${figures.fresh_floor_ms} ms; fresh processes: ${figures.cold_all_ms.join(', ')}; fresh floors: ${figures.fresh_floor_all_ms.join(', ')}); ${figures.cold_over_floor}× the floor in this warm process`,
+    `≤ ${COLD_TARGET}× the fresh floor`,
   )
   check('codex warm re-resolve + newest 150', warmMs < 50, `${warmMs.toFixed(2)} ms (floor ${floorMs.toFixed(0)} ms)`, '< 50 ms')
   check('codex older page at the start of the file', deepMs < 20, `${deepMs.toFixed(2)} ms median`, '< 20 ms')

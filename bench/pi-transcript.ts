@@ -3,11 +3,13 @@
 // The session is pi-basic's real lines (fixtures/pi) repeated with fresh ids,
 // under a temp pi sessions dir removed at the end. In one run:
 //   floor — stream the file in 2 MiB chunks, split lines, JSON.parse every line
-//           (median of 3, this process, page cache warm);
+//           (median of 3, this process, page cache warm), and the same in a
+//           fresh process just before each cold run (the cold figure's floor);
 //   cold  — a fresh process: createPiSource().resolve() (herdr's path) + read
 //           the newest 150 (median of 3 fresh processes);
 //   warm  — release, resolve again (the index is cached) + the newest 150.
-// Targets: cold ≤ 1.5× floor; warm < 50 ms. Prints one JSON line, then a summary.
+// Targets: cold ≤ 1.2× the fresh floor (Claude's); warm < 50 ms. Prints one JSON
+// line, then a summary.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,6 +54,13 @@ function generate(bytes: number): void {
 }
 
 const agent = sessionAgent('pi', CWD, { kind: 'path', value: PATH })
+/**
+ * The cold target: Claude's (bench/transcript-socket.ts), against the floor run in
+ * a fresh process just before each cold one. Against this process's warm floor
+ * (its old measure, with 1.5×) the ratio moved with how fast the warm floor ran
+ * (pi: 1.28× and 1.53× in two runs of the same code).
+ */
+const COLD_TARGET = 1.2
 
 if (COLD) {
   // a fresh process: resolve + newest page, timed here, reported to the parent
@@ -70,10 +79,12 @@ try {
 
   const colds: number[] = []
   let total = 0
-  for (const out of await coldRuns<{ ms: number; total: number }>(import.meta.path, ROOT)) {
+  const { runs, freshFloors } = await coldRuns<{ ms: number; total: number }>(import.meta.path, ROOT, PATH)
+  for (const out of runs) {
     colds.push(out.ms)
     total = out.total
   }
+  const freshFloorMs = median(freshFloors)
   const source = createPiSource({ home: ROOT, claudeDir: '', piDir: PI_DIR, xdgStateHome: '', xdgDataHome: '' }, { pollMs: 250 })
   const first = await resolveAndPage(source, agent)
   first.r.timeline.release()
@@ -88,15 +99,18 @@ try {
     cold_ms: +coldMs.toFixed(1),
     cold_all_ms: colds.map((x) => +x.toFixed(1)),
     cold_over_floor: +(coldMs / floorMs).toFixed(2),
+    fresh_floor_ms: +freshFloorMs.toFixed(1),
+    fresh_floor_all_ms: freshFloors.map((x) => +x.toFixed(1)),
+    cold_over_fresh_floor: +(coldMs / freshFloorMs).toFixed(2),
     warm_ms: +warmMs.toFixed(2),
   }
   console.log(JSON.stringify(figures))
   console.log(`pi session ${figures.file_mb} MB, ${total} entries; floor = stream + JSON.parse every line = ${floorMs.toFixed(0)} ms`)
   check(
     'pi cold resolve + newest 150 (fresh process)',
-    coldMs <= 1.5 * floorMs,
-    `${coldMs.toFixed(0)} ms = ${figures.cold_over_floor}× floor (fresh processes: ${figures.cold_all_ms.join(', ')})`,
-    '≤ 1.5× floor',
+    coldMs <= COLD_TARGET * freshFloorMs,
+    `${coldMs.toFixed(0)} ms = ${figures.cold_over_fresh_floor}× the floor run in a fresh process (${figures.fresh_floor_ms} ms; fresh processes: ${figures.cold_all_ms.join(', ')}; fresh floors: ${figures.fresh_floor_all_ms.join(', ')}); ${figures.cold_over_floor}× the floor in this warm process`,
+    `≤ ${COLD_TARGET}× the fresh floor`,
   )
   check('pi warm re-resolve + newest 150', warmMs < 50, `${warmMs.toFixed(2)} ms (floor ${floorMs.toFixed(0)} ms)`, '< 50 ms')
 } finally {

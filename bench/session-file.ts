@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from '
 import { dirname } from 'node:path'
 import type { AgentInfo } from '../src/herdr/types'
 import type { Resolved, TranscriptSource } from '../src/transcript/source'
+import { freshFloor } from './floor'
 
 export const ms = (t0: number) => performance.now() - t0
 
@@ -43,16 +44,20 @@ export async function resolveAndPage(source: TranscriptSource, agent: AgentInfo)
 /**
  * Runs `script --cold root` in `n` fresh processes, one after another: each resolves and
  * reads the newest page with nothing cached, and prints its figures as its last line.
+ * Each follows a run of the floor over `floorPath` in a fresh process (freshFloor), so
+ * both meet the same JIT, the same fresh heap and the same load: the cold figure's floor.
  */
-export async function coldRuns<T>(script: string, root: string, n = 3): Promise<T[]> {
-  const out: T[] = []
+export async function coldRuns<T>(script: string, root: string, floorPath: string, n = 3): Promise<{ runs: T[]; freshFloors: number[] }> {
+  const runs: T[] = []
+  const freshFloors: number[] = []
   for (let i = 0; i < n; i++) {
+    freshFloors.push(await freshFloor(floorPath))
     const child = Bun.spawn([process.execPath, script, '--cold', root], { stdout: 'pipe', stderr: 'inherit' })
     const last = JSON.parse((await new Response(child.stdout).text()).trim().split('\n').pop()!)
     if ((await child.exited) !== 0) throw new Error('cold child failed')
-    out.push(last)
+    runs.push(last)
   }
-  return out
+  return { runs, freshFloors }
 }
 
 /** `n` re-resolves + newest page on a source that already holds the index: their times. */
