@@ -91,7 +91,15 @@ export interface JsonlFileOptions {
   cacheKey?: string
   /** where this file counts its work (its registry's counters; default: its own) */
   counters?: JsonlCounters
+  /**
+   * How long an index just built waits before a pass saves it to the store
+   * (default SAVE_AFTER_BUILD_MS); a release saves it at once.
+   */
+  saveAfterBuildMs?: number
 }
+
+/** Long enough for a first connect to be served (its roster and newest page) before the new index is encoded for the store. */
+export const SAVE_AFTER_BUILD_MS = 1000
 
 /** A session file whose real path leaves the agent's directory. */
 export class OutsideAgentDirError extends Error {
@@ -203,6 +211,9 @@ export class JsonlFile {
   private persistOnIdle = false
   /** the running pump built the index from byte 0 */
   private builtNow = false
+  /** when the index was last built (performance.now()) */
+  private builtAt = Number.NEGATIVE_INFINITY
+  private readonly saveAfterBuildMs: number
   /** entries normalized lately (pages read, the live tail): served again without a read */
   private readonly recent = new RecentEntries()
   /** the read ahead in flight (prefetch), if any */
@@ -226,6 +237,7 @@ export class JsonlFile {
     this.within = opts.within
     this.maxLineBytes = Math.max(4096, opts.maxLineBytes ?? MAX_LINE_BYTES)
     this.fold = opts.fold
+    this.saveAfterBuildMs = opts.saveAfterBuildMs ?? SAVE_AFTER_BUILD_MS
     const name = opts.cacheKey ?? normalize.name
     this.store = name ? opts.store : undefined
     this.cacheKey = `${name}|${opts.fold?.id ?? ''}`
@@ -295,11 +307,13 @@ export class JsonlFile {
           this.report(`jsonl tail ${this.path}: ${(err as Error)?.message ?? err}`)
         }
       } while (this.again)
-      // A pass that built the index is saved by the next one (the poll's, within
-      // pollMs): the first connect, waiting on this pass, is served first.
-      if (this.persistOnIdle || !this.builtNow) this.persist(this.persistOnIdle)
-      this.persistOnIdle = false
+      // An index just built is saved once it has settled (by a poll's pass, or
+      // at release): the first connect, which waits on this pass and then on the
+      // roster's and the newest page's, is served before the snapshot is encoded.
+      if (this.builtNow) this.builtAt = performance.now()
       this.builtNow = false
+      if (this.persistOnIdle || performance.now() - this.builtAt >= this.saveAfterBuildMs) this.persist(this.persistOnIdle)
+      this.persistOnIdle = false
       this.running = null
     })()
     return this.running
