@@ -122,10 +122,7 @@ export function mutatedLines(sources: string[], s: Steering, n: number, seed: nu
 
 // ── counter against normalizer ─────────────────────────────────────────────
 
-/**
- * A line's count as the index pass makes it: from its bytes when the counter (or
- * the fold) takes parsed values, else from its text.
- */
+/** A line's count as the index pass makes it (with the fold's countAndFold when given). */
 export function indexedCount(line: string, count: LineCounter, normalize: LineNormalizer, fold?: LineFold): number {
   const index = new LineIndex()
   if (fold) index.facts = fold.fresh()
@@ -171,8 +168,8 @@ export function agreement(lines: readonly string[], count: LineCounter, normaliz
     const n = count(line, i)
     const drafts = normalize(line, i)
     if (n !== drafts.length) out.wrong.push({ count: n, drafts: drafts.length, line: line.slice(0, 300) })
-    // a counter that counts parsed values: the index pass, parsing the line's bytes, counts the same
-    if (count.fromJson && !line.includes('\n') && indexedCount(line, count, normalize) !== n)
+    // the index pass, reading the line from a file's bytes, counts the same
+    if (!line.includes('\n') && indexedCount(line, count, normalize) !== n)
       out.wrong.push({ count: n, drafts: indexedCount(line, count, normalize), line: `INDEXED ${line.slice(0, 300)}` })
     // a normalizer that takes parsed values: a page read, from the line's bytes, gives the same drafts
     if (normalize.fromJson && !line.includes('\n')) {

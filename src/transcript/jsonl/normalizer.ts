@@ -47,7 +47,7 @@ export function planJsonLine<S>(line: string, planRecord: (rec: Obj) => S[] | un
   return planJsonValue(rec, planRecord)
 }
 
-/** planJsonLine for a line already parsed as one JSON value (the index pass parses a line's bytes: LineCounter.fromJson). */
+/** planJsonLine for a line already parsed as one JSON value (a page read parses a line's bytes: LineNormalizer.fromJson). */
 export function planJsonValue<S>(rec: unknown, planRecord: (rec: Obj) => S[] | undefined): { rec: Obj; slots: S[] } | undefined {
   if (!isObj(rec)) return undefined
   try {
@@ -79,19 +79,12 @@ export function tooLarge(offset: number, bytes: number): Draft {
  * normalize(line, offset).length for every line; the engine checks at read time
  * and falls back to the normalizer for a file where it did not.
  */
-export type LineCounter = ((
+export type LineCounter = (
   /** one complete line, without its trailing newline */
   line: string,
   /** byte offset of the line in its file */
   offset: number,
-) => number) & {
-  /**
-   * Optional: the same count for a line the index pass already parsed as one
-   * JSON value, straight from its bytes (no string made: the pass's costliest
-   * step after the parse). Must equal the counter on that line's text.
-   */
-  fromJson?: (value: unknown, offset: number) => number
-}
+) => number
 
 /**
  * Optional: facts a kind keeps about a whole file (Claude: what the subagent
@@ -109,8 +102,6 @@ export interface LineFold<F = unknown> {
    * LineCounter) and folds its facts into `facts`, parsing the line once.
    */
   countAndFold(line: string, offset: number, facts: F): number
-  /** Optional: countAndFold for a line the index pass already parsed as one JSON value (see LineCounter.fromJson). */
-  countAndFoldJson?(value: unknown, offset: number, facts: F): number
   /** Folds a line that was normalized instead of counted (the live tail). */
   fold(line: string, offset: number, facts: F): void
   /** The facts as plain JSON, for the cache. */

@@ -150,8 +150,6 @@ export const countClaudeLine: LineCounter = (line) => {
   const plan = planLine(line)
   return plan ? plan.slots.length : 1
 }
-// The same count for a line the index pass parsed from its bytes.
-countClaudeLine.fromJson = (value) => planJsonValue(value, planRecord)?.slots.length ?? 1
 
 /**
  * countClaudeLine that also hands the parsed record (when the line is a JSON
@@ -166,11 +164,6 @@ export function countClaudeLineTapped(line: string, onRecord: (rec: Record<strin
   } catch {
     return 1
   }
-  return countClaudeValueTapped(rec, onRecord)
-}
-
-/** countClaudeLineTapped for a line already parsed as one JSON value (the index pass parsed its bytes). */
-export function countClaudeValueTapped(rec: unknown, onRecord: (rec: Record<string, unknown>) => void): number {
   if (isObj(rec)) onRecord(rec)
   return planJsonValue(rec, planRecord)?.slots.length ?? 1
 }

@@ -3,14 +3,13 @@
 // connect reads a session file once (not once to index, once more for the
 // roster), and the on-disk index cache keeps them with the index.
 import type { LineFold } from '../../jsonl/normalizer'
-import { countClaudeLineTapped, countClaudeValueTapped } from './normalize'
+import { countClaudeLineTapped } from './normalize'
 import { ParentFacts } from './roster-logic'
 
 export const claudeRosterFold: LineFold<ParentFacts> = {
   id: 'claude-parent-facts/1',
   fresh: () => new ParentFacts(),
   countAndFold: (line, _offset, facts) => countClaudeLineTapped(line, (rec) => facts.addRecord(rec)),
-  countAndFoldJson: (value, _offset, facts) => countClaudeValueTapped(value, (rec) => facts.addRecord(rec)),
   fold: (line, _offset, facts) => void facts.addLine(line),
   save: (facts) => facts.toJSON(),
   load: (saved) => ParentFacts.fromJSON(saved),

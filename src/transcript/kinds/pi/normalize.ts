@@ -80,8 +80,6 @@ export const countPiLine: LineCounter = (line) => {
   const plan = planLine(line)
   return plan ? plan.slots.length : 1
 }
-// The same count for a line the index pass parsed from its bytes.
-countPiLine.fromJson = (value) => planJsonValue(value, planTyped)?.slots.length ?? 1
 
 /** undefined = this record cannot be placed (the caller passes the line through as parsed:false). */
 function planRecord(rec: Obj, type: string): Slot[] | undefined {
