@@ -145,16 +145,13 @@ function built(plan: { rec: Obj; slots: Slot[] }, offset: number): Draft[] | und
  * How many drafts normalizeClaudeLine(line) returns, without building them:
  * what the index needs. Same plan, so always equal (test/transcript/kinds/claude/count.test.ts).
  */
-export const countClaudeLine: LineCounter = (line) => {
-  if (line.trim() === '') return 0
-  const plan = planLine(line)
-  return plan ? plan.slots.length : 1
-}
+export const countClaudeLine: LineCounter = (line) => countClaudeLineTapped(line, noTap)
+function noTap(): void {}
 
 /**
  * countClaudeLine that also hands the parsed record (when the line is a JSON
  * object) to `onRecord`: the index pass folds the subagent roster's facts from
- * the same parse. Same count as countClaudeLine for every line.
+ * the same parse (countClaudeLine is this with no tap).
  */
 export function countClaudeLineTapped(line: string, onRecord: (rec: Record<string, unknown>) => void): number {
   if (line.trim() === '') return 0
