@@ -19,6 +19,7 @@ import { eventsRoutes } from './routes/events'
 import { pushRoutes } from './routes/push'
 import { PushSender, type PushSenderOptions } from './push/sender'
 import { PushNotifier } from './push/notifier'
+import { Presence } from './push/presence'
 import type { PushStore } from './push/store'
 import type { VapidKeys } from './push/vapid'
 import { createSources, type SourceRegistry } from './transcript/sources'
@@ -52,7 +53,14 @@ export interface AppDeps {
   /** herdr's API socket (herdrSocketPath(env)); absent = the watcher polls the CLI */
   herdrSocket?: string
   /** Web Push: subscriptions, the VAPID keys, and the sender's settings; absent = /push/* answer 503 */
-  push?: { store: PushStore; vapid: VapidKeys; subject: string; sender?: Partial<Omit<PushSenderOptions, 'store' | 'vapid' | 'subject'>> }
+  push?: {
+    store: PushStore
+    vapid: VapidKeys
+    subject: string
+    sender?: Partial<Omit<PushSenderOptions, 'store' | 'vapid' | 'subject'>>
+    /** panes turning blocked within this many ms make one notification (spec: 5 s) */
+    coalesceMs?: number
+  }
   /**
    * Where JSONL line indexes (and the roster facts folded with them) are kept
    * across restarts: <data dir>/index-cache. Without it, every bridge start
@@ -218,7 +226,9 @@ export function createApp(deps: AppDeps) {
   })
   const push = deps.push
   const sender = push ? new PushSender({ ...push.sender, store: push.store, vapid: push.vapid, subject: push.subject, log }) : undefined
-  const notifier = push && sender ? new PushNotifier(hub, push.store, sender) : undefined
+  // Which devices have the app on screen (WS /events reports it): push stays quiet for them.
+  const presence = new Presence()
+  const notifier = push && sender ? new PushNotifier(hub, push.store, sender, { presence, coalesceMs: push.coalesceMs }) : undefined
   if (sender) counters.push = sender.counters
   const ctx: Ctx = {
     herdr,
@@ -234,6 +244,7 @@ export function createApp(deps: AppDeps) {
     sources,
     panes: new PaneWatches(watch, timing.sessionPollMs, log),
     events: hub,
+    presence,
     answering: createAnswering(),
     push: push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined,
     counters,
@@ -333,6 +344,9 @@ export function createApp(deps: AppDeps) {
     .decorate('jsonl', jsonl)
     .decorate('opencode', opencode)
     .decorate('events', hub)
+    .decorate('presence', presence)
+    // Web Push's queue: resolves when nothing is queued, in flight or waiting to retry
+    .decorate('pushIdle', () => sender?.idle() ?? Promise.resolve())
     .onRequest(({ request }) => {
       // The generator's raw document and its page are the bridge's own business.
       const path = new URL(request.url).pathname

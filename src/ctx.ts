@@ -8,6 +8,7 @@ import type { HerdrClient } from './herdr/client'
 import type { HerdrWatch } from './herdr/watch'
 import type { Logger } from './log'
 import type { PushStore } from './push/store'
+import type { Presence } from './push/presence'
 import type { SocketRegistry } from './routes/sockets'
 import type { PaneWatches } from './transcript/pane-watch'
 import type { AgentHomes } from './transcript/source'
@@ -81,6 +82,8 @@ export interface Ctx {
   panes: PaneWatches
   /** WS /events: every pane's state, diffed */
   events: EventHub
+  /** which devices have the app on screen, as their /events sockets report it (push stays quiet for them) */
+  presence: Presence
   /** the answering policy behind /approve, /answer and /send's digit shortcut (its duplicate guard is per app) */
   answering: Answering
   push?: PushRoutesDeps

@@ -5,7 +5,7 @@
 import { t, type TSchema } from 'elysia'
 import { BacklogCompleteFrame, EntryFrame, HelloFrame, LoadOlderFrame, PageCompleteFrame, SessionChangedFrame, SubagentsFrame } from '../transcript/frames'
 import { cleanSchema } from './openapi'
-import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame } from '../events/frames'
+import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame, VisibilityFrame } from '../events/frames'
 import { AttachResizeFrame } from '../routes/attach'
 
 export interface WsMessage {
@@ -88,7 +88,14 @@ export const WS_CHANNELS: WsChannel[] = [
       pane: { title: 'pane', summary: 'a row changed or appeared', payload: PaneEventFrame },
       paneRemoved: { title: 'pane_removed', summary: 'a pane closed', payload: PaneRemovedFrame },
     },
-    receive: {},
+    receive: {
+      visibility: {
+        title: 'visibility',
+        summary:
+          "whether a window of the app is on screen: while any of a device's sockets last said visible, no notification is pushed to it. Send it on open and on every change; other frames are ignored",
+        payload: VisibilityFrame,
+      },
+    },
   },
   {
     id: 'attach',

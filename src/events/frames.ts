@@ -1,6 +1,7 @@
 // The frames of WS /events (docs/bridge.md "WS /events"), one schema each: the
 // AsyncAPI document and the tests use these.
 import { t } from 'elysia'
+import { Value } from '@sinclair/typebox/value'
 import { CardSchema } from '../card/card'
 import { SnapshotRowSchema } from '../routes/snapshot'
 
@@ -21,3 +22,19 @@ export const EventsHelloFrame = t.Object({
 export const PaneEventFrame = t.Object({ type: t.Literal('pane'), seq: t.Integer({ minimum: 1 }), pane: EventRowSchema })
 
 export const PaneRemovedFrame = t.Object({ type: t.Literal('pane_removed'), seq: t.Integer({ minimum: 1 }), pane_id: t.String() })
+
+/** Client → bridge: whether a window of the app is on screen (push stays quiet for the device while one is). */
+export const VisibilityFrame = t.Object({ type: t.Literal('visibility'), visible: t.Boolean() })
+
+/** A well-formed visibility frame (text JSON, or the object Elysia parsed it into), or undefined. */
+export function asVisibility(m: unknown): { visible: boolean } | undefined {
+  let v = m
+  if (typeof m === 'string') {
+    try {
+      v = JSON.parse(m)
+    } catch {
+      return undefined
+    }
+  }
+  return Value.Check(VisibilityFrame, v) ? { visible: v.visible } : undefined
+}

@@ -4,18 +4,9 @@
 // the subscription. The web-push library does the RFC 8291 encryption
 // (aes128gcm) and the VAPID JWT (RFC 8292); fetch carries the request.
 import webpush from 'web-push'
+import { tagOf, type PushPayload } from './payloads'
 import type { PushStore, PushSubscriptionRecord } from './store'
 import type { VapidKeys } from './vapid'
-
-export interface PushPayload {
-  pane_id: string
-  agent_kind: string
-  agent_status: string
-  headline: string
-  question?: string
-  fingerprint?: string
-  seq: number
-}
 
 export interface PushSenderOptions {
   store: PushStore
@@ -48,8 +39,8 @@ export interface PushCounters {
   retried: number
 }
 
-/** The Topic header: the pane id in the push service's alphabet, so a newer message replaces an undelivered older one. */
-export const topicOf = (pane: string) => Buffer.from(pane).toString('base64url').slice(0, 32)
+/** The Topic header: the notification's tag in the push service's alphabet, so a newer message replaces an undelivered older one. */
+export const topicOf = (tag: string) => Buffer.from(tag).toString('base64url').slice(0, 32)
 
 export class PushSender {
   readonly counters: PushCounters = { sent: 0, retried: 0 }
@@ -73,10 +64,10 @@ export class PushSender {
     }
   }
 
-  /** Queues a message; returns at once. A queued, unsent message for the same subscription and pane is replaced. */
+  /** Queues a message; returns at once. A queued, unsent message for the same subscription and notification (its tag) is replaced. */
   send(sub: PushSubscriptionRecord, payload: PushPayload): void {
     if (this.closed) return
-    const key = `${sub.id}\u0000${payload.pane_id}`
+    const key = `${sub.id}\u0000${tagOf(payload)}`
     const queued = this.waiting.get(key)
     if (queued) {
       queued.payload = payload
@@ -137,8 +128,8 @@ export class PushSender {
         vapidDetails: { subject: this.o.subject, publicKey: this.o.vapid.publicKey, privateKey: this.o.vapid.privateKey },
         TTL: this.o.ttlSeconds,
         contentEncoding: 'aes128gcm',
-        urgency: payload.agent_status === 'blocked' ? 'high' : 'normal',
-        topic: topicOf(payload.pane_id),
+        urgency: 'agent_status' in payload && payload.agent_status === 'blocked' ? 'high' : 'normal',
+        topic: topicOf(tagOf(payload)),
       })
       const res = await fetch(req.endpoint, {
         method: req.method,

@@ -7,6 +7,8 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
 import type { PaneEvent } from '../events/hub'
 import { whoOf } from '../log'
+import { asVisibility } from '../events/frames'
+import type { Principal } from '../auth/types'
 
 /** A client whose unsent frames pass this is dropped (spec: 1 MiB). */
 export const EVENTS_QUEUE_LIMIT = 1 << 20
@@ -100,12 +102,16 @@ export function eventsRoutes(ctx: Ctx) {
           for (const e of r.events) if (!send(e)) return
         })
       },
-      message(ws) {
-        // The stream is one-way; anything the client says is ignored.
-        void ws
+      message(ws, message) {
+        // The client says one thing: whether its window is on screen. Anything else is ignored (the stream goes on).
+        const v = asVisibility(message)
+        const device = (ws.data as { principal?: Principal }).principal
+        if (!v || device?.kind !== 'device' || ws.data.ev.closed) return
+        ctx.presence.report(ws.data.ev, device.deviceId, v.visible)
       },
       close(ws) {
         const c = ws.data.ev
+        ctx.presence.drop(c)
         c.closed = true
         for (const f of c.cleanup.splice(0)) f()
       },

@@ -93,7 +93,8 @@ describe('AsyncAPI (/asyncapi.json)', () => {
         .map((c) => c.address)
         .sort(),
     ).toEqual(['/agent-transcript', '/attach', '/events'])
-    expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'pane', 'paneRemoved'])
+    expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'pane', 'paneRemoved', 'visibility'])
+    expect(aapi.operations.eventsReceive.messages).toEqual([{ $ref: '#/channels/events/messages/visibility' }])
     const names = (id: string) => Object.keys(aapi.channels[id].messages).sort()
     expect(names('agentTranscript')).toEqual(['backlogComplete', 'entry', 'hello', 'loadOlder', 'pageComplete', 'sessionChanged', 'subagents'])
     expect(names('attach')).toEqual(['input', 'resize', 'screen'])
@@ -122,5 +123,7 @@ describe('AsyncAPI (/asyncapi.json)', () => {
     expect(check('agentTranscriptHello', { ...hello, protocol: 4 })).toBe(false)
     expect(check('agentTranscriptLoadOlder', { type: 'load_older', before_seq: 876, limit: 150 })).toBe(true)
     expect(check('agentTranscriptLoadOlder', { type: 'load_older' })).toBe(false)
+    expect(check('eventsVisibility', { type: 'visibility', visible: false })).toBe(true)
+    expect(check('eventsVisibility', { type: 'visibility', visible: 'no' })).toBe(false)
   })
 })

@@ -32,6 +32,8 @@ export interface BridgeOptions {
   herdrSocket?: boolean
   /** Web Push on (VAPID keys in the test dir, subscriptions in its database), with these sender settings */
   push?: NonNullable<AppDeps['push']>['sender'] | true
+  /** with push: panes turning blocked within this many ms make one notification (default the spec's 5 s) */
+  pushCoalesceMs?: number
 }
 
 export interface Bridge {
@@ -89,7 +91,13 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   const pushStore = o.push ? createPushStore(join(dir, 'gothalo.db')) : undefined
   const app = createApp({
     push: pushStore
-      ? { store: pushStore, vapid: loadOrCreateVapidKeys(dir).keys, subject: 'mailto:test@example.com', sender: o.push === true ? undefined : o.push }
+      ? {
+          store: pushStore,
+          vapid: loadOrCreateVapidKeys(dir).keys,
+          subject: 'mailto:test@example.com',
+          sender: o.push === true ? undefined : o.push,
+          coalesceMs: o.pushCoalesceMs,
+        }
       : undefined,
     herdrSocket: o.herdrSocket ? socketPath : undefined,
     herdr: (o.wrapHerdr ?? ((c) => c))(

@@ -1,5 +1,7 @@
 // The bridge's HTTP API as the phone uses it: same origin, the device token
 // kept in localStorage, plain-text error bodies surfaced as they are.
+import { shareTokenWithWorker } from './worker-token'
+
 const TOKEN_KEY = 'gothalo.token'
 const DEVICE_KEY = 'gothalo.device'
 
@@ -7,6 +9,7 @@ export const token = (): string | null => localStorage.getItem(TOKEN_KEY)
 export function forget() {
   localStorage.removeItem(TOKEN_KEY)
   localStorage.removeItem(DEVICE_KEY)
+  void shareTokenWithWorker(null)
 }
 
 export class ApiError extends Error {
@@ -43,6 +46,7 @@ export async function pair(code: string, deviceName: string): Promise<void> {
   const r = await call('POST', '/pair', { code: code.trim().toUpperCase(), device_name: deviceName })
   localStorage.setItem(TOKEN_KEY, r.token)
   localStorage.setItem(DEVICE_KEY, r.device_id)
+  await shareTokenWithWorker(r.token)
 }
 
 /** A WebSocket URL on this origin, carrying the token (browsers cannot set headers on sockets). */

@@ -4,11 +4,12 @@
 import { render } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, forget, pair, token, defaultDeviceName, socketUrl } from './api'
+import { shareTokenWithWorker } from './worker-token'
 import { LiveSocket, type SocketStatus } from './live-socket'
 import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type ListState, type PaneRow } from './pane-list'
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
-import { NotificationSwitch } from './notifications'
+import { NotificationSwitch, useNotificationTidy } from './notifications'
 
 type Route = { name: 'list' } | { name: 'agent'; pane: string; subagent?: string } | { name: 'term'; pane: string }
 
@@ -57,8 +58,11 @@ function usePaneList(enabled: boolean): { list: ListState; status: SocketStatus 
       once()
       poll = setInterval(once, 3000)
     }
-    const sock = new LiveSocket({
+    // The bridge pushes nothing to this device while a window of the app is on screen: say so on every open and change.
+    const sayVisibility = () => sock.send({ type: 'visibility', visible: document.visibilityState === 'visible' })
+    const sock: LiveSocket = new LiveSocket({
       url: () => socketUrl('/events', { since: sinceParam(current) }),
+      onOpen: sayVisibility,
       onFrame: (f) => apply(reduceEvents(current, f)),
       onStatus: (s, why) => {
         if (s === 'closed' && why === 'refused') startPolling()
@@ -66,7 +70,9 @@ function usePaneList(enabled: boolean): { list: ListState; status: SocketStatus 
       },
       maxFailures: 2,
     })
+    document.addEventListener('visibilitychange', sayVisibility)
     return () => {
+      document.removeEventListener('visibilitychange', sayVisibility)
       sock.close()
       if (poll) clearInterval(poll)
     }
@@ -247,6 +253,7 @@ export function App() {
     return () => window.removeEventListener('gothalo:unauthorized', out)
   }, [])
   const { list, status } = usePaneList(paired)
+  useNotificationTidy(list)
   if (!paired) return <PairScreen initialCode={pairCode} onPaired={() => setPaired(true)} />
   const route = parseRoute(hash)
   if (route.name === 'term') return <TerminalScreen pane={route.pane} />
@@ -264,5 +271,8 @@ export function App() {
 
 export function start() {
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {})
+  // a device paired before the worker kept its own copy of the token gets one now
+  const t = token()
+  if (t) void shareTokenWithWorker(t)
   render(<App />, document.getElementById('app')!)
 }

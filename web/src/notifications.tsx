@@ -2,6 +2,8 @@
 // service worker; elsewhere the switch is not shown at all.
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api'
+import type { ListState } from './pane-list'
+import { staleNotifications } from './stale-notifications'
 
 const SUB_KEY = 'gothalo.push'
 
@@ -53,4 +55,21 @@ export function NotificationSwitch() {
       {msg && <span class="msg error">{msg}</span>}
     </label>
   )
+}
+
+/**
+ * While the app is on screen the bridge pushes nothing to this device, not even the
+ * message that closes a notification whose pane moved on: close the ones the live
+ * list shows are stale (only from a live /events list, never from an empty one).
+ */
+export function useNotificationTidy(list: ListState) {
+  useEffect(() => {
+    if (!list.epoch || !('serviceWorker' in navigator) || document.visibilityState !== 'visible') return
+    void navigator.serviceWorker.getRegistration().then(async (reg) => {
+      if (!reg) return
+      const shown = await reg.getNotifications()
+      const stale = new Set(staleNotifications(shown, list.panes))
+      for (const n of shown) if (stale.has(n.tag)) n.close()
+    })
+  }, [list])
 }

@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type PaneRow } from '../src/pane-list'
+import { staleNotifications } from '../src/stale-notifications'
 
 const row = (id: string, over: Partial<PaneRow> = {}): PaneRow => ({ pane_id: id, agent_kind: 'claude', agent_status: 'idle', state_change_seq: 1, ...over })
 
@@ -53,4 +54,25 @@ test('a pane is named by its label, agent name, then folder', () => {
 test('garbage frames change nothing', () => {
   const s = emptyList()
   for (const f of [null, 1, {}, { type: 'pane' }, { type: 'pane', pane: { id: 1 } }, { type: 'x' }]) expect(reduceEvents(s, f)).toBe(s)
+})
+
+test('stale notifications: a pane that moved on, a new dialog (seq), a gone pane, a group none of whose panes waits', () => {
+  const panes = [
+    row('a', { agent_status: 'blocked', state_change_seq: 4 }),
+    row('b', { agent_status: 'working', state_change_seq: 6 }),
+    row('c', { agent_status: 'blocked', state_change_seq: 9 }),
+    row('d', { agent_status: 'done', state_change_seq: 2 }),
+  ]
+  const n = (tag: string, data: unknown) => ({ tag, data })
+  const shown = [
+    n('a', { pane_id: 'a', agent_status: 'blocked', seq: 4 }), // still asks: kept
+    n('b', { pane_id: 'b', agent_status: 'blocked', seq: 5 }), // answered: closed
+    n('c', { pane_id: 'c', agent_status: 'blocked', seq: 8 }), // a newer dialog: closed
+    n('d', { pane_id: 'd', agent_status: 'done', seq: 2 }), // still done: kept
+    n('gone', { pane_id: 'gone', agent_status: 'blocked', seq: 1 }), // pane closed: closed
+    n('gothalo:blocked', { group: true, panes: [{ pane_id: 'b' }, { pane_id: 'a' }] }), // a still waits: kept
+    n('other', null), // not ours to judge
+  ]
+  expect(staleNotifications(shown, panes)).toEqual(['b', 'c', 'gone'])
+  expect(staleNotifications([n('gothalo:blocked', { group: true, panes: [{ pane_id: 'b' }, { pane_id: 'gone' }] })], panes)).toEqual(['gothalo:blocked'])
 })
