@@ -29,6 +29,8 @@ interface Job {
   payload: PushPayload
   attempt: number
   key: string
+  /** a retry is scheduled */
+  retrying?: boolean
 }
 
 /** What a sender did (the app's own), for tests. */
@@ -46,6 +48,9 @@ export class PushSender {
   readonly counters: PushCounters = { sent: 0, retried: 0 }
   private queue: Job[] = []
   private waiting = new Map<string, Job>()
+  private inFlight = new Set<string>()
+  /** the newest message per subscription and tag: a retry of an older one is dropped, never delivered after it */
+  private newest = new Map<string, Job>()
   private running = 0
   private timers = new Set<ReturnType<typeof setTimeout>>()
   private closed = false
@@ -76,6 +81,7 @@ export class PushSender {
     }
     const job: Job = { sub, payload, attempt: 0, key }
     this.waiting.set(key, job)
+    this.newest.set(key, job)
     this.queue.push(job)
     this.pump()
   }
@@ -92,6 +98,7 @@ export class PushSender {
     this.timers.clear()
     this.queue = []
     this.waiting.clear()
+    this.newest.clear()
     this.checkIdle()
   }
 
@@ -104,11 +111,21 @@ export class PushSender {
   }
 
   private pump(): void {
-    while (!this.closed && this.running < this.o.concurrency && this.queue.length) {
-      const job = this.queue.shift()!
+    for (let i = 0; !this.closed && this.running < this.o.concurrency && i < this.queue.length; ) {
+      const job = this.queue[i]!
+      // one message per notification in flight at a time, so a phone gets them in the order they were sent
+      if (this.inFlight.has(job.key)) {
+        i++
+        continue
+      }
+      this.queue.splice(i, 1)
       this.waiting.delete(job.key)
+      this.inFlight.add(job.key)
       this.running++
       void this.deliver(job).finally(() => {
+        this.inFlight.delete(job.key)
+        // nothing newer came for this notification: forget it
+        if (this.newest.get(job.key) === job && !job.retrying) this.newest.delete(job.key)
         this.running--
         this.pump()
         this.checkIdle()
@@ -157,12 +174,14 @@ export class PushSender {
     const retryable = status === 0 || status === 429 || status >= 500
     if (retryable && job.attempt + 1 < this.o.attempts && !this.closed) {
       job.attempt++
+      job.retrying = true
       this.counters.retried++
       const delay = retryAfterMs ?? this.o.backoffMs * 2 ** (job.attempt - 1)
       const t = setTimeout(() => {
         this.timers.delete(t)
-        // a newer message for the same pane queued meanwhile supersedes this one
-        if (this.waiting.has(job.key)) return this.checkIdle()
+        job.retrying = false
+        // a newer message for the same notification, sent or queued meanwhile, supersedes this one
+        if (this.newest.get(job.key) !== job) return this.checkIdle()
         this.waiting.set(job.key, job)
         this.queue.push(job)
         this.pump()

@@ -368,6 +368,23 @@ describe('Web Push', () => {
     await waitFor(async () => ((await b.json('/push/subscriptions', dev.token)) as any[]).length === 0, 5000, 'the subscription deleted')
   })
 
+  test('a retried message never lands after a newer one for the same notification', async () => {
+    // the blocked message fails once; the retraction that follows goes through; the retry is dropped
+    const { svc, b, dev, sub } = await setup((n) => (n === 1 ? 503 : 201), { backoffMs: 400 })
+    await b.post('/push/subscriptions', { subscription: sub.json }, dev.token)
+    await waitFor(() => b.app.decorator.events.ready, 5000, 'the event hub')
+    block(b, 4)
+    await waitFor(() => svc.got.length >= 1, 5000, 'the first attempt')
+    work(b, 5)
+    await waitFor(() => svc.got.length >= 2, 5000, 'the retraction')
+    await b.app.decorator.pushIdle()
+    expect(payloads(svc, sub).map((p) => [p.resolved ? 'resolved' : p.agent_status, p.seq])).toEqual([
+      ['blocked', 4],
+      ['resolved', 5],
+    ])
+    expect(b.app.decorator.counters.push!).toMatchObject({ sent: 1, retried: 1 })
+  })
+
   test('a hanging push service does not slow /healthz or the API', async () => {
     const { svc, b, dev, sub } = await setup(() => 'hang', { timeoutMs: 60_000 })
     await b.post('/push/subscriptions', { subscription: sub.json }, dev.token)

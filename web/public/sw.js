@@ -157,12 +157,33 @@ async function onPush(p) {
   return showPane(p)
 }
 
+/**
+ * The worker's own work on notifications, one piece at a time in arrival order: a
+ * retraction never overtakes the notification it closes, and no two pieces read
+ * and write the shown notifications at once (Chromium can lose a notification
+ * shown while another read of them is under way). `handled` counts what was done,
+ * for DevTools and the tests.
+ */
+let queue = Promise.resolve()
+const handled = { pushes: 0, clicks: 0 }
+self.handled = handled
+function inTurn(work, counter) {
+  const run = queue.then(work).catch(() => {})
+  queue = run.then(() => {
+    handled[counter]++
+  })
+  return queue
+}
+
 self.addEventListener('push', (e) => {
   let p = {}
   try {
     p = e.data ? e.data.json() : {}
   } catch {}
-  keep(e, onPush(p))
+  keep(
+    e,
+    inTurn(() => onPush(p), 'pushes'),
+  )
 })
 
 /** Where the app shows the agent a notification is about (or the list). */
@@ -250,9 +271,15 @@ self.addEventListener('notificationclick', (e) => {
   const data = e.notification.data || {}
   const m = /^choose:(\d+)$/.exec(e.action || '')
   if (m && data.pane_id && data.fingerprint) {
-    keep(e, answer(data, Number(m[1])))
+    keep(
+      e,
+      inTurn(() => answer(data, Number(m[1])), 'clicks'),
+    )
     return
   }
   e.notification.close()
-  keep(e, openApp(targetOf(data)))
+  keep(
+    e,
+    inTurn(() => openApp(targetOf(data)), 'clicks'),
+  )
 })
