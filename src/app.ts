@@ -1,7 +1,7 @@
 // createApp(deps): builds the whole bridge from injected parts, so tests run
 // the real app against a fake herdr and a fixture HOME. main.ts only parses
 // settings and serves what this returns.
-import { Elysia, t } from 'elysia'
+import { Elysia, ElysiaCustomStatusResponse, t } from 'elysia'
 import { swagger } from '@elysiajs/swagger'
 import { apiDocRoutes, GENERATED_SPEC, GENERATED_UI, INTERNAL_HEADER } from './api-docs/routes'
 import { publicPairingRoutes, pairingRoutes } from './routes/pairing'
@@ -17,6 +17,7 @@ import { HerdrWatch } from './herdr/watch'
 import { EventHub } from './events/hub'
 import { eventsRoutes } from './routes/events'
 import { pushRoutes } from './routes/push'
+import { auditRoutes } from './routes/audit'
 import { PushSender, type PushSenderOptions } from './push/sender'
 import { PushNotifier } from './push/notifier'
 import { Presence } from './push/presence'
@@ -31,7 +32,11 @@ import { newStreamCounters } from './transcript/stream'
 import type { Counters } from './counters'
 import { JsonlFiles } from './transcript/jsonl/timeline'
 import { OpencodeSessions } from './transcript/kinds/opencode/timeline'
-import type { AuthStore, Principal } from './auth/types'
+import type { AuthStore } from './auth/types'
+import { authGuard, declarations } from './auth/guard'
+import { publicRoute } from './auth/scopes'
+import { Auditor, type AuditContext } from './audit/auditor'
+import { createAuditLog, type AuditLog } from './audit/log'
 import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
 import type { AgentHomes } from './transcript/source'
@@ -40,6 +45,8 @@ import { createLogger, whoOf, type Logger } from './log'
 export interface AppDeps {
   herdr: HerdrClient
   auth: AuthStore
+  /** the audit log (in the bridge's database); absent = kept in memory, for tests that do not read it */
+  audit?: AuditLog
   homes: AgentHomes
   version: string
   clock?: () => number
@@ -97,14 +104,8 @@ export type { Timing }
  */
 export const MAX_BODY_BYTES = 64 * 1024
 
-/** The token of a request, from the raw Request (before Elysia has parsed anything). */
-function tokenOfRequest(request: Request): string | undefined {
-  const url = new URL(request.url)
-  return tokenOf({ authorization: request.headers.get('authorization') ?? undefined }, { token: url.searchParams.get('token') ?? undefined })
-}
-
-/** Stands in for a body that was never read: its request has no valid token. */
-const UNREAD_BODY = Object.freeze({ unread: true })
+/** The first prune of the audit log waits this long after a start (the warm-up and the first connects come first). */
+const AUDIT_PRUNE_FIRST_MS = 10_000
 
 /** What the warm-up after a start did: its rounds, the saved indexes it read ahead, whether it collected its garbage. */
 export interface WarmedUp {
@@ -130,27 +131,6 @@ const WARM_UP_ROUNDS = 50
 
 /** The saved line indexes read ahead after a start (most recently used first), and how long they wait for their connect. */
 const READ_AHEAD = { maxBytes: 16 * 1024 * 1024, keepMs: 60_000 }
-
-/**
- * The shared auth guard: header or ?token=. Elysia parses a body before any
- * transform, so the parse hook checks the token first and leaves the body of
- * an unauthorized request unread; the transform then answers 401 before
- * schema validation can answer 400.
- */
-export function authGuard(ctx: Ctx) {
-  return new Elysia({ name: 'auth-guard' })
-    .onParse({ as: 'scoped' }, ({ request }) => {
-      if (!ctx.auth.identify(tokenOfRequest(request))) return UNREAD_BODY
-    })
-    .derive({ as: 'scoped' }, ({ headers, query, status, set }) => {
-      const principal = ctx.auth.identify(tokenOf(headers, query as Record<string, unknown>))
-      if (!principal) {
-        set.headers['content-type'] = 'text/plain;charset=utf-8'
-        return status(401, 'unauthorized')
-      }
-      return { principal: principal as Principal }
-    })
-}
 
 /** The herdr client, telling `changed` after every call that types into a pane. */
 function invalidating(h: HerdrClient, changed: () => void): HerdrClient {
@@ -230,6 +210,9 @@ export function createApp(deps: AppDeps) {
   const presence = new Presence()
   const notifier = push && sender ? new PushNotifier(hub, push.store, sender, { presence, coalesceMs: push.coalesceMs }) : undefined
   if (sender) counters.push = sender.counters
+  // What each route needs and records, read from its declaration once the app has its routes.
+  const declared = declarations(() => (app as unknown as { routes: never }).routes)
+  const auditor = new Auditor(deps.audit ?? createAuditLog(':memory:'), (request, route) => declared(request, route)?.audit, log)
   const ctx: Ctx = {
     herdr,
     auth: deps.auth,
@@ -248,6 +231,7 @@ export function createApp(deps: AppDeps) {
     answering: createAnswering(),
     push: push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined,
     counters,
+    audit: auditor,
   }
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
@@ -326,6 +310,39 @@ export function createApp(deps: AppDeps) {
     Bun.gc(true)
     return { rounds, readAhead: ahead, collected: true }
   }
+
+  /** The plain-text answer of a failed request, its status set: never a stack trace or an internal message. */
+  const answerError = ({
+    code,
+    error,
+    set,
+    request,
+  }: {
+    code: unknown
+    error: unknown
+    set: { status?: unknown; headers: Record<string, unknown> }
+    request: Request
+  }) => {
+    set.headers['content-type'] = 'text/plain;charset=utf-8'
+
+    // By class, not `code`: Elysia reports an error's own `code` field, here herdr's (agent_not_found, …).
+    if (error instanceof HerdrError) {
+      const f = herdrFailure(error, notFoundFor(request))
+      return ((set.status = f.code), f.body)
+    }
+    if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
+    if (code === 'PARSE') return ((set.status = 400), 'bad request body')
+    // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
+    if (code === 'VALIDATION') {
+      const e = error as { customError?: unknown; validator?: { schema?: { error?: unknown } } }
+      const custom = typeof e.customError === 'string' ? e.customError : e.validator?.schema?.error
+      return ((set.status = 400), typeof custom === 'string' ? custom : 'bad request')
+    }
+    logger.error('internal error', { error: (error as Error)?.message ?? String(error) })
+    logger.debug('internal error stack', { stack: (error as Error)?.stack })
+    set.status = 500
+    return 'internal error'
+  }
   let warmedUp: Promise<WarmedUp> | undefined
   const app = new Elysia({
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
@@ -370,26 +387,17 @@ export function createApp(deps: AppDeps) {
         device: whoOf(c),
       })
     })
-    .onError(({ code, error, set, request }) => {
-      // Plain-text errors everywhere; never a stack trace or an internal message.
-      set.headers['content-type'] = 'text/plain;charset=utf-8'
-      // By class, not `code`: Elysia reports an error's own `code` field, here herdr's (agent_not_found, …).
-      if (error instanceof HerdrError) {
-        const f = herdrFailure(error, notFoundFor(request))
-        return ((set.status = f.code), f.body)
-      }
-      if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
-      if (code === 'PARSE') return ((set.status = 400), 'bad request body')
-      // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
-      if (code === 'VALIDATION') {
-        const e = error as { customError?: unknown; validator?: { schema?: { error?: unknown } } }
-        const custom = typeof e.customError === 'string' ? e.customError : e.validator?.schema?.error
-        return ((set.status = 400), typeof custom === 'string' ? custom : 'bad request')
-      }
-      logger.error('internal error', { error: (error as Error)?.message ?? String(error) })
-      logger.debug('internal error stack', { stack: (error as Error)?.stack })
-      set.status = 500
-      return 'internal error'
+    // A write's audit row, written before its answer is sent: here when the handler answered, in onError when it failed.
+    .onAfterHandle({ as: 'global' }, (c) => {
+      const r = (c as { responseValue?: unknown }).responseValue
+      const failed = r instanceof ElysiaCustomStatusResponse ? r.code : r instanceof Response ? r.status : undefined
+      const status = failed ?? (typeof c.set.status === 'number' ? c.set.status : 200)
+      auditor.answered(c as unknown as AuditContext, status, status === 200 ? r : undefined)
+    })
+    .onError((c) => {
+      const body = answerError(c)
+      auditor.answered(c as unknown as AuditContext, typeof c.set.status === 'number' ? c.set.status : 500)
+      return body
     })
     // The API documents: Swagger UI (Scalar, embedded: no request leaves for
     // another host), OpenAPI 3.1 at /swagger/json, AsyncAPI at /asyncapi.json.
@@ -444,12 +452,12 @@ export function createApp(deps: AppDeps) {
             }),
           }),
         },
-        detail: { summary: 'Liveness, and whether herdr is found and its server running (no auth)', tags: ['bridge'], security: [] },
+        detail: publicRoute({ summary: 'Liveness, and whether herdr is found and its server running (no auth)', tags: ['bridge'] }),
       },
     )
     .use(webRoutes())
     .use(publicPairingRoutes(ctx))
-    .use(authGuard(ctx))
+    .use(authGuard(ctx, declared))
     .use(pairingRoutes(ctx))
     .use(snapshotRoutes(ctx))
     .use(actionRoutes(ctx))
@@ -458,10 +466,19 @@ export function createApp(deps: AppDeps) {
     .use(transcriptRoutes(ctx))
     .use(eventsRoutes(ctx))
     .use(pushRoutes(ctx))
+    .use(auditRoutes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
+  // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.
+  const prune = () => void auditor.log.prune().catch((e) => log(`audit: pruning failed: ${(e as Error).message}`))
+  const pruneFirst = setTimeout(prune, AUDIT_PRUNE_FIRST_MS)
+  const pruneDaily = setInterval(prune, 24 * 3600_000)
+  ;(pruneFirst as { unref?: () => void }).unref?.()
+  ;(pruneDaily as { unref?: () => void }).unref?.()
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
+    clearTimeout(pruneFirst)
+    clearInterval(pruneDaily)
     ctx.sockets.closeAll(1000, 'server shutting down')
     notifier?.close()
     sender?.close()

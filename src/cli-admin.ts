@@ -1,4 +1,4 @@
-// `gothalo pair`, `gothalo devices`, `gothalo devices revoke ID`.
+// `gothalo pair [--scopes …]`, `gothalo devices`, `gothalo devices revoke ID`, `gothalo audit`.
 // `pair` asks the running bridge for a code when one runs on this data dir (its
 // URL is in the data dir's runtime file, the admin token beside it), so the code
 // is certainly one that bridge accepts; otherwise it makes one in the data dir
@@ -10,6 +10,8 @@ import type { Settings } from './config'
 import { ADMIN_TOKEN_FILE } from './auth/admin-token'
 import { createAuthStore, newSecretToken } from './auth/store'
 import type { Device, PairCode } from './auth/types'
+import { DEFAULT_SCOPES, type Scope } from './auth/scopes'
+import { createAuditLog, type AuditRow } from './audit/log'
 import { isLoopback } from './log'
 import { qrLines } from './qr'
 import { RUNTIME_FILE, readRuntimeInfo } from './startup'
@@ -31,9 +33,23 @@ export function formatTime(ms: number | null): string {
 
 /** Left-aligned columns, two spaces apart; pure so the layout is testable. */
 export function deviceTable(devices: Device[]): string[] {
-  const rows = [['ID', 'NAME', 'CREATED', 'LAST SEEN'], ...devices.map((d) => [d.device_id, d.name, formatTime(d.created_at), formatTime(d.last_seen_at)])]
+  return table([
+    ['ID', 'NAME', 'CREATED', 'LAST SEEN', 'SCOPES'],
+    ...devices.map((d) => [d.device_id, d.name, formatTime(d.created_at), formatTime(d.last_seen_at), d.scopes.join(',')]),
+  ])
+}
+
+function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)))
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - [...cell].length))).join('  '))
+}
+
+/** The audit log as a table, newest first; pure. Detail is one line of JSON (never typed text: lengths and hashes). */
+export function auditTable(rows: AuditRow[]): string[] {
+  return table([
+    ['TIME', 'DEVICE', 'ACTION', 'PANE', 'STATUS', 'DETAIL'],
+    ...rows.map((r) => [formatTime(r.ts), r.device_id, r.action, r.pane ?? '-', String(r.status), JSON.stringify(r.detail)]),
+  ])
 }
 
 /** Runs one admin command; returns the exit code. `out` gets one line per call. */
@@ -50,7 +66,7 @@ function readAdminToken(dataDir: string): string | undefined {
   }
 }
 
-type Asked = { ok: true; code: PairCode; url: string; publicUrl?: string } | { ok: false; fatal?: string; note?: string }
+type Asked = { ok: true; code: PairCode & { scopes?: Scope[] }; url: string; publicUrl?: string } | { ok: false; fatal?: string; note?: string }
 
 /** Asks the bridge that runs on this data dir for a pair code. */
 async function askBridge(settings: Settings, fetchImpl: typeof fetch): Promise<Asked> {
@@ -62,7 +78,8 @@ async function askBridge(settings: Settings, fetchImpl: typeof fetch): Promise<A
   try {
     res = await fetchImpl(`${info.url}/pair/code`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(settings.scopes ? { scopes: settings.scopes } : {}),
       signal: AbortSignal.timeout(5000),
     })
   } catch (e) {
@@ -74,7 +91,7 @@ async function askBridge(settings: Settings, fetchImpl: typeof fetch): Promise<A
       fatal: `the bridge at ${info.url} refused the admin token (it was started with another --admin-token?) — pass the same --admin-token or GOTHALO_ADMIN_TOKEN`,
     }
   if (!res.ok) return { ok: false, fatal: `the bridge at ${info.url} answered ${res.status}: ${(await res.text()).slice(0, 200)}` }
-  return { ok: true, code: (await res.json()) as PairCode, url: info.url, publicUrl: info.public_url }
+  return { ok: true, code: (await res.json()) as PairCode & { scopes?: Scope[] }, url: info.url, publicUrl: info.public_url }
 }
 
 export async function runAdminCommand(
@@ -83,6 +100,7 @@ export async function runAdminCommand(
   opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean } = {},
 ): Promise<number> {
   if (settings.command === 'pair') return pair(settings, out, opts)
+  if (settings.command === 'audit') return audit(settings, out)
   if (settings.command !== 'devices' && settings.command !== 'devices-revoke') {
     out(`not an admin command: ${settings.command}`)
     return 2
@@ -102,6 +120,12 @@ export async function runAdminCommand(
       case 'devices-revoke': {
         const id = settings.arg ?? ''
         if (store.revoke(id)) {
+          const log = createAuditLog(dbPathOf(settings.dataDir), opts.clock)
+          try {
+            log.record({ device_id: 'cli', action: 'device.revoke', pane: null, detail: { device: id }, status: 200 })
+          } finally {
+            log.close()
+          }
           out(`revoked ${id}`)
           return 0
         }
@@ -125,7 +149,7 @@ async function pair(settings: Settings, out: (line: string) => void, opts: { clo
     out(`gothalo pair: ${asked.fatal}`)
     return 1
   }
-  let code: PairCode
+  let code: PairCode & { scopes?: readonly Scope[] }
   let from: string
   let base: string
   if (asked.ok) {
@@ -137,7 +161,7 @@ async function pair(settings: Settings, out: (line: string) => void, opts: { clo
     // No bearer token is checked here, so the store needs no real admin token.
     const store = createAuthStore({ dbPath: dbPathOf(settings.dataDir), adminToken: newSecretToken(), clock: opts.clock })
     try {
-      code = store.createPairCode()
+      code = { ...store.createPairCode(settings.scopes), scopes: settings.scopes ?? [...DEFAULT_SCOPES] }
     } finally {
       store.close()
     }
@@ -147,10 +171,26 @@ async function pair(settings: Settings, out: (line: string) => void, opts: { clo
   const url = pairUrl(base, code.code)
   out(`pairing code: ${code.code}`)
   out(`expires: ${formatTime(code.expires_at)} (single use, 10 minutes)`)
+  out(`scopes: ${(code.scopes ?? DEFAULT_SCOPES).join(',')} (what the paired device may do)`)
   out(`pairing URL: ${url}`)
   for (const l of qrLines(url, opts.colour ?? false)) out(l)
   out(from)
   if (isLoopback(new URL(base).hostname))
     out("note: this URL only works on this machine; give the phone's address with --public-url or GOTHALO_PUBLIC_URL (e.g. your tailscale serve URL)")
   return 0
+}
+
+/** `gothalo audit [--since T] [--json]`: the audit log from the bridge's database, newest first. */
+function audit(settings: Settings, out: (line: string) => void): number {
+  mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 })
+  const log = createAuditLog(dbPathOf(settings.dataDir))
+  try {
+    const rows = log.list({ since: settings.since, limit: 1000 })
+    if (settings.json) for (const r of rows) out(JSON.stringify({ ...r, time: new Date(r.ts).toISOString() }))
+    else if (rows.length === 0) out(settings.since === undefined ? 'the audit log is empty' : `nothing since ${formatTime(settings.since)}`)
+    else for (const line of auditTable(rows)) out(line)
+    return 0
+  } finally {
+    log.close()
+  }
 }

@@ -6,6 +6,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AgentHomes } from './transcript/source'
+import { SCOPES, type Scope, scopesFromList } from './auth/scopes'
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug'
 export type LogFormat = 'text' | 'json'
@@ -31,6 +32,12 @@ export interface Settings {
   logFormat?: LogFormat
   /** `service install`: write the unit but do not enable or start it */
   noStart?: boolean
+  /** `pair --scopes read,answer`: what the paired device may do (default every scope but admin) */
+  scopes?: Scope[]
+  /** `audit --since`: unix ms */
+  since?: number
+  /** `audit --json`: one JSON object per line */
+  json?: boolean
 }
 
 export class UsageError extends Error {}
@@ -54,7 +61,14 @@ export const COMMANDS = [
   { command: 'serve', words: ['serve'], usage: 'gothalo [serve] [flags]', summary: 'run the bridge (the default)' },
   { command: 'serve', words: ['--demo'], usage: 'gothalo --demo', summary: 'run with a built-in herdr stand-in and sample sessions', helpOnly: true },
   { command: 'pair', words: ['pair'], usage: 'gothalo pair', summary: 'a one-time pairing code, its URL and QR code (asks the running bridge)' },
-  { command: 'devices', words: ['devices'], usage: 'gothalo devices', summary: 'list paired devices' },
+  {
+    command: 'pair',
+    words: ['pair'],
+    usage: 'gothalo pair --scopes read,…',
+    summary: `pair a device that may do only these (${SCOPES.join(', ')}; default all but admin)`,
+    helpOnly: true,
+  },
+  { command: 'devices', words: ['devices'], usage: 'gothalo devices', summary: 'list paired devices and their scopes' },
   {
     command: 'devices-revoke',
     words: ['devices', 'revoke'],
@@ -69,6 +83,12 @@ export const COMMANDS = [
     summary: 'run the bridge as a user service (systemd on Linux, launchd on macOS) with these settings',
   },
   { command: 'service-uninstall', words: ['service', 'uninstall'], usage: 'gothalo service uninstall', summary: 'stop and remove that service' },
+  {
+    command: 'audit',
+    words: ['audit'],
+    usage: 'gothalo audit [--since T] [--json]',
+    summary: 'what was done from phones, newest first (T: 2026-12-01, an ISO time, or 30m, 24h, 7d ago)',
+  },
   // dispatched by main.ts before these flags are parsed (src/cli-explain.ts has its own)
   {
     command: 'serve',
@@ -87,6 +107,8 @@ interface Flag {
   env?: string
   value?: string
   bool?: true
+  /** one command's own option, not a setting of the bridge: no environment variable */
+  commandOption?: true
   help: string
 }
 
@@ -108,6 +130,9 @@ export const FLAGS: Record<string, Flag> = {
   'log-format': { key: 'logFormat', env: 'GOTHALO_LOG_FORMAT', value: 'FMT', help: 'text (default) | json, one object per line' },
   demo: { key: 'demo', bool: true, help: 'serve the built-in demo instead of a real herdr' },
   'no-start': { key: 'noStart', bool: true, help: 'service install: write the unit, do not enable or start it' },
+  scopes: { key: 'scopes', value: 'LIST', commandOption: true, help: `pair: what the device may do, comma-separated (${SCOPES.join(', ')})` },
+  since: { key: 'since', value: 'T', commandOption: true, help: 'audit: rows from then on (an ISO date or time, or 30m, 24h, 7d ago)' },
+  json: { key: 'json', bool: true, commandOption: true, help: 'audit: one JSON object per line' },
 }
 
 function helpText(): string {
@@ -202,7 +227,25 @@ export function parseSettings(argv: string[], env: Env): Settings {
     logLevel: logLevel as LogLevel,
     logFormat,
     noStart: raw.noStart === true,
+    scopes: raw.scopes === undefined ? undefined : scopesOrThrow(String(raw.scopes)),
+    since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
+    json: raw.json === true,
   }
+}
+
+function scopesOrThrow(list: string): Scope[] {
+  const r = scopesFromList(list)
+  if ('error' in r) throw new UsageError(r.error)
+  return r.scopes
+}
+
+/** `--since`: an ISO date or time, or a span ago (`30m`, `24h`, `7d`); unix ms. */
+export function sinceOf(raw: string, now: number): number {
+  const span = /^(\d+)([mhd])$/.exec(raw)
+  if (span) return now - Number(span[1]) * { m: 60_000, h: 3600_000, d: 86_400_000 }[span[2] as 'm' | 'h' | 'd']
+  const t = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN
+  if (Number.isNaN(t)) throw new UsageError(`bad --since: ${raw} (want 2026-12-01, an ISO time, or 30m, 24h, 7d)`)
+  return t
 }
 
 /** The longest command whose words start the positionals; its declared arguments must follow exactly. */

@@ -9,6 +9,7 @@ import type { HerdrWatch } from './herdr/watch'
 import type { Logger } from './log'
 import type { PushStore } from './push/store'
 import type { Presence } from './push/presence'
+import type { Auditor } from './audit/auditor'
 import type { SocketRegistry } from './routes/sockets'
 import type { PaneWatches } from './transcript/pane-watch'
 import type { AgentHomes } from './transcript/source'
@@ -87,6 +88,8 @@ export interface Ctx {
   /** the answering policy behind /approve, /answer and /send's digit shortcut (its duplicate guard is per app) */
   answering: Answering
   push?: PushRoutesDeps
+  /** the audit log's writer: one row per write, at the route edge */
+  audit: Auditor
   /** what the app counts (tests and benches read it as app.decorator.counters) */
   counters: Counters
 }

@@ -7,6 +7,7 @@ import { fakeHerdrMain } from './demo/fake-herdr'
 import type { Demo } from './demo/demo'
 import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
 import type { PushStore } from './push/store'
+import type { AuditLog } from './audit/log'
 import { createLogger, isLoopback, type Logger } from './log'
 import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
 import { VERSION } from './version'
@@ -46,12 +47,14 @@ async function serve(s: Settings, log: Logger): Promise<void> {
   }
   let auth: ReturnType<typeof createAuthStore> | undefined
   let pushStore: PushStore | undefined
+  let audit: AuditLog | undefined
   let fakeSocket: FakeHerdrSocket | undefined
-  const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }] = await Promise.all([
+  const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }, { createAuditLog }] = await Promise.all([
     import('./herdr/socket'),
     import('./demo/fake-herdr-socket'),
     import('./push/vapid'),
     import('./push/store'),
+    import('./audit/log'),
   ])
   try {
     const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
@@ -64,7 +67,9 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     }
     const vapid = loadOrCreateVapidKeys(dataDir)
     pushStore = createPushStore(join(dataDir, 'gothalo.db'))
+    audit = createAuditLog(join(dataDir, 'gothalo.db'))
     const app = createApp({
+      audit,
       herdrSocket,
       push: {
         store: pushStore,
@@ -113,6 +118,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       await app.decorator.indexCache.flush(2000)
       void fakeSocket?.close()
       pushStore?.close()
+      audit?.close()
       store.close()
       demo?.cleanup()
       process.exit(0)
@@ -121,6 +127,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     process.on('SIGTERM', () => void stop('SIGTERM'))
   } catch (e) {
     pushStore?.close()
+    audit?.close()
     void fakeSocket?.close()
     auth?.close()
     demo?.cleanup()
@@ -154,6 +161,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       case 'pair':
       case 'devices':
       case 'devices-revoke':
+      case 'audit':
         return await (await import('./cli-admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
       case 'service-install':
       case 'service-uninstall':

@@ -7,6 +7,7 @@ import scalarJs from '../../assets/scalar-standalone.js' with { type: 'file' }
 import favicon from '../../assets/favicon.svg' with { type: 'file' }
 import { asyncApiDocument } from './asyncapi'
 import { cleanOpenApi } from './openapi'
+import { publicRoute } from '../auth/scopes'
 
 /** Where the generator plugin serves its raw document; only the bridge itself reads it. */
 export const GENERATED_SPEC = '/swagger/generated.json'
@@ -51,17 +52,17 @@ export function apiDocRoutes(opts: { version: string; generated: () => Promise<u
   let cleaned: Promise<unknown> | undefined
   const html = page()
   return new Elysia({ name: 'api-docs' })
-    .get('/swagger', () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } })
+    .get('/swagger', () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: publicRoute({ hide: true }) })
     .get(
       '/swagger/json',
       // Routes do not change after start: clean once.
       () => (cleaned ??= opts.generated().then(cleanOpenApi)).catch((e) => ((cleaned = undefined), Promise.reject(e))),
-      { detail: { hide: true } },
+      { detail: publicRoute({ hide: true }) },
     )
-    .get('/swagger/scalar.js', file(scalarJs, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
-    .get('/favicon.svg', file(favicon, 'image/svg+xml'), { detail: { hide: true } })
-    .get('/favicon.ico', file(favicon, 'image/svg+xml'), { detail: { hide: true } })
+    .get('/swagger/scalar.js', file(scalarJs, 'text/javascript; charset=utf-8'), { detail: publicRoute({ hide: true }) })
+    .get('/favicon.svg', file(favicon, 'image/svg+xml'), { detail: publicRoute({ hide: true }) })
+    .get('/favicon.ico', file(favicon, 'image/svg+xml'), { detail: publicRoute({ hide: true }) })
     .get('/asyncapi.json', ({ request }) => asyncApiDocument({ version: opts.version, host: request.headers.get('host') ?? '127.0.0.1:8787' }), {
-      detail: { hide: true },
+      detail: publicRoute({ hide: true }),
     })
 }

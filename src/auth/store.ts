@@ -7,6 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './types'
+import { DEFAULT_SCOPES, formatScopes, isScope, parseScopes } from './scopes'
 
 /** A pair code is good for this long (docs/bridge.md: 10 minutes). */
 export const PAIR_CODE_TTL_MS = 10 * 60_000
@@ -99,13 +100,15 @@ CREATE TABLE IF NOT EXISTS devices (
   created_at INTEGER NOT NULL,
   last_seen_at INTEGER,
   revoked INTEGER NOT NULL DEFAULT 0,
-  revoked_at INTEGER
+  revoked_at INTEGER,
+  scopes TEXT
 );
 CREATE TABLE IF NOT EXISTS pair_codes (
   code_hash TEXT PRIMARY KEY,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
-  used INTEGER NOT NULL DEFAULT 0
+  used INTEGER NOT NULL DEFAULT 0,
+  scopes TEXT
 );
 CREATE TABLE IF NOT EXISTS redeem_failures (
   at INTEGER NOT NULL,
@@ -130,7 +133,15 @@ export function tightenModes(dbPath: string): void {
   }
 }
 
-type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null }
+type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; scopes: string | null }
+
+const deviceOf = (r: DeviceRow): Device => ({
+  device_id: r.id,
+  name: r.name,
+  created_at: r.created_at,
+  last_seen_at: r.last_seen_at,
+  scopes: parseScopes(r.scopes),
+})
 
 export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   if (!opts.adminToken) throw new Error('admin token must not be empty')
@@ -146,19 +157,24 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec(SCHEMA)
-  // Files from before the per-code failure count get the column (the store keeps no other migrations).
-  if (
-    !db
-      .query<{ name: string }, []>('PRAGMA table_info(pair_codes)')
+  // Files from older releases get the columns added since. A device from before scopes has
+  // scopes NULL: it keeps the default (every scope but admin), as docs/bridge.md promises.
+  const hasColumn = (table: string, column: string) =>
+    db
+      .query<{ name: string }, []>(`PRAGMA table_info(${table})`)
       .all()
-      .some((c) => c.name === 'failures')
-  )
-    db.exec('ALTER TABLE pair_codes ADD COLUMN failures INTEGER NOT NULL DEFAULT 0')
+      .some((c) => c.name === column)
+  if (!hasColumn('pair_codes', 'failures')) db.exec('ALTER TABLE pair_codes ADD COLUMN failures INTEGER NOT NULL DEFAULT 0')
+  if (!hasColumn('pair_codes', 'scopes')) db.exec('ALTER TABLE pair_codes ADD COLUMN scopes TEXT')
+  if (!hasColumn('devices', 'scopes')) db.exec('ALTER TABLE devices ADD COLUMN scopes TEXT')
 
   const q = {
-    deviceByHash: db.query<{ id: string; last_seen_at: number | null }, [string]>('SELECT id, last_seen_at FROM devices WHERE token_hash = ? AND revoked = 0'),
+    deviceByHash: db.query<{ id: string; last_seen_at: number | null; scopes: string | null }, [string]>(
+      'SELECT id, last_seen_at, scopes FROM devices WHERE token_hash = ? AND revoked = 0',
+    ),
     touch: db.query('UPDATE devices SET last_seen_at = ? WHERE id = ?'),
-    insertCode: db.query('INSERT INTO pair_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)'),
+    insertCode: db.query('INSERT INTO pair_codes (code_hash, created_at, expires_at, scopes) VALUES (?, ?, ?, ?)'),
+    codeScopes: db.query<{ scopes: string | null }, [string]>('SELECT scopes FROM pair_codes WHERE code_hash = ?'),
     dropOldCodes: db.query('DELETE FROM pair_codes WHERE expires_at <= ? OR used = 1'),
     // the conditional UPDATE is the single-use check: of two racing redeems only one changes a row
     useCode: db.query(`UPDATE pair_codes SET used = 1 WHERE code_hash = ? AND used = 0 AND expires_at > ? AND failures < ${PAIR_CODE_MAX_FAILURES}`),
@@ -169,8 +185,9 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     insertFailure: db.query('INSERT INTO redeem_failures (at, address) VALUES (?, ?)'),
     dropOldFailures: db.query('DELETE FROM redeem_failures WHERE at <= ?'),
     clearAddress: db.query('DELETE FROM redeem_failures WHERE address = ?'),
-    insertDevice: db.query('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
-    list: db.query<DeviceRow, []>('SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked = 0 ORDER BY created_at, id'),
+    insertDevice: db.query('INSERT INTO devices (id, name, token_hash, created_at, scopes) VALUES (?, ?, ?, ?, ?)'),
+    list: db.query<DeviceRow, []>('SELECT id, name, created_at, last_seen_at, scopes FROM devices WHERE revoked = 0 ORDER BY created_at, id'),
+    one: db.query<DeviceRow, [string]>('SELECT id, name, created_at, last_seen_at, scopes FROM devices WHERE id = ? AND revoked = 0'),
     revoke: db.query('UPDATE devices SET revoked = 1, revoked_at = ? WHERE id = ? AND revoked = 0'),
     revokedIds: db.query<{ id: string }, []>('SELECT id FROM devices WHERE revoked = 1'),
     dataVersion: db.query<{ data_version: number }, []>('PRAGMA data_version'),
@@ -215,7 +232,8 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     if (q.useCode.run(codeHash, now).changes !== 1) return undefined
     const deviceId = `dev_${randomBytes(9).toString('base64url')}`
     const token = newSecretToken()
-    q.insertDevice.run(deviceId, name, sha256Hex(token), now)
+    // the code's scopes (a code from before scopes: NULL, the default) become the device's
+    q.insertDevice.run(deviceId, name, sha256Hex(token), now, q.codeScopes.get(codeHash)?.scopes ?? null)
     return { deviceId, token }
   })
 
@@ -236,15 +254,17 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
           // a busy database must not turn a valid token into a failed request
         }
       }
-      return { kind: 'device', deviceId: row.id }
+      return { kind: 'device', deviceId: row.id, scopes: parseScopes(row.scopes) }
     },
 
-    createPairCode(): PairCode {
+    createPairCode(scopes = DEFAULT_SCOPES): PairCode {
       const now = clock()
       q.dropOldCodes.run(now)
       const code = newPairCode()
       const expires_at = now + PAIR_CODE_TTL_MS
-      q.insertCode.run(sha256Hex(code), now, expires_at)
+      const valid = scopes.filter(isScope)
+      if (valid.length === 0) throw new Error('a pairing code needs at least one scope')
+      q.insertCode.run(sha256Hex(code), now, expires_at, formatScopes(valid))
       return { code, expires_at }
     },
 
@@ -263,7 +283,12 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
     },
 
     listDevices(): Device[] {
-      return q.list.all().map((r) => ({ device_id: r.id, name: r.name, created_at: r.created_at, last_seen_at: r.last_seen_at }))
+      return q.list.all().map(deviceOf)
+    },
+
+    device(deviceId) {
+      const r = q.one.get(deviceId)
+      return r ? deviceOf(r) : undefined
     },
 
     revoke(deviceId) {

@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
 import { cyclePermissionMode } from '../answer/mode'
 import { paneTargets } from './edge'
+import { needs } from '../auth/scopes'
 
 export const SEND_MAX = 4096
 
@@ -63,12 +64,16 @@ export function actionRoutes(ctx: Ctx) {
           404: t.String(),
           502: t.String(),
         },
-        detail: {
-          summary: 'Type text into a pane; each \\n is an Enter',
-          description:
-            'At most 4096 characters; control characters other than \\n (C0, DEL and C1) are refused. A single digit + \\n answering a numbered Claude Code dialog sends no stray Enter when the digit already acted (enter_suppressed).',
-          tags: ['actions'],
-        },
+        detail: needs(
+          'type',
+          {
+            summary: 'Type text into a pane; each \\n is an Enter',
+            description:
+              'At most 4096 characters; control characters other than \\n (C0, DEL and C1) are refused. A single digit + \\n answering a numbered Claude Code dialog sends no stray Enter when the digit already acted (enter_suppressed).',
+            tags: ['actions'],
+          },
+          'send',
+        ),
       },
     )
     .post(
@@ -98,12 +103,16 @@ export function actionRoutes(ctx: Ctx) {
           409: t.String(),
           502: t.String(),
         },
-        detail: {
-          summary: 'Press Enter (accept the default) only if still blocked at that seq',
-          description:
-            'Idempotent: a repeated approve for the same pane and seq never presses twice, however the pane is named (pane id or agent name); a failed first attempt does not make the retry a duplicate. With `fingerprint`, 409 `dialog changed` when the dialog on screen is another one.',
-          tags: ['actions'],
-        },
+        detail: needs(
+          'answer',
+          {
+            summary: 'Press Enter (accept the default) only if still blocked at that seq',
+            description:
+              'Idempotent: a repeated approve for the same pane and seq never presses twice, however the pane is named (pane id or agent name); a failed first attempt does not make the retry a duplicate. With `fingerprint`, 409 `dialog changed` when the dialog on screen is another one.',
+            tags: ['actions'],
+          },
+          'approve',
+        ),
       },
     )
     .post(
@@ -144,12 +153,16 @@ export function actionRoutes(ctx: Ctx) {
           422: t.String(),
           502: t.String(),
         },
-        detail: {
-          summary: 'Answer the dialog on screen: pick options, tick boxes and submit, or type a free-text answer',
-          description:
-            "The bridge re-reads the screen and refuses (409 `not blocked` / `stale seq` / `dialog changed`, no key sent) unless the dialog is the one the phone saw. It then presses the keys the agent's own UI wants (digits, arrows, toggles then submit, text then Enter), re-reading the screen between keys; if the dialog changes mid-way it stops with 409 `dialog changed` saying how far it got. A repeat of a successful answer (same pane, seq, fingerprint) is `{sent:false, duplicate:true}`. 422 `cannot answer this dialog` for a kind without a grammar or a dialog its grammar cannot drive.",
-          tags: ['actions'],
-        },
+        detail: needs(
+          'answer',
+          {
+            summary: 'Answer the dialog on screen: pick options, tick boxes and submit, or type a free-text answer',
+            description:
+              "The bridge re-reads the screen and refuses (409 `not blocked` / `stale seq` / `dialog changed`, no key sent) unless the dialog is the one the phone saw. It then presses the keys the agent's own UI wants (digits, arrows, toggles then submit, text then Enter), re-reading the screen between keys; if the dialog changes mid-way it stops with 409 `dialog changed` saying how far it got. A repeat of a successful answer (same pane, seq, fingerprint) is `{sent:false, duplicate:true}`. 422 `cannot answer this dialog` for a kind without a grammar or a dialog its grammar cannot drive.",
+            tags: ['actions'],
+          },
+          'answer',
+        ),
       },
     )
     .post(
@@ -175,7 +188,7 @@ export function actionRoutes(ctx: Ctx) {
           422: t.String(),
           502: t.String(),
         },
-        detail: { summary: 'Cycle the permission mode (Shift+Tab) and read it back', tags: ['actions'] },
+        detail: needs('answer', { summary: 'Cycle the permission mode (Shift+Tab) and read it back', tags: ['actions'] }, 'mode.cycle'),
       },
     )
 }

@@ -8,6 +8,7 @@ import { grammarFor } from '../card/registry'
 import type { HerdrClient } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
 import { paneTargets } from './edge'
+import { needs } from '../auth/scopes'
 
 export const paneQuery = t.Object(
   { pane: t.String({ minLength: 1, description: 'the herdr pane_id (e.g. wQ:p2), from /snapshot' }) },
@@ -45,12 +46,12 @@ export function agentStateRoutes(ctx: Ctx) {
       query: paneQuery,
       agentTarget: true,
       response: { 200: CardSchema, 400: t.String(), 401: t.String(), 404: t.String(), 502: t.String() },
-      detail: {
+      detail: needs('read', {
         summary: 'The parsed state card of an agent pane',
         description:
           'What the agent is doing, its last message and, when blocked, the question and choices. The `X-Gothalo-Rule` response header names the rule ids (src/card/rules.ts) that decided the card, headline first, comma-separated; `gothalo explain` prints why.',
         tags: ['agents'],
-      },
+      }),
     },
   )
 }

@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value'
 import type { Ctx } from '../ctx'
 import { paneTargets } from './edge'
 import { whoOf } from '../log'
+import { needs } from '../auth/scopes'
 
 const CLEAR = '\x1b[H\x1b[2J'
 
@@ -28,6 +29,8 @@ interface AttachConn {
   typing: boolean
   /** reading paused: the client types faster than herdr takes it */
   inputPaused: boolean
+  /** bytes typed this session (UTF-8), for its audit row */
+  typedBytes: number
 }
 
 /** What the app's attach sockets did (the app's own), for tests and measurements. */
@@ -71,11 +74,13 @@ export function attachRoutes(ctx: Ctx) {
         // the pane exists: one screen read (herdr's not-found is the edge's 404)
         await herdr.paneRead(target, { source: 'visible' })
         return {
-          attach: { pane: target, busy: false, blocked: false, closed: false, input: '', typing: false, inputPaused: false } as AttachConn,
+          attach: { pane: target, busy: false, blocked: false, closed: false, input: '', typing: false, inputPaused: false, typedBytes: 0 } as AttachConn,
         }
       },
     })
     .ws('/attach', {
+      // WebSocket routes are not in the OpenAPI document; the guard reads the same declaration
+      detail: needs('terminal', { summary: 'WS /attach' }),
       query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
       attachPane: true,
       open(ws) {
@@ -138,6 +143,7 @@ export function attachRoutes(ctx: Ctx) {
           return
         }
         c.input += clean
+        c.typedBytes += Buffer.byteLength(clean)
         if (c.input.length > ctx.counters.attach.maxQueuedInput) ctx.counters.attach.maxQueuedInput = c.input.length
         const flow = ws.raw as unknown as { pause(): void; resume(): void }
         if (c.input.length > ATTACH_INPUT_MAX && !c.inputPaused) {
@@ -178,6 +184,15 @@ export function attachRoutes(ctx: Ctx) {
           seconds: c.openedAt === undefined ? undefined : Math.round((Date.now() - c.openedAt) / 100) / 10,
           device: whoOf(ws.data),
         })
+        // one audit row per session that opened: who watched which pane, how long, and how much was typed (never what)
+        if (c.openedAt !== undefined)
+          ctx.audit.write({
+            device_id: whoOf(ws.data) ?? '-',
+            action: 'terminal',
+            pane: c.pane,
+            detail: { bytes_typed: c.typedBytes, seconds: Math.round((Date.now() - c.openedAt) / 100) / 10 },
+            status: 101,
+          })
         c.closed = true
         c.input = ''
         clearInterval(c.timer)

@@ -9,6 +9,7 @@ import type { PaneEvent } from '../events/hub'
 import { whoOf } from '../log'
 import { asVisibility } from '../events/frames'
 import type { Principal } from '../auth/types'
+import { needs } from '../auth/scopes'
 
 /** A client whose unsent frames pass this is dropped (spec: 1 MiB). */
 export const EVENTS_QUEUE_LIMIT = 1 << 20
@@ -43,6 +44,7 @@ export function eventsRoutes(ctx: Ctx) {
       },
     })
     .ws('/events', {
+      detail: needs('read', { summary: 'WS /events' }),
       eventsConn: true,
       open(ws) {
         const c = ws.data.ev

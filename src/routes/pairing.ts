@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
 import type { Principal } from '../auth/types'
 import { deviceNameProblem } from '../auth/store'
+import { DEFAULT_SCOPES, SCOPES, ScopeSchema, anyToken, needs, publicRoute } from '../auth/scopes'
 
 const TEXT = 'text/plain;charset=utf-8'
 const PAIR_BODY_ERROR = 'want {"code","device_name"}'
@@ -30,6 +31,7 @@ const PairBody = t.Object(
 const PairResult = t.Object({
   device_id: t.String(),
   token: t.String({ description: 'the device token; shown once, stored only as a hash' }),
+  scopes: t.Array(ScopeSchema, { description: 'what this device may do (the code decided)' }),
 })
 
 const PairCodeResult = t.Object({
@@ -42,6 +44,29 @@ const DeviceRow = t.Object({
   name: t.String(),
   created_at: t.Number({ description: 'unix ms' }),
   last_seen_at: t.Union([t.Number(), t.Null()], { description: 'unix ms, updated at most once a minute' }),
+  scopes: t.Array(ScopeSchema, { description: 'what the device may do' }),
+})
+
+const PairCodeBody = t.Optional(
+  t.Object(
+    {
+      scopes: t.Optional(
+        t.Array(ScopeSchema, {
+          minItems: 1,
+          maxItems: SCOPES.length,
+          uniqueItems: true,
+          error: `scopes: a list of ${SCOPES.join(', ')}, at least one, no repeats`,
+        }),
+      ),
+    },
+    { error: 'want {"scopes"?: ["read", …]}' },
+  ),
+)
+
+const Me = t.Object({
+  device_id: t.Union([t.String(), t.Null()], { description: 'null for the admin token' }),
+  name: t.String(),
+  scopes: t.Array(ScopeSchema),
 })
 
 type Setter = { headers: Record<string, string | number> }
@@ -63,7 +88,7 @@ export function publicPairingRoutes(ctx: Ctx) {
       if (r.ok) {
         ctx.logger?.info('device paired', { device: r.device_id, name: body.device_name, address })
         delete set.headers['content-type']
-        return { device_id: r.device_id, token: r.token }
+        return { device_id: r.device_id, token: r.token, scopes: ctx.auth.device(r.device_id)?.scopes ?? [] }
       }
       ctx.logger?.warn('pairing refused', { reason: r.reason, address })
       if (r.reason === 'rate_limited') return status(429, 'too many attempts')
@@ -72,75 +97,88 @@ export function publicPairingRoutes(ctx: Ctx) {
     {
       body: PairBody,
       response: { 200: PairResult, 400: PlainText, 403: PlainText, 429: PlainText },
-      detail: {
-        summary: 'Redeem a one-time pairing code for a device token (no auth)',
-        description:
-          'Wrong, used or expired code: 403 `invalid or expired code`. Every wrong code counts against every live code, and a code dies after 5 of them (make a new one). After 5 failures from one address, or 30 from everyone, in 10 minutes, wrong codes get 429 `too many attempts` until the window passes; a live right code is always accepted. Counters are kept in the database, so a restart does not reset them.',
-        tags: ['pairing'],
-        security: [], // the one pairing route a phone calls before it has a token
-      },
+      detail: publicRoute(
+        {
+          summary: 'Redeem a one-time pairing code for a device token (no auth)',
+          description:
+            'Wrong, used or expired code: 403 `invalid or expired code`. Every wrong code counts against every live code, and a code dies after 5 of them (make a new one). After 5 failures from one address, or 30 from everyone, in 10 minutes, wrong codes get 429 `too many attempts` until the window passes; a live right code is always accepted. Counters are kept in the database, so a restart does not reset them.',
+          tags: ['pairing'],
+        },
+        'pair',
+      ), // the one pairing route a phone calls before it has a token
     },
   )
 }
 
 /**
- * POST /pair/code, GET /devices, DELETE /devices/:id. Mount after the auth
- * guard, which puts `principal` on the context. Without one they answer 401,
- * so a mounting mistake fails closed.
+ * POST /pair/code, GET /devices, GET /devices/me, DELETE /devices/:id. Mount
+ * after the auth guard, which checks the token and each route's scope and puts
+ * `principal` on the context.
  */
 export function pairingRoutes(ctx: Ctx) {
-  const principalOf = (c: unknown) => (c as { principal?: Principal }).principal
+  const principalOf = (c: unknown) => (c as { principal: Principal }).principal
   return new Elysia({ name: 'pairing' })
     .post(
       '/pair/code',
       (c) => {
-        const p = principalOf(c)
-        ;(c.set as Setter).headers['content-type'] = TEXT
-        if (!p) return c.status(401, 'unauthorized')
-        if (p.kind !== 'admin') return c.status(403, 'admin only')
-        delete (c.set as Setter).headers['content-type']
-        const code = ctx.auth.createPairCode()
-        // the code itself is a secret until redeemed: only its expiry is logged
-        ctx.logger?.info('pair code made', { expires_at: new Date(code.expires_at).toISOString() })
-        return code
+        const scopes = c.body?.scopes ?? DEFAULT_SCOPES
+        const code = ctx.auth.createPairCode(scopes)
+        // the code itself is a secret until redeemed: only its expiry and scopes are logged
+        ctx.logger?.info('pair code made', { expires_at: new Date(code.expires_at).toISOString(), scopes: scopes.join(',') })
+        return { ...code, scopes: [...scopes] }
       },
       {
-        response: { 200: PairCodeResult, 401: PlainText, 403: PlainText },
-        detail: { summary: 'Make a one-time pairing code (admin)', tags: ['pairing'] },
+        body: PairCodeBody,
+        response: { 200: t.Composite([PairCodeResult, t.Object({ scopes: t.Array(ScopeSchema) })]), 400: PlainText, 401: PlainText, 403: PlainText },
+        detail: needs(
+          'admin',
+          {
+            summary: 'Make a one-time pairing code',
+            description: `The device that redeems it gets \`scopes\` (default: every scope but \`admin\`: ${DEFAULT_SCOPES.join(', ')}).`,
+            tags: ['pairing'],
+          },
+          'pair.code',
+        ),
       },
     )
+    .get('/devices', () => ctx.auth.listDevices(), {
+      response: { 200: t.Array(DeviceRow), 401: PlainText, 403: PlainText },
+      detail: needs('admin', { summary: 'List paired devices, with their scopes', tags: ['pairing'] }),
+    })
     .get(
-      '/devices',
+      '/devices/me',
       (c) => {
-        if (!principalOf(c)) {
-          ;(c.set as Setter).headers['content-type'] = TEXT
-          return c.status(401, 'unauthorized')
-        }
-        return ctx.auth.listDevices()
+        const p = principalOf(c)
+        if (p.kind === 'admin') return { device_id: null, name: 'admin', scopes: [...SCOPES] }
+        const d = ctx.auth.device(p.deviceId)
+        return { device_id: p.deviceId, name: d?.name ?? '', scopes: p.scopes }
       },
       {
-        response: { 200: t.Array(DeviceRow), 401: PlainText },
-        detail: { summary: 'List paired devices', tags: ['pairing'] },
+        response: { 200: Me, 401: PlainText },
+        detail: anyToken({
+          summary: 'The calling device and its scopes',
+          description: 'Any token: a phone reads what it may do, and hides the rest.',
+          tags: ['pairing'],
+        }),
       },
     )
     .delete(
       '/devices/:id',
       (c) => {
-        const p = principalOf(c)
-        ;(c.set as Setter).headers['content-type'] = TEXT
-        if (!p) return c.status(401, 'unauthorized')
-        if (p.kind !== 'admin') return c.status(403, 'admin only')
         if (!ctx.auth.revoke(c.params.id)) return c.status(404, 'no such device')
-        delete (c.set as Setter).headers['content-type']
         return { revoked: true as const }
       },
       {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 200, error: 'want /devices/<device_id>' }) }),
         response: { 200: t.Object({ revoked: t.Literal(true) }), 401: PlainText, 403: PlainText, 404: PlainText },
-        detail: {
-          summary: 'Revoke a paired device (admin); its open sockets close',
-          tags: ['pairing'],
-        },
+        detail: needs(
+          'admin',
+          {
+            summary: 'Revoke a paired device; its open sockets close',
+            tags: ['pairing'],
+          },
+          'device.revoke',
+        ),
       },
     )
 }

@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../ctx'
 import type { Principal } from '../auth/types'
 import { PUSH_EVENTS, type PushEvent } from '../push/store'
+import { needs } from '../auth/scopes'
 
 const SubscriptionSchema = t.Object({
   id: t.String(),
@@ -41,7 +42,7 @@ export function pushRoutes(ctx: Ctx) {
         401: t.String(),
         503: t.String(),
       },
-      detail: { summary: 'The VAPID public key a browser subscribes with', tags: ['push'] },
+      detail: needs('read', { summary: 'The VAPID public key a browser subscribes with', tags: ['push'] }),
     })
     .post(
       '/push/subscriptions',
@@ -72,12 +73,16 @@ export function pushRoutes(ctx: Ctx) {
           { error: 'want {"subscription": <PushSubscription JSON>, "events": ["blocked","done"]}' },
         ),
         response: { 200: t.Object({ id: t.String() }), 400: t.String(), 401: t.String(), 403: t.String(), 503: t.String() },
-        detail: {
-          summary: 'Subscribe this device to notifications',
-          description:
-            'One notification per pane per change of status into one of `events` (default blocked and done). Posting the same endpoint again replaces its events.',
-          tags: ['push'],
-        },
+        detail: needs(
+          'read',
+          {
+            summary: 'Subscribe this device to notifications',
+            description:
+              'One notification per pane per change of status into one of `events` (default blocked and done). Posting the same endpoint again replaces its events.',
+            tags: ['push'],
+          },
+          'push.subscribe',
+        ),
       },
     )
     .get(
@@ -90,7 +95,7 @@ export function pushRoutes(ctx: Ctx) {
       },
       {
         response: { 200: t.Array(SubscriptionSchema), 401: t.String(), 503: t.String() },
-        detail: { summary: "This device's push subscriptions", tags: ['push'] },
+        detail: needs('read', { summary: "This device's push subscriptions", tags: ['push'] }),
       },
     )
     .delete(
@@ -105,7 +110,7 @@ export function pushRoutes(ctx: Ctx) {
       {
         params: t.Object({ id: t.String() }),
         response: { 200: t.Object({ deleted: t.Boolean() }), 401: t.String(), 404: t.String(), 503: t.String() },
-        detail: { summary: 'Unsubscribe', tags: ['push'] },
+        detail: needs('read', { summary: 'Unsubscribe', tags: ['push'] }, 'push.unsubscribe'),
       },
     )
 }

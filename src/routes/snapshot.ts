@@ -2,6 +2,7 @@
 import { Elysia, t, type Static } from 'elysia'
 import type { Ctx } from '../ctx'
 import type { AgentInfo, Snapshot } from '../herdr/types'
+import { needs } from '../auth/scopes'
 
 export const SnapshotRowSchema = t.Object({
   pane_id: t.String(),
@@ -79,7 +80,7 @@ export function snapshotRoutes(ctx: Ctx) {
     },
     {
       response: { 200: SnapshotSchema, 401: t.String(), 502: t.String() },
-      detail: { summary: 'Every pane herdr knows, one row each', tags: ['panes'] },
+      detail: needs('read', { summary: 'Every pane herdr knows, one row each', tags: ['panes'] }),
     },
   )
 }

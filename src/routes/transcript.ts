@@ -11,6 +11,7 @@ import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
 import { whoOf } from '../log'
+import { needs } from '../auth/scopes'
 
 /** What the app's transcript sockets did (the app's own), for tests and measurements. */
 export interface TranscriptSocketCounters {
@@ -81,6 +82,7 @@ export function transcriptRoutes(ctx: Ctx) {
       },
     })
     .ws('/agent-transcript', {
+      detail: needs('read', { summary: 'WS /agent-transcript' }),
       transcriptConn: true,
       open(ws) {
         const c = ws.data.tx

@@ -11,6 +11,7 @@ import manifest from '../../assets/web/manifest.webmanifest' with { type: 'file'
 import iconSvg from '../../assets/web/icon.svg' with { type: 'file' }
 import icon192 from '../../assets/web/icon-192.png' with { type: 'file' }
 import icon512 from '../../assets/web/icon-512.png' with { type: 'file' }
+import { publicRoute } from '../auth/scopes'
 
 const CSP = [
   "default-src 'self'",
@@ -52,7 +53,7 @@ export function webRoutes() {
             ...(path === '/sw.js' ? { 'service-worker-allowed': '/' } : {}),
           },
         }),
-      { detail: { hide: true } },
+      { detail: publicRoute({ hide: true }) },
     )
   }
   return app

@@ -44,12 +44,14 @@ test('pair without a token, then use the device token; admin-only routes refuse 
   const paired = await call('POST', '/pair', { body: JSON.stringify({ code, device_name: 'Pixel 9' }) })
   expect(paired.status).toBe(200)
   const dev = JSON.parse(paired.text) as { device_id: string; token: string }
-  expect((await call('GET', '/devices', { token: dev.token })).status).toBe(200)
+  expect((await call('GET', '/devices/me', { token: dev.token })).status).toBe(200)
+  const listing = await call('GET', '/devices', { token: dev.token })
+  expect([listing.status, listing.text]).toEqual([403, 'forbidden: needs scope admin'])
   const denied = await call('POST', '/pair/code', { token: dev.token })
-  expect([denied.status, denied.text]).toEqual([403, 'admin only'])
+  expect([denied.status, denied.text]).toEqual([403, 'forbidden: needs scope admin'])
   const revoked = await call('DELETE', `/devices/${dev.device_id}`, { token: ADMIN })
   expect([revoked.status, revoked.text]).toEqual([200, '{"revoked":true}'])
-  expect((await call('GET', '/devices', { token: dev.token })).status).toBe(401)
+  expect((await call('GET', '/devices/me', { token: dev.token })).status).toBe(401)
 })
 
 test('createApp answers bad bodies with the plain-text schema messages', async () => {

@@ -8,6 +8,7 @@ import { createAuthStore } from '../../src/auth/store'
 import { dbPathOf, deviceTable, formatTime, runAdminCommand } from '../../src/cli-admin'
 import type { Settings } from '../../src/config'
 import { publicPairingRoutes } from '../../src/routes/pairing'
+import { DEFAULT_SCOPES } from '../../src/auth/scopes'
 
 const T0 = Date.UTC(2026, 4, 1, 14, 3, 7)
 const dirs: string[] = []
@@ -56,7 +57,10 @@ test('devices lists nothing, then a table; revoke answers 0, then 1 for an unkno
   const listed = await run(dataDir, 'devices')
   expect(listed.code).toBe(0)
   const pad = ' '.repeat(r.device_id.length - 2)
-  expect(listed.lines).toEqual([`ID${pad}  NAME     CREATED               LAST SEEN`, `${r.device_id}  Pixel 9  2026-05-01 14:03:12Z  2026-05-01 14:03:12Z`])
+  expect(listed.lines).toEqual([
+    `ID${pad}  NAME     CREATED               LAST SEEN             SCOPES`,
+    `${r.device_id}  Pixel 9  2026-05-01 14:03:12Z  2026-05-01 14:03:12Z  read,answer,type,terminal,start`,
+  ])
 
   const revoked = await run(dataDir, 'devices-revoke', r.device_id)
   expect(revoked).toEqual({ code: 0, lines: [`revoked ${r.device_id}`] })
@@ -85,7 +89,7 @@ test('a code from the CLI is redeemable over HTTP on a separately opened store (
     )
     expect(res.status).toBe(200)
     const { token, device_id } = (await res.json()) as { token: string; device_id: string }
-    expect(server.identify(token)).toEqual({ kind: 'device', deviceId: device_id })
+    expect(server.identify(token)).toEqual({ kind: 'device', deviceId: device_id, scopes: [...DEFAULT_SCOPES] })
     const listed = await run(dataDir, 'devices', undefined, Date.now())
     expect(listed.lines[1]).toStartWith(`${device_id}  phone  `)
   } finally {
@@ -103,12 +107,12 @@ test('the table pads by characters and formats missing times as never', () => {
   expect(formatTime(null)).toBe('never')
   expect(
     deviceTable([
-      { device_id: 'dev_a', name: 'Ünïcødé', created_at: T0, last_seen_at: null },
-      { device_id: 'dev_bb', name: 'x', created_at: T0, last_seen_at: T0 },
+      { device_id: 'dev_a', name: 'Ünïcødé', created_at: T0, last_seen_at: null, scopes: ['read'] },
+      { device_id: 'dev_bb', name: 'x', created_at: T0, last_seen_at: T0, scopes: [...DEFAULT_SCOPES] },
     ]),
   ).toEqual([
-    'ID      NAME     CREATED               LAST SEEN',
-    'dev_a   Ünïcødé  2026-05-01 14:03:07Z  never',
-    'dev_bb  x        2026-05-01 14:03:07Z  2026-05-01 14:03:07Z',
+    'ID      NAME     CREATED               LAST SEEN             SCOPES',
+    'dev_a   Ünïcødé  2026-05-01 14:03:07Z  never                 read',
+    'dev_bb  x        2026-05-01 14:03:07Z  2026-05-01 14:03:07Z  read,answer,type,terminal,start',
   ])
 })

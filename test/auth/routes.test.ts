@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Ctx } from '../../src/ctx'
-import type { Principal } from '../../src/auth/types'
+import { authGuard, declarations } from '../../src/auth/guard'
 import { REDEEM_MAX_FAILURES, REDEEM_WINDOW_MS, createAuthStore, type SqliteAuthStore } from '../../src/auth/store'
 import type { HerdrClient } from '../../src/herdr/client'
 import { pairingRoutes, publicPairingRoutes } from '../../src/routes/pairing'
@@ -34,17 +34,6 @@ function ctxOf(auth: SqliteAuthStore, clock: () => number): Ctx {
   return { herdr, auth, homes, version: 'test', clock, timing, log: () => {}, sockets: {} } as unknown as Ctx
 }
 
-/** Same shape as src/app.ts authGuard (header or ?token=, 401 `unauthorized`). */
-function guard(ctx: Ctx) {
-  return new Elysia({ name: 'test-auth-guard' }).derive({ as: 'scoped' }, ({ headers, query, status }) => {
-    const h = headers.authorization
-    const token = h && /^bearer\s+/i.test(h) ? h.replace(/^bearer\s+/i, '').trim() : (query as Record<string, string>).token
-    const principal = ctx.auth.identify(token)
-    if (!principal) return status(401, 'unauthorized')
-    return { principal: principal as Principal }
-  })
-}
-
 /**
  * The pairing plugins mounted the way createApp mounts them (public route,
  * guard, guarded routes) with createApp's error handler (plain text; a
@@ -54,7 +43,8 @@ function guard(ctx: Ctx) {
  */
 function pairingApp(auth: SqliteAuthStore, clock: () => number) {
   const ctx = ctxOf(auth, clock)
-  return new Elysia()
+  const app: Elysia = new Elysia()
+  return app
     .onError(({ code, error, set }) => {
       set.headers['content-type'] = 'text/plain;charset=utf-8'
       if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
@@ -67,7 +57,12 @@ function pairingApp(auth: SqliteAuthStore, clock: () => number) {
       return 'internal error'
     })
     .use(publicPairingRoutes(ctx))
-    .use(guard(ctx))
+    .use(
+      authGuard(
+        ctx,
+        declarations(() => app.routes as never),
+      ),
+    )
     .use(pairingRoutes(ctx))
 }
 
@@ -100,7 +95,11 @@ describe('POST /pair/code', () => {
     const { call, clock } = fixture()
     const r = await call('POST', '/pair/code', { token: ADMIN })
     expect(r.status).toBe(200)
-    expect(r.json()).toEqual({ code: expect.stringMatching(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/), expires_at: clock.now + 600_000 })
+    expect(r.json()).toEqual({
+      code: expect.stringMatching(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/),
+      expires_at: clock.now + 600_000,
+      scopes: ['read', 'answer', 'type', 'terminal', 'start'],
+    })
   })
 
   test('admin token in ?token= works too', async () => {
@@ -121,12 +120,12 @@ describe('POST /pair/code', () => {
     }
   })
 
-  test('a device token → 403 admin only', async () => {
+  test('a device token without the admin scope → 403 needs scope admin', async () => {
     const { call, pairDevice } = fixture()
     const dev = await pairDevice()
     const r = await call('POST', '/pair/code', { token: dev.token })
     expect(r.status).toBe(403)
-    expect(r.text).toBe('admin only')
+    expect(r.text).toBe('forbidden: needs scope admin')
     expect(r.type).toStartWith('text/plain')
   })
 })
@@ -139,10 +138,17 @@ describe('POST /pair', () => {
     expect(r.status).toBe(200)
     expect(r.type).toStartWith('application/json')
     const dev = r.json()
-    expect(dev).toEqual({ device_id: expect.any(String), token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })
-    const list = await call('GET', '/devices', { token: dev.token })
-    expect(list.status).toBe(200)
-    expect(list.json()).toEqual([{ device_id: dev.device_id, name: 'Pixel 9', created_at: expect.any(Number), last_seen_at: expect.any(Number) }])
+    expect(dev).toEqual({
+      device_id: expect.any(String),
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      scopes: ['read', 'answer', 'type', 'terminal', 'start'],
+    })
+    const me = await call('GET', '/devices/me', { token: dev.token })
+    expect([me.status, me.json()]).toEqual([200, { device_id: dev.device_id, name: 'Pixel 9', scopes: ['read', 'answer', 'type', 'terminal', 'start'] }])
+    const list = await call('GET', '/devices', { token: ADMIN })
+    expect(list.json()).toEqual([
+      { device_id: dev.device_id, name: 'Pixel 9', created_at: expect.any(Number), last_seen_at: expect.any(Number), scopes: ['read', 'answer', 'type', 'terminal', 'start'] },
+    ])
     const again = await call('POST', '/pair', { body: { code, device_name: 'Other' } })
     expect(again.status).toBe(403)
     expect(again.text).toBe('invalid or expired code')
@@ -235,8 +241,8 @@ describe('GET /devices and DELETE /devices/:id', () => {
     const dev = await pairDevice()
     const r = await call('DELETE', `/devices/${dev.device_id}`, { token: dev.token })
     expect(r.status).toBe(403)
-    expect(r.text).toBe('admin only')
-    expect((await call('GET', '/devices', { token: dev.token })).json()).toHaveLength(1)
+    expect(r.text).toBe('forbidden: needs scope admin')
+    expect((await call('GET', '/devices', { token: ADMIN })).json()).toHaveLength(1)
   })
 })
 

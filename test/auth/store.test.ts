@@ -19,6 +19,7 @@ import {
   type SqliteAuthStore,
 } from '../../src/auth/store'
 import { loadOrCreateAdminToken } from '../../src/auth/admin-token'
+import { DEFAULT_SCOPES } from '../../src/auth/scopes'
 
 const ADMIN = 'admin-secret-token-0123456789'
 const dirs: string[] = []
@@ -83,8 +84,10 @@ describe('redeem and identify', () => {
     const r = store.redeem(code, 'Pixel 9', '10.0.0.2')
     if (!r.ok) throw new Error(`redeem failed: ${r.reason}`)
     expect(r.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id })
-    expect(store.listDevices()).toEqual([{ device_id: r.device_id, name: 'Pixel 9', created_at: expect.any(Number), last_seen_at: expect.any(Number) }])
+    expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id, scopes: [...DEFAULT_SCOPES] })
+    expect(store.listDevices()).toEqual([
+      { device_id: r.device_id, name: 'Pixel 9', created_at: expect.any(Number), last_seen_at: expect.any(Number), scopes: [...DEFAULT_SCOPES] },
+    ])
   })
 
   test('a code typed in lower case without the dash still redeems', () => {
@@ -356,7 +359,7 @@ describe('storage', () => {
     const other = open(dbPath, () => clock.now)
     const r = other.redeem(store.createPairCode().code, 'p', 'a')
     if (!r.ok) throw new Error('redeem failed')
-    expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id })
+    expect(store.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id, scopes: [...DEFAULT_SCOPES] })
   })
 })
 

@@ -12,6 +12,7 @@ import type { AgentInfo } from '../../src/herdr/types'
 import { createLogger } from '../../src/log'
 import { startFakeHerdrSocket, type FakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
 import { createPushStore } from '../../src/push/store'
+import { createAuditLog } from '../../src/audit/log'
 import { loadOrCreateVapidKeys } from '../../src/push/vapid'
 
 export const ROOT = resolve(import.meta.dir, '../..')
@@ -85,11 +86,13 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   const home = join(dir, 'home')
   mkdirSync(home, { recursive: true })
   const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
+  const audit = createAuditLog(join(dir, 'gothalo.db'))
   const socketPath = join(dir, 'herdr.sock')
   // Always served: typed text reaches herdr only through its socket. The watcher uses it only when asked.
   const socket = await startFakeHerdrSocket({ statePath, socketPath, logPath })
   const pushStore = o.push ? createPushStore(join(dir, 'gothalo.db')) : undefined
   const app = createApp({
+    audit,
     push: pushStore
       ? {
           store: pushStore,
@@ -159,6 +162,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
       await app.stop(true)
       await socket?.close()
       pushStore?.close()
+      audit.close()
       auth.close()
     },
   }

@@ -1,0 +1,50 @@
+// What the audit log keeps of each write, by action: the detail a route's
+// request and answer give, never typed text (its length and SHA-256). A route
+// names its action where it declares its scope (`needs(scope, detail, action)`).
+// Pure.
+import { createHash } from 'node:crypto'
+
+/** Typed text as the audit log keeps it. */
+export function textDigest(text: unknown): { length: number; sha256: string } | undefined {
+  if (typeof text !== 'string') return undefined
+  return { length: text.length, sha256: createHash('sha256').update(text).digest('hex') }
+}
+
+export interface AuditInput {
+  body: Record<string, unknown>
+  params: Record<string, string | undefined>
+  query: Record<string, unknown>
+  /** the handler's answer (success only) */
+  response?: unknown
+}
+
+const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]))
+
+export const AUDIT_ACTIONS = {
+  approve: ({ body }: AuditInput) => pick(body, ['seq', 'fingerprint']),
+  answer: ({ body }: AuditInput) => ({ ...pick(body, ['seq', 'fingerprint', 'choose']), ...(body.text === undefined ? {} : { text: textDigest(body.text) }) }),
+  send: ({ body }: AuditInput) => ({ text: textDigest(body.text) }),
+  'mode.cycle': () => ({}),
+  'pair.code': ({ body, response }: AuditInput) => ({ scopes: (response as { scopes?: unknown } | undefined)?.scopes ?? body.scopes }),
+  pair: ({ body, response }: AuditInput) => ({ name: body.device_name, scopes: (response as { scopes?: unknown } | undefined)?.scopes }),
+  'device.revoke': ({ params }: AuditInput) => ({ device: params.id }),
+  'push.subscribe': ({ body }: AuditInput) => {
+    let host: string | undefined
+    try {
+      host = new URL(String((body.subscription as { endpoint?: unknown } | undefined)?.endpoint)).host
+    } catch {}
+    return { events: body.events ?? ['blocked', 'done'], push_service: host }
+  },
+  'push.unsubscribe': ({ params }: AuditInput) => ({ subscription: params.id }),
+  terminal: () => ({}),
+} satisfies Record<string, (i: AuditInput) => Record<string, unknown>>
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS
+
+export const isAuditAction = (a: unknown): a is AuditAction => typeof a === 'string' && Object.hasOwn(AUDIT_ACTIONS, a)
+
+/** The pane a write targets: `pane` or `agent` in the body, or `?pane=`. */
+export function paneOf(i: AuditInput): string | null {
+  const t = i.body.pane ?? i.body.agent ?? i.query.pane
+  return typeof t === 'string' ? t.slice(0, 64) : null
+}

@@ -1,0 +1,35 @@
+// GET /audit (docs/bridge.md "Devices with scopes, and an audit log"): the audit
+// log, newest first, for the admin.
+import { Elysia, t } from 'elysia'
+import type { Ctx } from '../ctx'
+import { needs } from '../auth/scopes'
+
+export const AuditRowSchema = t.Object({
+  id: t.Integer(),
+  ts: t.Integer({ description: 'unix ms' }),
+  device_id: t.String({ description: 'the device; `admin` for the admin token, `cli` for the command line, `-` for a pairing that failed' }),
+  action: t.String({ description: 'approve, answer, send, mode.cycle, terminal, pair.code, pair, device.revoke, push.subscribe, push.unsubscribe' }),
+  pane: t.Union([t.String(), t.Null()]),
+  detail: t.Record(t.String(), t.Unknown(), {
+    description: 'what was done; typed text only as {length, sha256}, answers as positions and the fingerprint, a terminal session as the bytes typed',
+  }),
+  status: t.Integer({ description: 'the HTTP status answered (101: a terminal session that opened)' }),
+})
+
+export function auditRoutes(ctx: Ctx) {
+  return new Elysia({ name: 'audit' }).get('/audit', ({ query }) => ({ rows: ctx.audit.log.list({ since: query.since, limit: query.limit }) }), {
+    query: t.Object(
+      {
+        since: t.Optional(t.Integer({ minimum: 0, description: 'unix ms: rows from then on' })),
+        limit: t.Optional(t.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many rows (default 100, at most 1000)' })),
+      },
+      { error: 'want ?since=<unix ms>&limit=<1..1000>' },
+    ),
+    response: { 200: t.Object({ rows: t.Array(AuditRowSchema) }), 400: t.String(), 401: t.String(), 403: t.String() },
+    detail: needs('admin', {
+      summary: 'The audit log: every write taken from a phone or the admin token, newest first',
+      description: 'Kept 90 days, at most 100,000 rows. `gothalo audit` prints the same from the shell.',
+      tags: ['pairing'],
+    }),
+  })
+}
