@@ -50,7 +50,9 @@ CREATE INDEX IF NOT EXISTS audit_ts ON audit (ts);
 
 type Row = Omit<AuditRow, 'detail'> & { detail: string }
 
-export function createAuditLog(dbPath: string, clock: () => number = Date.now): AuditLog {
+export function createAuditLog(dbPath: string, clock: () => number = Date.now, limits: { keepMs?: number; maxRows?: number } = {}): AuditLog {
+  const keepMs = limits.keepMs ?? AUDIT_KEEP_MS
+  const maxRows = limits.maxRows ?? AUDIT_MAX_ROWS
   const db = new Database(dbPath, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec('PRAGMA journal_mode = WAL')
@@ -76,14 +78,14 @@ export function createAuditLog(dbPath: string, clock: () => number = Date.now): 
       let removed = 0
       for (;;) {
         if (closed) return removed
-        const n = q.dropOld.run(clock() - AUDIT_KEEP_MS).changes
+        const n = q.dropOld.run(clock() - keepMs).changes
         removed += n
         if (n < PRUNE_BATCH) break
         await turn()
       }
       for (;;) {
         if (closed) return removed
-        const over = (q.count.get()?.n ?? 0) - AUDIT_MAX_ROWS
+        const over = (q.count.get()?.n ?? 0) - maxRows
         if (over <= 0) break
         removed += q.dropOldest.run(Math.min(over, PRUNE_BATCH)).changes
         await turn()

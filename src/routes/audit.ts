@@ -16,14 +16,18 @@ export const AuditRowSchema = t.Object({
   status: t.Integer({ description: 'the HTTP status answered (101: a terminal session that opened)' }),
 })
 
+const QUERY_ERROR = 'want ?since=<unix ms>&limit=<1..1000>'
+
 export function auditRoutes(ctx: Ctx) {
   return new Elysia({ name: 'audit' }).get('/audit', ({ query }) => ({ rows: ctx.audit.log.list({ since: query.since, limit: query.limit }) }), {
     query: t.Object(
       {
-        since: t.Optional(t.Integer({ minimum: 0, description: 'unix ms: rows from then on' })),
-        limit: t.Optional(t.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many rows (default 100, at most 1000)' })),
+        since: t.Optional(t.Integer({ minimum: 0, description: 'unix ms: rows from then on', error: QUERY_ERROR })),
+        limit: t.Optional(
+          t.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many rows (default 100, at most 1000)', error: QUERY_ERROR }),
+        ),
       },
-      { error: 'want ?since=<unix ms>&limit=<1..1000>' },
+      { error: QUERY_ERROR },
     ),
     response: { 200: t.Object({ rows: t.Array(AuditRowSchema) }), 400: t.String(), 401: t.String(), 403: t.String() },
     detail: needs('admin', {

@@ -147,7 +147,13 @@ describe('POST /pair', () => {
     expect([me.status, me.json()]).toEqual([200, { device_id: dev.device_id, name: 'Pixel 9', scopes: ['read', 'answer', 'type', 'terminal', 'start'] }])
     const list = await call('GET', '/devices', { token: ADMIN })
     expect(list.json()).toEqual([
-      { device_id: dev.device_id, name: 'Pixel 9', created_at: expect.any(Number), last_seen_at: expect.any(Number), scopes: ['read', 'answer', 'type', 'terminal', 'start'] },
+      {
+        device_id: dev.device_id,
+        name: 'Pixel 9',
+        created_at: expect.any(Number),
+        last_seen_at: expect.any(Number),
+        scopes: ['read', 'answer', 'type', 'terminal', 'start'],
+      },
     ])
     const again = await call('POST', '/pair', { body: { code, device_name: 'Other' } })
     expect(again.status).toBe(403)

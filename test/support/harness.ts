@@ -170,8 +170,8 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
 }
 
 /** Pairs a device through the API; returns its id and token. */
-export async function pairDevice(b: Bridge, name = 'phone'): Promise<{ device_id: string; token: string }> {
-  const { code } = (await (await b.post('/pair/code', {})).json()) as { code: string }
+export async function pairDevice(b: Bridge, name = 'phone', scopes?: string[]): Promise<{ device_id: string; token: string }> {
+  const { code } = (await (await b.post('/pair/code', scopes ? { scopes } : {})).json()) as { code: string }
   const r = await b.post('/pair', { code, device_name: name }, null)
   if (r.status !== 200) throw new Error(`pairing failed: ${r.status} ${await r.text()}`)
   return (await r.json()) as { device_id: string; token: string }
