@@ -74,15 +74,13 @@ describe('every route declares what it needs', () => {
     const { Elysia } = await import('elysia')
     const { authGuard, declarations } = await import('../../src/auth/guard')
     const ctx = { auth: createAuthStore({ dbPath: ':memory:', adminToken: 'a' }) } as never
-    const app: InstanceType<typeof Elysia> = new Elysia()
-      .use(
-        authGuard(
-          ctx,
-          declarations(() => app.routes as never),
-        ),
-      )
+    // the guard reads the app's routes at the first request, once they are all mounted
+    let routes = (): never => [] as never
+    const app = new Elysia()
+      .use(authGuard(ctx, declarations(() => routes())))
       .get('/forgot', () => 'should not answer')
       .listen({ hostname: '127.0.0.1', port: 0 })
+    routes = () => app.routes as never
     try {
       const r = await fetch(`http://127.0.0.1:${app.server!.port}/forgot`, { headers: { authorization: 'Bearer a' } })
       expect([r.status, await r.text()]).toEqual([403, 'forbidden: this route declares no scope'])
