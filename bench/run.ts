@@ -15,6 +15,7 @@ const BENCHES = [
   'opencode-transcript.ts',
   'codex-transcript.ts',
   'herdr-calls.ts',
+  'scope-check.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []

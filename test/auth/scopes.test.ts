@@ -77,7 +77,12 @@ describe('every route declares what it needs', () => {
     // the guard reads the app's routes at the first request, once they are all mounted
     let routes = (): never => [] as never
     const app = new Elysia()
-      .use(authGuard(ctx, declarations(() => routes())))
+      .use(
+        authGuard(
+          ctx,
+          declarations(() => routes()),
+        ),
+      )
       .get('/forgot', () => 'should not answer')
       .listen({ hostname: '127.0.0.1', port: 0 })
     routes = () => app.routes as never

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { ADMIN, ROOT, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { ADMIN, ROOT, claudePane, pairDevice, startBridge, waitFor, type Bridge } from '../support/harness'
 import { claudeHome, type ClaudeHome } from '../support/claude-home'
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
@@ -192,6 +192,30 @@ describe('the phone client', () => {
     // Option 2 of a numbered Claude Code dialog: its digit, typed into w1:p2, and nothing else.
     expect(typed.map((c) => c[2])).toEqual(typed.map(() => 'w1:p2'))
     expect(typed.map((c) => c.slice(3).join(' '))).toEqual(['2'])
+  })
+
+  test('a device paired to watch only: the question without buttons, no send box, mode or terminal; the list says view only', async () => {
+    const viewer = await pairDevice(b, 'viewer', ['read'])
+    const before = b.calls().filter((c) => c[1] === 'send-keys' || c[1] === 'send-text').length
+    const p = await phone(viewer.token)
+    await p.page.goto(`${b.base}/#/`)
+    await p.page.locator('.view-only', { hasText: 'view only' }).waitFor({ timeout: 10_000 })
+    // a shell pane is not a link to the terminal
+    expect(await p.page.locator('li.pane.shell a').getAttribute('href')).toBeNull()
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p2')}`)
+    await p.page.locator('.answer.view-only .question', { hasText: 'Do you want to proceed?' }).waitFor({ timeout: 10_000 })
+    expect(await p.page.locator('.answer.view-only li').allTextContents()).toEqual([
+      'Yes',
+      "Yes, and don't ask again for mkdir -p build and date commands in /home/me/cc-bash-prompt/proj",
+      'No',
+    ])
+    await p.page.getByText('This device can watch, not answer.').waitFor()
+    expect(await p.page.locator('button.option, form.send, button.mode, a.term-link').count()).toBe(0)
+    // the transcript is still there to read
+    await p.page.locator('.transcript').waitFor()
+    expect(b.calls().filter((c) => c[1] === 'send-keys' || c[1] === 'send-text').length).toBe(before)
+    // (w1:p2 has no session file here: its transcript socket is refused with 404, which the browser logs)
+    expect(p.errors.filter((e) => !/agent-transcript\?pane=w1%3Ap2.*404/.test(e))).toEqual([])
   })
 
   test('scrolls back through a long transcript, page by page, with no gap', async () => {

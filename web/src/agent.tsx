@@ -7,6 +7,7 @@ import { LiveSocket, type SocketStatus } from './live-socket'
 import { renderMarkdown } from './markdown'
 import { paneName, type Card, type PaneRow } from './pane-list'
 import { emptyTranscript, forReconnect, olderRequest, reduce, resultsByCall, type Entry, type Subagent, type TranscriptState } from './transcript-state'
+import { can, useScopes } from './scopes'
 
 function useCard(pane: string, row: PaneRow | undefined): [Card | null, string | null, () => void] {
   const [card, setCard] = useState<Card | null>(null)
@@ -147,6 +148,7 @@ function CardView({
 }) {
   const [mode, setMode] = useState<string | null>(null)
   const [modeMsg, setModeMsg] = useState<string | null>(null)
+  const scopes = useScopes()
   useEffect(() => setMode(card?.permission_mode ?? null), [card?.permission_mode])
   if (error && !card) return <section class="card error">{error}</section>
   if (!card) return <section class="card loading">Reading the pane…</section>
@@ -164,14 +166,24 @@ function CardView({
     <section class={`card s-${card.agent_status}`}>
       <div class="row1">
         <span class={`status s-${card.agent_status}`}>{card.agent_status}</span>
-        {card.agent_status !== 'blocked' && (mode || card.agent_kind === 'claude' || card.agent_kind === 'codex') && (
+        {can(scopes, 'answer') && card.agent_status !== 'blocked' && (mode || card.agent_kind === 'claude' || card.agent_kind === 'codex') && (
           <button type="button" class="mode" onClick={cycle} title="cycle the permission mode (Shift+Tab)">
             mode: {mode ?? 'unknown'} ⇄
           </button>
         )}
       </div>
-      {card.agent_status === 'blocked' && card.blocked ? (
+      {card.agent_status === 'blocked' && card.blocked && can(scopes, 'answer') ? (
         <AnswerPanel key={card.blocked.fingerprint ?? card.blocked.question} pane={pane} card={card} row={row} refresh={refresh} />
+      ) : card.agent_status === 'blocked' && card.blocked ? (
+        <section class="answer view-only" aria-label="question">
+          <p class="question">{card.blocked.question}</p>
+          <ul class="options">
+            {card.blocked.options.map((o) => (
+              <li key={o.label}>{o.label}</li>
+            ))}
+          </ul>
+          {scopes && <p class="msg">This device can watch, not answer.</p>}
+        </section>
       ) : (
         <p class="headline">{card.headline}</p>
       )}
@@ -399,6 +411,7 @@ function SendBox({ pane }: { pane: string }) {
 
 export function AgentScreen({ pane, subagent, row }: { pane: string; subagent?: string; row: PaneRow | undefined }) {
   const [card, error, refresh] = useCard(pane, row)
+  const scopes = useScopes()
   return (
     <main class="agent">
       <header>
@@ -406,13 +419,15 @@ export function AgentScreen({ pane, subagent, row }: { pane: string; subagent?: 
           ‹
         </a>
         <h1>{subagent ? `subagent ${subagent.slice(0, 8)}` : row ? paneName(row) : pane}</h1>
-        <a class="term-link" href={`#/p/${encodeURIComponent(pane)}/term`}>
-          terminal
-        </a>
+        {can(scopes, 'terminal') && (
+          <a class="term-link" href={`#/p/${encodeURIComponent(pane)}/term`}>
+            terminal
+          </a>
+        )}
       </header>
       {!subagent && <CardView pane={pane} card={card} error={error} row={row} refresh={refresh} />}
       <TranscriptView pane={pane} subagent={subagent} />
-      {!subagent && <SendBox pane={pane} />}
+      {!subagent && can(scopes, 'type') && <SendBox pane={pane} />}
     </main>
   )
 }

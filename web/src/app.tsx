@@ -10,6 +10,7 @@ import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForL
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
 import { NotificationSwitch, useNotificationTidy } from './notifications'
+import { can, forgetScopes, useScopes } from './scopes'
 
 type Route = { name: 'list' } | { name: 'agent'; pane: string; subagent?: string } | { name: 'term'; pane: string }
 
@@ -90,6 +91,7 @@ function PairScreen({ onPaired, initialCode }: { onPaired: () => void; initialCo
     setError(null)
     try {
       await pair(c, name)
+      forgetScopes()
       history.replaceState(null, '', location.pathname + '#/')
       onPaired()
     } catch (e: any) {
@@ -174,12 +176,12 @@ function useHeadlines(panes: PaneRow[]): Map<string, string> {
   return heads
 }
 
-function PaneItem({ p, head }: { p: PaneRow; head?: string }) {
+function PaneItem({ p, head, terminal }: { p: PaneRow; head?: string; terminal: boolean }) {
   const status = p.agent_status ?? 'unknown'
   const headline = p.card?.blocked?.question ?? p.card?.headline ?? head ?? p.title ?? ''
   return (
     <li class={`pane ${p.agent_kind ? status : 'shell'}`} data-pane={p.pane_id}>
-      <a href={p.agent_kind ? `#/p/${encodeURIComponent(p.pane_id)}` : `#/p/${encodeURIComponent(p.pane_id)}/term`}>
+      <a href={p.agent_kind ? `#/p/${encodeURIComponent(p.pane_id)}` : terminal ? `#/p/${encodeURIComponent(p.pane_id)}/term` : undefined}>
         <div class="row1">
           <span class="kind">{p.agent_kind ?? 'shell'}</span>
           <span class="name">{paneName(p)}</span>
@@ -203,10 +205,16 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
   const panes = useMemo(() => sortedForList(list.panes), [list.panes])
   const heads = useHeadlines(list.panes)
   const blocked = panes.filter((p) => p.agent_status === 'blocked' && p.agent_kind).length
+  const scopes = useScopes()
   return (
     <main class="list">
       <header>
         <h1>Agents</h1>
+        {scopes && !can(scopes, 'answer') && !can(scopes, 'type') && (
+          <span class="view-only" title="this device was paired to watch only">
+            view only
+          </span>
+        )}
         <span class={`conn c-${status}`} title="connection">
           {status === 'open' ? 'live' : status}
         </span>
@@ -217,7 +225,7 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
       ) : (
         <ul class="panes">
           {panes.map((p) => (
-            <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} />
+            <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} terminal={can(scopes, 'terminal')} />
           ))}
         </ul>
       )}
@@ -229,6 +237,7 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
           onClick={() => {
             if (confirm('Forget this device? You will need a new pairing code.')) {
               forget()
+              forgetScopes()
               location.reload()
             }
           }}
@@ -247,6 +256,7 @@ export function App() {
   useEffect(() => {
     const out = () => {
       forget()
+      forgetScopes()
       setPaired(false)
     }
     window.addEventListener('gothalo:unauthorized', out)
