@@ -112,6 +112,17 @@ function inProcessHerdr(): HerdrClient {
     paneRead: async (p) => call(['pane', 'read', p, '--source', 'visible']),
     snapshot: async () => JSON.parse(call(['api', 'snapshot'])).result.snapshot,
     version: async () => '0.8.2',
+    workspaceCreate: async () => {
+      throw new Error('not in this bench')
+    },
+    tabCreate: async () => {
+      throw new Error('not in this bench')
+    },
+    agentStart: async () => {
+      throw new Error('not in this bench')
+    },
+    agentPrompt: async () => {},
+    paneClose: async () => {},
   }
 }
 

@@ -18,6 +18,10 @@ import { EventHub } from './events/hub'
 import { eventsRoutes } from './routes/events'
 import { pushRoutes } from './routes/push'
 import { auditRoutes } from './routes/audit'
+import { projectRoutes } from './routes/projects'
+import { rootsOf } from './projects/roots'
+import { SessionFinder, type AgentKind } from './projects/listing'
+import { LaterPrompts } from './projects/start'
 import { PushSender, type PushSenderOptions } from './push/sender'
 import { PushNotifier } from './push/notifier'
 import { Presence } from './push/presence'
@@ -47,6 +51,10 @@ export interface AppDeps {
   auth: AuthStore
   /** the audit log (in the bridge's database); absent = kept in memory, for tests that do not read it */
   audit?: AuditLog
+  /** the directories agents may be started in (real paths are checked against these); default the home directory */
+  projectRoots?: string[]
+  /** whether an agent kind's program is installed (default: on this process's PATH) */
+  agentInstalled?: (kind: AgentKind) => boolean
   homes: AgentHomes
   version: string
   clock?: () => number
@@ -232,6 +240,12 @@ export function createApp(deps: AppDeps) {
     push: push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined,
     counters,
     audit: auditor,
+    projects: {
+      roots: rootsOf(deps.projectRoots ?? [deps.homes.home]),
+      finder: new SessionFinder(deps.homes),
+      later: new LaterPrompts(herdr, log),
+      installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
+    },
   }
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
@@ -467,6 +481,7 @@ export function createApp(deps: AppDeps) {
     .use(eventsRoutes(ctx))
     .use(pushRoutes(ctx))
     .use(auditRoutes(ctx))
+    .use(projectRoutes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.
@@ -478,6 +493,8 @@ export function createApp(deps: AppDeps) {
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
     clearTimeout(pruneFirst)
+    ctx.projects.later.close()
+    ctx.projects.finder.close()
     clearInterval(pruneDaily)
     ctx.sockets.closeAll(1000, 'server shutting down')
     notifier?.close()

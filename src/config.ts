@@ -3,7 +3,7 @@
 // One parser (node:util parseArgs) for every command; the help text is made
 // from the same tables, so a command or flag cannot be missing from --help.
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AgentHomes } from './transcript/source'
 import { SCOPES, type Scope, scopesFromList } from './auth/scopes'
@@ -38,6 +38,8 @@ export interface Settings {
   since?: number
   /** `audit --json`: one JSON object per line */
   json?: boolean
+  /** the directories agents may be started in (default: the home directory) */
+  projectRoots?: string[]
 }
 
 export class UsageError extends Error {}
@@ -109,6 +111,8 @@ interface Flag {
   bool?: true
   /** one command's own option, not a setting of the bridge: no environment variable */
   commandOption?: true
+  /** may be given more than once (its environment variable is a `:`-separated list) */
+  multiple?: true
   help: string
 }
 
@@ -125,6 +129,13 @@ export const FLAGS: Record<string, Flag> = {
     env: 'GOTHALO_PUBLIC_URL',
     value: 'URL',
     help: 'the address the phone uses, e.g. https://host.tailnet.ts.net:5338 (pairing URL, QR code)',
+  },
+  'project-root': {
+    key: 'projectRoots',
+    env: 'GOTHALO_PROJECT_ROOTS',
+    value: 'DIR',
+    multiple: true,
+    help: 'where the phone may start agents (repeatable; default $HOME)',
   },
   'log-level': { key: 'logLevel', env: 'GOTHALO_LOG_LEVEL', value: 'LEVEL', help: 'error | warn | info (default) | debug (debug also prints stack traces)' },
   'log-format': { key: 'logFormat', env: 'GOTHALO_LOG_FORMAT', value: 'FMT', help: 'text (default) | json, one object per line' },
@@ -175,22 +186,22 @@ export function normalizePublicUrl(raw: string): string {
 
 /** Parses argv (without the executable) and the environment; throws UsageError on bad input. */
 export function parseSettings(argv: string[], env: Env): Settings {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   }
-  for (const [name, f] of Object.entries(FLAGS)) options[name] = { type: f.bool ? 'boolean' : 'string' }
+  for (const [name, f] of Object.entries(FLAGS)) options[name] = f.multiple ? { type: 'string', multiple: true } : { type: f.bool ? 'boolean' : 'string' }
   let parsed: ReturnType<typeof parseArgs>
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
   } catch (e) {
     throw new UsageError(usageMessage(e as Error & { code?: string }))
   }
-  const values = parsed.values as Record<string, string | boolean | undefined>
-  const raw: Partial<Record<keyof Settings, string | boolean>> = {}
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>
+  const raw: Partial<Record<keyof Settings, string | boolean | string[]>> = {}
   for (const [name, f] of Object.entries(FLAGS)) {
     const fromEnv = f.env ? env[f.env] : undefined
-    if (fromEnv !== undefined && fromEnv !== '') raw[f.key] = fromEnv
+    if (fromEnv !== undefined && fromEnv !== '') raw[f.key] = f.multiple ? fromEnv.split(':').filter(Boolean) : fromEnv
     if (values[name] !== undefined) raw[f.key] = values[name]!
   }
 
@@ -230,7 +241,17 @@ export function parseSettings(argv: string[], env: Env): Settings {
     scopes: raw.scopes === undefined ? undefined : scopesOrThrow(String(raw.scopes)),
     since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
     json: raw.json === true,
+    projectRoots: raw.projectRoots === undefined ? undefined : projectRootsOf(raw.projectRoots as string[], home),
   }
+}
+
+/** `--project-root`: absolute directories (`~` is the home directory). */
+function projectRootsOf(dirs: string[], home: string): string[] {
+  return dirs.map((d) => {
+    const p = d === '~' ? home : d.startsWith('~/') ? join(home, d.slice(2)) : d
+    if (!isAbsolute(p)) throw new UsageError(`--project-root must be an absolute directory: ${d}`)
+    return p
+  })
 }
 
 function scopesOrThrow(list: string): Scope[] {

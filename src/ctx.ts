@@ -10,6 +10,9 @@ import type { Logger } from './log'
 import type { PushStore } from './push/store'
 import type { Presence } from './push/presence'
 import type { Auditor } from './audit/auditor'
+import type { Roots } from './projects/roots'
+import type { AgentKind, SessionFinder } from './projects/listing'
+import type { LaterPrompts } from './projects/start'
 import type { SocketRegistry } from './routes/sockets'
 import type { PaneWatches } from './transcript/pane-watch'
 import type { AgentHomes } from './transcript/source'
@@ -88,6 +91,8 @@ export interface Ctx {
   /** the answering policy behind /approve, /answer and /send's digit shortcut (its duplicate guard is per app) */
   answering: Answering
   push?: PushRoutesDeps
+  /** starting agents: the project roots, the session finder, first prompts waiting for a blocked start */
+  projects: { roots: Roots; finder: SessionFinder; later: LaterPrompts; installed: (kind: AgentKind) => boolean }
   /** the audit log's writer: one row per write, at the route edge */
   audit: Auditor
   /** what the app counts (tests and benches read it as app.decorator.counters) */

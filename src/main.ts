@@ -70,6 +70,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     audit = createAuditLog(join(dataDir, 'gothalo.db'))
     const app = createApp({
       audit,
+      projectRoots: s.projectRoots,
       herdrSocket,
       push: {
         store: pushStore,

@@ -45,6 +45,7 @@ export function serviceSpec(s: Settings, self: string[], env: Env, which: (cmd: 
     resolve(s.dataDir),
   ]
   if (s.publicUrl) argv.push('--public-url', s.publicUrl)
+  for (const r of s.projectRoots ?? []) argv.push('--project-root', resolve(r))
   argv.push('--log-level', s.logLevel ?? 'info', '--log-format', s.logFormat ?? 'text')
   const carried: Record<string, string> = {}
   for (const k of CARRIED_ENV) if (env[k]) carried[k] = env[k]!

@@ -37,6 +37,15 @@ export const AUDIT_ACTIONS = {
   },
   'push.unsubscribe': ({ params }: AuditInput) => ({ subscription: params.id }),
   terminal: () => ({}),
+  'agent.start': ({ body, response }: AuditInput) => ({
+    kind: body.kind,
+    cwd: body.cwd,
+    ...(body.resume === undefined ? {} : { resume: body.resume }),
+    ...(body.name === undefined ? {} : { name: body.name }),
+    ...(body.prompt === undefined ? {} : { prompt: textDigest(body.prompt) }),
+    ...((response as { pane_id?: unknown } | undefined)?.pane_id ? { pane_id: (response as { pane_id: string }).pane_id } : {}),
+  }),
+  'agent.stop': ({ body }: AuditInput) => ({ force: body.force === true }),
 } satisfies Record<string, (i: AuditInput) => Record<string, unknown>>
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS

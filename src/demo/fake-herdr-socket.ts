@@ -176,6 +176,22 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
       }
       case 'events.subscribe':
         return subscribe(sock, id, params.subscriptions)
+      case 'agent.prompt': {
+        // logged with its text, as `pane.send_text` is, so tests can see what the agent was asked
+        const t = params.target
+        if (o.logPath) appendFileSync(o.logPath, JSON.stringify({ argv: ['agent', 'prompt', String(t), String(params.text ?? '')], via: 'socket' }) + '\n')
+        const p = state.panes.find((x) => x.agent && (x.pane_id === t || x.agent.name === t))
+        if (!p?.agent) return fail(sock, id, 'agent_not_found', `agent target ${String(t)} not found`)
+        if (typeof params.text !== 'string' || params.text === '') return fail(sock, id, 'empty_agent_prompt', 'agent prompt text must not be empty')
+        if (p.agent.launch_pending) return fail(sock, id, 'agent_not_ready', `agent ${String(t)} is not an active named agent`)
+        if (p.agent.agent_status === 'blocked') return fail(sock, id, 'agent_blocked', `agent ${String(t)} is blocked and requires interactive input`)
+        p.agent.agent_status = 'working'
+        p.agent.state_change_seq = (p.agent.state_change_seq ?? 0) + 1
+        const tmp = `${o.statePath}.${process.pid}.sock.tmp`
+        writeFileSync(tmp, JSON.stringify(state, null, 1))
+        renameSync(tmp, o.statePath)
+        return reply(sock, id, { type: 'agent_prompted', agent: agentInfo(p) })
+      }
       default:
         return fail(sock, '', 'invalid_request', `invalid request: unknown method ${method}`)
     }

@@ -28,6 +28,8 @@ export interface FakePane extends Typing {
   ansi_file?: string
   /** visible screen plus scrollback */
   recent_file?: string
+  /** the argv `agent start` typed into this pane's shell (the fake's record; herdr prints it once) */
+  started_argv?: string[]
 }
 
 export interface FakeReaction {
@@ -59,7 +61,20 @@ export interface FakeState {
   tabs?: TabInfo[]
   panes: FakePane[]
   reactions?: FakeReaction[]
+  /**
+   * How `agent start` goes, per kind (default ready): `blocked` stops at a dialog during startup
+   * (agent_not_ready, the pane showing `blocked_screen_file`), `timeout` never becomes ready,
+   * `exited` is an agent process that exits before it is interactive.
+   */
+  start?: Record<string, 'ready' | 'blocked' | 'timeout' | 'exited'>
+  /** the screen a pane shows when its agent is blocked during startup */
+  blocked_screen_file?: string
 }
+
+/** herdr's agent name rule (src/app/agents.rs `start_agent`). */
+const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/
+/** the kinds `herdr agent start` launches (a few of herdr's list) */
+const STARTABLE = ['pi', 'claude', 'codex', 'opencode', 'gemini', 'cursor', 'amp']
 
 /** Deep copy with object keys sorted, as herdr's CLI prints them. */
 export function sortKeys(v: unknown): unknown {
@@ -198,6 +213,10 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
     'pane send-keys': 'cli:request',
     'pane send-text': 'cli:request',
     'pane run': 'cli:request',
+    'workspace create': 'cli:workspace:create',
+    'tab create': 'cli:tab:create',
+    'agent start': 'cli:agent:start',
+    'pane close': 'cli:pane:close',
   }
   const id = ids[cmd]
   if (!id) return { out: usage(`usage: herdr <command>\nunknown command: ${argv.join(' ')}`), changed }
@@ -214,11 +233,23 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
     'pane send-keys': 'usage: herdr pane send-keys <pane_id> <key> [key ...]',
     'pane send-text': 'usage: herdr pane send-text <pane_id> <text...>',
     'pane run': 'usage: herdr pane run <pane_id> <command...>',
+    'workspace create': 'usage: herdr workspace create [--cwd PATH] [--label TEXT] [--env KEY=VALUE]... [--focus|--no-focus]',
+    'tab create': 'usage: herdr tab create [--workspace ID] [--cwd PATH] [--label TEXT] [--env KEY=VALUE]... [--focus|--no-focus]',
+    'agent start': 'usage: herdr agent start <name> --kind KIND --pane ID [--timeout MS] [-- <agent-args...>]',
+    'pane close': 'usage: herdr pane close <pane_id>',
   }
   const isRead = cmd === 'agent read' || cmd === 'pane read'
+  // `agent start`: everything after `--` is the agent's own arguments
+  const dd = cmd === 'agent start' ? rest.indexOf('--') : -1
+  const agentArgs = dd >= 0 ? rest.slice(dd + 1) : []
+  const words = dd >= 0 ? rest.slice(0, dd) : rest
   const parsed = isRead
     ? parseOpts(rest, ['--source', '--lines', '--format'], cmd === 'pane read' ? ['--ansi', '--raw'] : ['--ansi'])
-    : { pos: rest, opts: {} as Record<string, string | true> }
+    : cmd === 'workspace create' || cmd === 'tab create'
+      ? parseOpts(words, ['--cwd', '--label', '--workspace', '--env'], ['--focus', '--no-focus'])
+      : cmd === 'agent start'
+        ? parseOpts(words, ['--kind', '--pane', '--timeout'], [])
+        : { pos: rest, opts: {} as Record<string, string | true> }
   if ('error' in parsed) return { out: usage(parsed.error!), changed }
   const { pos, opts } = parsed as { pos: string[]; opts: Record<string, string | true> }
   const arity: Record<string, [number, number]> = {
@@ -232,9 +263,18 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
     'pane send-keys': [2, Infinity],
     'pane send-text': [2, Infinity],
     'pane run': [2, Infinity],
+    'workspace create': [0, 0],
+    'tab create': [0, 0],
+    'agent start': [1, 1],
+    'pane close': [1, 1],
   }
   const [lo, hi] = arity[cmd]
   if (pos.length < lo || pos.length > hi) return { out: usage(usages[cmd]), changed }
+  if (cmd === 'agent start') {
+    if (opts['--kind'] === undefined) return { out: usage('missing required --kind'), changed }
+    if (opts['--pane'] === undefined) return { out: usage('missing required --pane'), changed }
+    if (!STARTABLE.includes(String(opts['--kind']))) return { out: usage(`unsupported interactive agent kind: ${opts['--kind']}`), changed }
+  }
 
   if (state.hang?.some((h) => h === '*' || cmd.startsWith(h))) return { out: { stdout: '', stderr: '', code: 0, hang: true }, changed }
   if (state.server === 'not_running')
@@ -363,6 +403,106 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
     }
     case 'api snapshot':
       return { out: ok(id, { snapshot: snapshotOf(state), type: 'session_snapshot' }), changed }
+    case 'workspace create': {
+      const ws = state.workspaces ?? (state.workspaces = [])
+      const n = Math.max(0, ...ws.map((w) => Number(w.workspace_id.slice(1)) || 0), ...panes.map((p) => Number(p.workspace_id.slice(1)) || 0)) + 1
+      const wid = `w${n}`
+      const cwd = typeof opts['--cwd'] === 'string' ? opts['--cwd'] : '/home/u'
+      const label = typeof opts['--label'] === 'string' ? opts['--label'] : String(n)
+      const workspace: WorkspaceInfo = {
+        workspace_id: wid,
+        number: n,
+        label,
+        focused: false,
+        pane_count: 1,
+        tab_count: 1,
+        active_tab_id: `${wid}:t1`,
+        agent_status: 'unknown',
+      }
+      const tab: TabInfo = { tab_id: `${wid}:t1`, workspace_id: wid, number: 1, label: '1', focused: false, pane_count: 1, agent_status: 'unknown' }
+      ws.push(workspace)
+      ;(state.tabs ?? (state.tabs = [])).push(tab)
+      const pane: FakePane = { pane_id: `${wid}:p1`, workspace_id: wid, tab_id: tab.tab_id, cwd, screen: '$ ' }
+      panes.push(pane)
+      changed = true
+      return { out: ok(id, { root_pane: paneInfo(pane), tab, type: 'workspace_created', workspace }), changed }
+    }
+    case 'tab create': {
+      const wid = typeof opts['--workspace'] === 'string' ? opts['--workspace'] : undefined
+      const known = new Set([...(state.workspaces ?? []).map((w) => w.workspace_id), ...panes.map((p) => p.workspace_id)])
+      if (!wid) return { out: err(id, 'workspace_not_found', 'no active workspace'), changed }
+      if (!known.has(wid)) return { out: err(id, 'workspace_not_found', `workspace ${wid} not found`), changed }
+      const tabs = state.tabs ?? (state.tabs = [])
+      const n =
+        Math.max(
+          0,
+          ...tabs.filter((t) => t.workspace_id === wid).map((t) => t.number ?? 0),
+          ...panes.filter((p) => p.workspace_id === wid).map((p) => Number(p.tab_id.split(':t')[1]) || 0),
+        ) + 1
+      const tab: TabInfo = {
+        tab_id: `${wid}:t${n}`,
+        workspace_id: wid,
+        number: n,
+        label: typeof opts['--label'] === 'string' ? opts['--label'] : String(n),
+        focused: false,
+        pane_count: 1,
+        agent_status: 'unknown',
+      }
+      tabs.push(tab)
+      const pn = Math.max(0, ...panes.filter((p) => p.workspace_id === wid).map((p) => Number(p.pane_id.split(':p')[1]) || 0)) + 1
+      const pane: FakePane = {
+        pane_id: `${wid}:p${pn}`,
+        workspace_id: wid,
+        tab_id: tab.tab_id,
+        cwd: typeof opts['--cwd'] === 'string' ? opts['--cwd'] : '/home/u',
+        screen: '$ ',
+      }
+      panes.push(pane)
+      changed = true
+      return { out: ok(id, { root_pane: paneInfo(pane), tab, type: 'tab_created' }), changed }
+    }
+    case 'agent start': {
+      const name = pos[0]!
+      const kind = String(opts['--kind'])
+      const paneId = String(opts['--pane'])
+      if (!AGENT_NAME.test(name))
+        return {
+          out: err(id, 'invalid_agent_name', `invalid agent name ${name}: use 1-32 lower-case letters, digits, - or _, starting with a letter`),
+          changed,
+        }
+      if (panes.some((p) => p.agent?.name === name)) return { out: err(id, 'agent_name_taken', `agent name ${name} is already in use`), changed }
+      const p = byPane(paneId)
+      if (!p) return { out: err(id, 'agent_pane_not_found', `agent target pane ${paneId} not found`), changed }
+      if (p.agent) return { out: err(id, 'agent_pane_busy', `agent target pane ${paneId} is not an available shell`), changed }
+      const timeout = opts['--timeout'] === undefined ? 30000 : Number(opts['--timeout'])
+      if (!(timeout > 3000 && timeout <= 300000))
+        return { out: err(id, 'invalid_agent_timeout', 'agent start timeout must be greater than 3000ms and at most 300000ms'), changed }
+      const how = state.start?.[kind] ?? 'ready'
+      const seq = Math.max(0, ...panes.map((x) => x.agent?.state_change_seq ?? 0)) + 1
+      const argv = [kind, ...agentArgs]
+      p.started_argv = argv
+      changed = true
+      if (how === 'exited') return { out: err(id, 'agent_start_failed', 'agent process exited before becoming interactive'), changed }
+      if (how === 'timeout') {
+        // the agent keeps running, unnamed
+        p.agent = { agent: kind, agent_status: 'working', state_change_seq: seq } as FakePane['agent']
+        return { out: err(id, 'timeout', 'timed out waiting for agent startup'), changed }
+      }
+      if (how === 'blocked') {
+        p.agent = { agent: kind, name, agent_status: 'blocked', state_change_seq: seq, launch_pending: true } as FakePane['agent']
+        if (state.blocked_screen_file) p.screen_file = state.blocked_screen_file
+        return { out: err(id, 'agent_not_ready', `agent ${name} is blocked during startup and is not ready for prompts`), changed }
+      }
+      p.agent = { agent: kind, name, agent_status: 'idle', state_change_seq: seq, interactive_ready: true } as FakePane['agent']
+      return { out: ok(id, { agent: agentInfo(p), argv, type: 'agent_started' }), changed }
+    }
+    case 'pane close': {
+      const i = panes.findIndex((p) => p.pane_id === pos[0])
+      if (i < 0) return { out: err(id, 'pane_not_found', `pane ${pos[0]} not found`), changed }
+      panes.splice(i, 1)
+      changed = true
+      return { out: ok(id, { type: 'ok' }), changed }
+    }
   }
   return { out: usage('usage: herdr <command>'), changed }
 }

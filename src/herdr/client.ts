@@ -5,7 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { HerdrSocketError, herdrSocketPath, socketRequest } from './socket'
-import { AgentReply, SnapshotReply, type AgentInfo, type ReadSource, type Snapshot } from './types'
+import { AgentReply, CreatedReply, SnapshotReply, StartedReply, type AgentInfo, type ReadSource, type Snapshot } from './types'
 
 export interface RunResult {
   code: number
@@ -42,6 +42,16 @@ export interface HerdrClient {
   paneSendKeys(pane: string, keys: string[]): Promise<void>
   paneRead(pane: string, opts?: { source?: ReadSource; lines?: number; ansi?: boolean }): Promise<string>
   snapshot(): Promise<Snapshot>
+  /** a new workspace (its root pane's shell in `cwd`): the pane id */
+  workspaceCreate(o: { cwd: string; label?: string }): Promise<{ pane_id: string; workspace_id: string }>
+  /** a new tab of a workspace (its root pane's shell in `cwd`): the pane id */
+  tabCreate(o: { workspace: string; cwd: string; label?: string }): Promise<{ pane_id: string; workspace_id: string }>
+  /** `herdr agent start`: types the agent's command into the pane's shell and waits until it is ready (or fails) */
+  agentStart(o: { name: string; kind: string; pane: string; args?: string[]; timeoutMs: number }): Promise<AgentInfo>
+  /** a message to a ready agent (socket `agent.prompt`: the text never on a command line) */
+  agentPrompt(target: string, text: string): Promise<void>
+  /** closes a pane and everything running in it */
+  paneClose(pane: string): Promise<void>
   /** `herdr --version` → "0.8.2", or null when the executable is missing; throws HerdrError when it hangs or fails */
   version(): Promise<string | null>
   /** The same client, its calls stopped when `signal` aborts (see herdrFor). */
@@ -206,16 +216,16 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       return e
     }
 
-    async function run(args: string[], stdin?: string): Promise<RunResult> {
+    async function run(args: string[], stdin?: string, limitMs = timeoutMs): Promise<RunResult> {
       try {
-        return await runOnce(args, stdin)
+        return await runOnce(args, stdin, limitMs)
       } catch (e) {
         throw e instanceof HerdrError ? fail(args, e) : e
       }
     }
 
-    async function runOnce(args: string[], stdin?: string): Promise<RunResult> {
-      const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), ...args], timeoutMs, opts.env, { signal, stdin })
+    async function runOnce(args: string[], stdin: string | undefined, limitMs: number): Promise<RunResult> {
+      const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), ...args], limitMs, opts.env, { signal, stdin })
       const label = labelOf(args)
       if (r.spawnError !== undefined) throw new HerdrError('failed', 'not_found_executable', `${label}: herdr not found (${opts.bin})`)
       if (r.aborted) {
@@ -223,7 +233,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
           (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? "stopped at the request's time limit" : 'stopped: the client went away'
         throw new HerdrError('failed', 'aborted', `${label}: ${why}`)
       }
-      if (r.timedOut) throw new HerdrError('failed', 'timeout', `${label}: timed out after ${timeoutMs} ms`)
+      if (r.timedOut) throw new HerdrError('failed', 'timeout', `${label}: timed out after ${limitMs} ms`)
       if (r.tooLarge) throw new HerdrError('failed', 'bad_output', `${label}: output larger than ${STDOUT_MAX_BYTES} bytes`)
       if (r.code !== 0) {
         const stderr = r.stderr.trim()
@@ -240,8 +250,8 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
     }
 
     /** The envelope's result, checked against herdr's schema (types.ts): one that does not fit is a 502. */
-    async function json<S extends TSchema>(args: string[], shape: S): Promise<Static<S>> {
-      const r = await run(args)
+    async function json<S extends TSchema>(args: string[], shape: S, limitMs = timeoutMs): Promise<Static<S>> {
+      const r = await run(args, undefined, limitMs)
       let env: Envelope<unknown> | undefined
       try {
         env = JSON.parse(r.stdout) as Envelope<unknown>
@@ -293,6 +303,47 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       },
       async snapshot() {
         return (await json(['api', 'snapshot'], SnapshotReply)).snapshot
+      },
+      async workspaceCreate(o) {
+        const args = ['workspace', 'create', '--cwd', o.cwd, '--no-focus', ...(o.label ? ['--label', o.label] : [])]
+        const r = await json(args, CreatedReply)
+        return { pane_id: r.root_pane.pane_id, workspace_id: r.root_pane.workspace_id }
+      },
+      async tabCreate(o) {
+        const args = ['tab', 'create', '--workspace', o.workspace, '--cwd', o.cwd, '--no-focus', ...(o.label ? ['--label', o.label] : [])]
+        const r = await json(args, CreatedReply)
+        return { pane_id: r.root_pane.pane_id, workspace_id: r.root_pane.workspace_id }
+      },
+      async agentStart(o) {
+        const args = [
+          'agent',
+          'start',
+          o.name,
+          '--kind',
+          o.kind,
+          '--pane',
+          o.pane,
+          '--timeout',
+          String(o.timeoutMs),
+          ...(o.args?.length ? ['--', ...o.args] : []),
+        ]
+        // herdr waits for the agent itself: our limit is its own plus a margin
+        return (await json(args, StartedReply, o.timeoutMs + 5000)).agent
+      },
+      async agentPrompt(target, text) {
+        const args = ['agent', 'prompt', target, '…']
+        if (signal?.aborted) throw fail(args, new HerdrError('failed', 'aborted', `${labelOf(args)}: stopped: the client went away`))
+        try {
+          await socketRequest(socketPath, 'agent.prompt', { target, text }, timeoutMs)
+        } catch (e) {
+          if (!(e instanceof HerdrSocketError)) throw e
+          const kind: HerdrErrorKind = e.code === 'agent_not_found' ? 'not_found' : e.code === 'unreachable' ? 'not_running' : 'failed'
+          const why = e.code === 'unreachable' ? `no herdr server is running at ${socketPath}` : quoteStderr(e.message.replace(/^herdr socket [^:]*: /, ''))
+          throw fail(args, new HerdrError(kind, e.code === 'unreachable' ? 'server_not_running' : e.code, `${labelOf(args)}: ${why}`))
+        }
+      },
+      async paneClose(pane) {
+        await run(['pane', 'close', pane])
       },
       async version() {
         const r = await runCommand([opts.bin, ...(opts.argvPrefix ?? []), '--version'], timeoutMs, opts.env, { signal })

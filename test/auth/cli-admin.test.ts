@@ -9,6 +9,7 @@ import { dbPathOf, deviceTable, formatTime, runAdminCommand } from '../../src/cl
 import type { Settings } from '../../src/config'
 import { publicPairingRoutes } from '../../src/routes/pairing'
 import { DEFAULT_SCOPES } from '../../src/auth/scopes'
+import { createAuditLog } from '../../src/audit/log'
 
 const T0 = Date.UTC(2026, 4, 1, 14, 3, 7)
 const dirs: string[] = []
@@ -68,6 +69,11 @@ test('devices lists nothing, then a table; revoke answers 0, then 1 for an unkno
   expect(server.syncExternalRevocations()).toEqual([r.device_id])
   expect(await run(dataDir, 'devices')).toEqual({ code: 0, lines: ['no paired devices'] })
 
+  // the revocation from the shell is in the audit log, as the command line's
+  const log = createAuditLog(dbPathOf(dataDir))
+  expect(log.list().map((x) => [x.device_id, x.action, x.detail, x.status])).toEqual([['cli', 'device.revoke', { device: r.device_id }, 200]])
+  log.close()
+
   expect(await run(dataDir, 'devices-revoke', r.device_id)).toEqual({ code: 1, lines: [`no such device: ${r.device_id}`] })
   expect(await run(dataDir, 'devices-revoke', 'dev_nope')).toEqual({ code: 1, lines: ['no such device: dev_nope'] })
   server.close()
@@ -101,6 +107,23 @@ test('a non-admin command is refused with exit 2 and touches nothing', async () 
   const dataDir = tempDataDir()
   expect(await run(dataDir, 'serve')).toEqual({ code: 2, lines: ['not an admin command: serve'] })
   expect(() => statSync(dataDir)).toThrow()
+})
+
+test('pair --scopes read: the code says so, and the device it pairs may only read', async () => {
+  const dataDir = tempDataDir()
+  const lines: string[] = []
+  const code = await runAdminCommand({ ...settingsFor(dataDir, 'pair'), scopes: ['read'] }, (l) => lines.push(l), { clock: () => T0 })
+  expect(code).toBe(0)
+  expect(lines).toContain('scopes: read (what the paired device may do)')
+  const server = createAuthStore({ dbPath: dbPathOf(dataDir), adminToken: 'server-admin', clock: () => T0 })
+  const r = server.redeem(lines[0].replace('pairing code: ', ''), 'viewer', 'a')
+  if (!r.ok) throw new Error('redeem failed')
+  expect(server.identify(r.token)).toEqual({ kind: 'device', deviceId: r.device_id, scopes: ['read'] })
+  server.close()
+  // without --scopes: the default
+  const plain: string[] = []
+  await runAdminCommand(settingsFor(dataDir, 'pair'), (l) => plain.push(l), { clock: () => T0 })
+  expect(plain).toContain('scopes: read,answer,type,terminal,start (what the paired device may do)')
 })
 
 test('the table pads by characters and formats missing times as never', () => {

@@ -48,11 +48,13 @@ describe('every route declares what it needs', () => {
         'POST /push/subscriptions',
         'GET /push/subscriptions',
         'DELETE /push/subscriptions/:id',
+        'GET /projects',
+        'GET /dirs',
       ],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],
       type: ['POST /send'],
       terminal: ['WS /attach'],
-      start: [],
+      start: ['POST /agent-start', 'POST /agent-stop'],
       admin: ['POST /pair/code', 'GET /devices', 'DELETE /devices/:id', 'GET /audit'],
     })
   })

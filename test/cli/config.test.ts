@@ -92,6 +92,18 @@ describe('settings: flag over environment over default', () => {
     for (const [name, f] of Object.entries(FLAGS)) expect(f.env !== undefined || f.bool === true || f.commandOption === true).toBe(true), void name
   })
 
+  test('--scopes, --since and --json: the command options of pair and audit', () => {
+    expect(parse(['pair', '--scopes', 'read, answer'], {}).scopes).toEqual(['read', 'answer'])
+    expect(parse(['pair', '--scopes', 'admin,read'], {}).scopes).toEqual(['read', 'admin'])
+    expect(() => parse(['pair', '--scopes', 'root'], {})).toThrow('--scopes: unknown scope root (one of read, answer, type, terminal, start, admin)')
+    expect(() => parse(['pair', '--scopes', ','], {})).toThrow('--scopes: name at least one of read, answer, type, terminal, start, admin')
+    expect(parse(['audit', '--since', '2026-12-01', '--json'], {})).toMatchObject({ command: 'audit', since: Date.UTC(2026, 11, 1), json: true })
+    const now = Date.now()
+    const since = parse(['audit', '--since', '24h'], {}).since!
+    expect(Math.abs(now - 24 * 3600_000 - since)).toBeLessThan(5000)
+    expect(() => parse(['audit', '--since', 'yesterday'], {})).toThrow('bad --since: yesterday (want 2026-12-01, an ISO time, or 30m, 24h, 7d)')
+  })
+
   test('bad values', () => {
     expect(usage(['--port', '99999'])).toBe('bad port: 99999')
     expect(usage(['--port', 'x'])).toBe('bad port: x')

@@ -301,6 +301,9 @@ describe('the phone client', () => {
     const p = await phone(ADMIN, { serviceWorker: true })
     await p.page.goto(`${b.base}/#/`)
     await waitFor(async () => (await p.page.locator('li.pane').count()) === 3, 30_000, 'the list')
+    // the worker's install fetches the app shell for its cache: let those finish before asking the page
+    // (a response Playwright reports while a call is pending can fail that call, microsoft/playwright#22210)
+    await p.page.waitForLoadState('networkidle')
     // the app shell's service worker is installed and running, from this host
     // (the bridge's types have no DOM: the page's navigator is typed here by what the test reads)
     const workerUrl = p.page.evaluate(async () => {

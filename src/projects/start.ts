@@ -1,0 +1,158 @@
+// Starting an agent from the phone (docs/bridge.md "Starting, stopping and
+// resuming agents"; the herdr calls in docs/reference/spawn-attach.md §1): a new
+// tab of the workspace already in that directory (else a new workspace named
+// after it), then `agent start` there with the command herdr builds for the kind
+// and the resume option the bridge builds; the first prompt goes once the agent is
+// ready, never on a command line. A pane made for a start that then failed is
+// closed again, so none is left unknown.
+import { randomBytes } from 'node:crypto'
+import { realpathSync } from 'node:fs'
+import { basename } from 'node:path'
+import { HerdrError, type HerdrClient } from '../herdr/client'
+import type { Snapshot } from '../herdr/types'
+import type { AgentKind, FoundSession } from './listing'
+
+/** herdr's agent start waits this long for the agent to be ready (spec: 30 s). */
+export const START_TIMEOUT_MS = 30_000
+/** A blocked start's first prompt waits this long for the agent to become ready. */
+export const PROMPT_WAIT_MS = 10 * 60_000
+export const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/
+
+export type StartOutcome =
+  | { status: 201; body: { pane_id: string; name: string; agent_status?: 'blocked' } }
+  | { status: 400 | 404 | 409 | 502 | 503 | 504; text: string; pane_id?: string }
+
+export interface StartRequest {
+  kind: AgentKind
+  /** the directory, already resolved inside the roots */
+  cwd: string
+  prompt?: string
+  resume?: string
+  name?: string
+}
+
+/** The agent's own resume option, built by the bridge (never from the request). */
+export function resumeArgs(kind: AgentKind, s: FoundSession): string[] {
+  switch (kind) {
+    case 'claude':
+      return ['--resume', s.id]
+    case 'codex':
+      return ['resume', s.id]
+    case 'opencode':
+      return ['--session', s.id]
+    case 'pi':
+      // by absolute path: an id prefix from another project makes pi ask on stdin before its UI starts
+      return ['--session', s.file ?? s.id]
+  }
+}
+
+const realOr = (p: string) => {
+  try {
+    return realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
+export interface StartDeps {
+  herdr: HerdrClient
+  snapshot: () => Promise<Snapshot>
+  sessions: () => Promise<FoundSession[]>
+  installed: (kind: AgentKind) => boolean
+  /** the first prompt of an agent that was blocked at startup, sent once it is ready */
+  promptLater: (name: string, prompt: string) => void
+  log: (m: string) => void
+}
+
+export async function startAgent(d: StartDeps, req: StartRequest): Promise<StartOutcome> {
+  if (req.name !== undefined && !AGENT_NAME.test(req.name))
+    return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }
+  let args: string[] = []
+  if (req.resume !== undefined) {
+    const s = (await d.sessions()).find((x) => x.kind === req.kind && x.id === req.resume && (x.cwd === req.cwd || realOr(x.cwd) === req.cwd))
+    if (!s) return { status: 404, text: 'no such session' }
+    args = resumeArgs(req.kind, s)
+  }
+  if (!d.installed(req.kind)) return { status: 503, text: `${req.kind} is not installed` }
+  const snap = await d.snapshot()
+  const name = req.name ?? `${req.kind}-${randomBytes(2).toString('hex')}`
+  if (snap.agents.some((a) => a.name === name)) return { status: 409, text: 'name taken' }
+  // the workspace already in this directory gets a new tab; else a new workspace after the directory
+  const home = snap.panes.find((p) => (p.foreground_cwd ?? p.cwd) && realOr((p.foreground_cwd ?? p.cwd)!) === req.cwd)
+  const made = home
+    ? await d.herdr.tabCreate({ workspace: home.workspace_id, cwd: req.cwd, label: name })
+    : await d.herdr.workspaceCreate({ cwd: req.cwd, label: basename(req.cwd) || req.cwd })
+  const pane = made.pane_id
+  const closeAgain = async (why: string) => {
+    try {
+      await d.herdr.paneClose(pane)
+    } catch (e) {
+      d.log(`agent start: could not close pane ${pane} after ${why}: ${(e as Error).message}`)
+    }
+  }
+  try {
+    await d.herdr.agentStart({ name, kind: req.kind, pane, args, timeoutMs: START_TIMEOUT_MS })
+  } catch (e) {
+    if (!(e instanceof HerdrError)) {
+      await closeAgain('an error')
+      throw e
+    }
+    // a dialog before it is ready (a folder trust prompt): the phone answers it like any other
+    if (e.code === 'agent_not_ready') {
+      if (req.prompt) d.promptLater(name, req.prompt)
+      return { status: 201, body: { pane_id: pane, name, agent_status: 'blocked' } }
+    }
+    if (e.code === 'timeout')
+      return { status: 504, text: `the agent was not ready within ${START_TIMEOUT_MS / 1000} s; its pane ${pane} is left running`, pane_id: pane }
+    await closeAgain(e.code ?? 'a failure')
+    if (e.code === 'agent_name_taken') return { status: 409, text: 'name taken' }
+    if (e.code === 'invalid_agent_name') return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }
+    return { status: 502, text: e.message }
+  }
+  if (req.prompt) await d.herdr.agentPrompt(name, req.prompt)
+  return { status: 201, body: { pane_id: pane, name } }
+}
+
+/**
+ * Sends the first prompt of agents that were blocked at startup once they are
+ * ready: herdr refuses a prompt while the dialog is up (agent_not_ready /
+ * agent_blocked), so it is tried again every `everyMs` until it goes through,
+ * the agent is gone, or PROMPT_WAIT_MS passes.
+ */
+export class LaterPrompts {
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>()
+
+  constructor(
+    private readonly herdr: HerdrClient,
+    private readonly log: (m: string) => void,
+    private readonly everyMs = 1000,
+  ) {}
+
+  add(name: string, prompt: string): void {
+    const until = Date.now() + PROMPT_WAIT_MS
+    const attempt = () => {
+      const t = setTimeout(async () => {
+        this.timers.delete(t)
+        try {
+          await this.herdr.agentPrompt(name, prompt)
+        } catch (e) {
+          const code = e instanceof HerdrError ? e.code : undefined
+          if ((code === 'agent_not_ready' || code === 'agent_blocked') && Date.now() < until) return attempt()
+          this.log(`agent start: the first prompt of ${name} was not sent: ${(e as Error).message}`)
+        }
+      }, this.everyMs)
+      this.timers.add(t)
+    }
+    attempt()
+  }
+
+  /** prompts still waiting (tests) */
+  get waiting(): number {
+    return this.timers.size
+  }
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t)
+    this.timers.clear()
+  }
+}

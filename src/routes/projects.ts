@@ -1,0 +1,163 @@
+// Starting, stopping and resuming agents from the phone (docs/bridge.md):
+// GET /projects, GET /dirs, POST /agent-start, POST /agent-stop. The logic is in
+// src/projects/; these are the edges.
+import { Elysia, t } from 'elysia'
+import type { Ctx } from '../ctx'
+import { needs } from '../auth/scopes'
+import { AGENT_KINDS, projectsOf } from '../projects/listing'
+import { listDir, listRoots, resolveDir } from '../projects/roots'
+import { startAgent } from '../projects/start'
+import { paneTargets } from './edge'
+
+const Kind = t.Union([t.Literal('claude'), t.Literal('pi'), t.Literal('opencode'), t.Literal('codex')], { description: 'the agent to start' })
+
+const SessionSchema = t.Object({
+  agent_kind: Kind,
+  session_id: t.String({ description: 'what POST /agent-start takes as `resume`' }),
+  title: t.String({ description: 'the first human prompt, one line, at most 120 characters ("" when none yet)' }),
+  last_activity_ts: t.String({ description: 'ISO 8601: the session file last written' }),
+  pane_id: t.Optional(t.String({ description: 'the live pane showing this session' })),
+})
+
+const ProjectSchema = t.Object({
+  path: t.String(),
+  name: t.String(),
+  last_activity_ts: t.String(),
+  sessions: t.Array(SessionSchema, { description: 'newest first, at most 20' }),
+})
+
+const DirsSchema = t.Object({
+  path: t.String({ description: '"" for the list of roots' }),
+  parent: t.Optional(t.String({ description: 'the directory above, when it is inside the roots' })),
+  entries: t.Array(t.Object({ name: t.String(), git: t.Boolean({ description: 'a git repository' }) })),
+  truncated: t.Optional(t.Literal(true)),
+})
+
+const START_ERROR = 'want {"kind":"claude"|"pi"|"opencode"|"codex","cwd","prompt"?,"resume"?,"name"?}'
+
+export function projectRoutes(ctx: Ctx) {
+  const p = ctx.projects
+  return new Elysia({ name: 'projects' })
+    .use(paneTargets(ctx))
+    .get(
+      '/projects',
+      async () => {
+        const snap = ctx.watch.latest() ?? (await ctx.herdr.snapshot().catch(() => undefined))
+        return { projects: projectsOf(await p.finder.find(), snap?.agents ?? [], p.roots, ctx.clock()) }
+      },
+      {
+        response: { 200: t.Object({ projects: t.Array(ProjectSchema, { description: 'newest first, at most 50' }) }), 401: t.String(), 403: t.String() },
+        detail: needs('read', {
+          summary: 'The directories agents worked in, with their sessions',
+          description:
+            "From each agent's own store (Claude Code projects, pi sessions, codex rollouts, opencode's database) and herdr's live panes, inside the project roots. A session file is read again only when it changed.",
+          tags: ['projects'],
+        }),
+      },
+    )
+    .get(
+      '/dirs',
+      ({ query, status }) => {
+        if (query.path === undefined) return listRoots(p.roots)
+        const dir = resolveDir(query.path, p.roots, ctx.homes.home)
+        if (!dir) return status(404, 'no such directory')
+        return listDir(dir, p.roots)
+      },
+      {
+        query: t.Object({ path: t.Optional(t.String({ maxLength: 4096 })) }),
+        response: { 200: DirsSchema, 401: t.String(), 403: t.String(), 404: t.String() },
+        detail: needs('read', {
+          summary: 'Browse the directories inside the project roots',
+          description:
+            'Directories only, no hidden ones, sorted, at most 500; git repositories marked. Without `path`, the roots. A path outside the roots (symlinks followed) is 404 `no such directory`.',
+          tags: ['projects'],
+        }),
+      },
+    )
+    .post(
+      '/agent-start',
+      async ({ body, status, request }) => {
+        const cwd = resolveDir(body.cwd, p.roots, ctx.homes.home)
+        if (!cwd) return status(404, 'no such directory')
+        const out = await startAgent(
+          {
+            herdr: ctx.herdr,
+            snapshot: () => ctx.herdr.snapshot(),
+            sessions: () => p.finder.find(),
+            installed: p.installed,
+            promptLater: (name, prompt) => p.later.add(name, prompt),
+            log: ctx.log,
+          },
+          { kind: body.kind, cwd, prompt: body.prompt, resume: body.resume, name: body.name },
+        )
+        void request
+        if (out.status === 201) return status(201, out.body)
+        return status(out.status, out.text)
+      },
+      {
+        body: t.Object(
+          {
+            kind: Kind,
+            cwd: t.String({ minLength: 1, maxLength: 4096 }),
+            prompt: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: 'sent once the agent is ready (never on a command line)' })),
+            resume: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'a session_id from GET /projects for this cwd and kind' })),
+            name: t.Optional(t.String({ maxLength: 32, description: "herdr's agent name: 1-32 lower-case letters, digits, - or _; default <kind>-<4 hex>" })),
+          },
+          { error: START_ERROR },
+        ),
+        response: {
+          201: t.Object({ pane_id: t.String(), name: t.String(), agent_status: t.Optional(t.Literal('blocked')) }),
+          400: t.String(),
+          401: t.String(),
+          403: t.String(),
+          404: t.String(),
+          409: t.String(),
+          502: t.String(),
+          503: t.String(),
+          504: t.String({ description: 'not ready within 30 s: the text names the pane, left running' }),
+        },
+        detail: needs(
+          'start',
+          {
+            summary: 'Start (or resume) an agent in a new tab of the project',
+            description:
+              '201 once herdr reports the agent ready; with `agent_status: "blocked"` when it shows a dialog first (a folder trust prompt): answer it like any other, and the prompt is sent once it is ready. The command is herdr\'s own for the kind; `resume` becomes the agent\'s own resume option. 404 `no such directory` (outside the roots) or `no such session`; 409 `name taken`; 503 `<kind> is not installed`; 504 past 30 s, the pane left running.',
+            tags: ['projects'],
+          },
+          'agent.start',
+        ),
+      },
+    )
+    .post(
+      '/agent-stop',
+      async ({ body, status, herdr, agent, target }) => {
+        if (agent.agent_status === 'working' && body.force !== true) return status(409, 'agent is working')
+        await herdr.paneClose(agent.pane_id ?? target)
+        return { stopped: true as const }
+      },
+      {
+        body: t.Object({ pane: t.String({ minLength: 1 }), force: t.Optional(t.Boolean()) }, { error: 'want {"pane": pane_id, "force"?: bool}' }),
+        agentTarget: true,
+        response: {
+          200: t.Object({ stopped: t.Literal(true) }),
+          400: t.String(),
+          401: t.String(),
+          403: t.String(),
+          404: t.String(),
+          409: t.String(),
+          502: t.String(),
+        },
+        detail: needs(
+          'start',
+          {
+            summary: 'Stop an agent: close its pane',
+            description: '409 `agent is working` unless `force`; 404 `no such agent`.',
+            tags: ['projects'],
+          },
+          'agent.stop',
+        ),
+      },
+    )
+}
+
+export { AGENT_KINDS }
