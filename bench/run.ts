@@ -16,6 +16,7 @@ const BENCHES = [
   'codex-transcript.ts',
   'herdr-calls.ts',
   'scope-check.ts',
+  'projects.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []

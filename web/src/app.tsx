@@ -9,12 +9,14 @@ import { LiveSocket, type SocketStatus } from './live-socket'
 import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type ListState, type PaneRow } from './pane-list'
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
+import { NewAgentScreen } from './new-agent'
 import { NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
 
-type Route = { name: 'list' } | { name: 'agent'; pane: string; subagent?: string } | { name: 'term'; pane: string }
+type Route = { name: 'list' } | { name: 'new' } | { name: 'agent'; pane: string; subagent?: string } | { name: 'term'; pane: string }
 
 export function parseRoute(hash: string): Route {
+  if (hash === '#/new') return { name: 'new' }
   const m = /^#\/p\/([^/]+)(?:\/(term|a)(?:\/([^/]+))?)?$/.exec(hash)
   if (!m) return { name: 'list' }
   const pane = decodeURIComponent(m[1]!)
@@ -210,6 +212,11 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
     <main class="list">
       <header>
         <h1>Agents</h1>
+        {can(scopes, 'start') && (
+          <a class="new-link" href="#/new">
+            + New agent
+          </a>
+        )}
         {scopes && !can(scopes, 'answer') && !can(scopes, 'type') && (
           <span class="view-only" title="this device was paired to watch only">
             view only
@@ -267,6 +274,7 @@ export function App() {
   if (!paired) return <PairScreen initialCode={pairCode} onPaired={() => setPaired(true)} />
   const route = parseRoute(hash)
   if (route.name === 'term') return <TerminalScreen pane={route.pane} />
+  if (route.name === 'new') return <NewAgentScreen />
   if (route.name === 'agent')
     return (
       <AgentScreen
