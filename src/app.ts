@@ -19,6 +19,7 @@ import { eventsRoutes } from './routes/events'
 import { pushRoutes } from './routes/push'
 import { auditRoutes } from './routes/audit'
 import { projectRoutes } from './routes/projects'
+import { changesRoutes } from './routes/changes'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
 import { LaterPrompts } from './projects/start'
@@ -482,6 +483,7 @@ export function createApp(deps: AppDeps) {
     .use(pushRoutes(ctx))
     .use(auditRoutes(ctx))
     .use(projectRoutes(ctx))
+    .use(changesRoutes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.

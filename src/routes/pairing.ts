@@ -69,8 +69,6 @@ const Me = t.Object({
   scopes: t.Array(ScopeSchema),
 })
 
-type Setter = { headers: Record<string, string | number> }
-
 /** POST /pair: the one pairing route that needs no token. Mount before the auth guard. */
 export function publicPairingRoutes(ctx: Ctx) {
   return new Elysia({ name: 'pairing-public' }).post(
