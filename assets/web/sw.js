@@ -188,7 +188,10 @@ self.addEventListener('push', (e) => {
 
 /** Where the app shows the agent a notification is about (or the list). */
 function targetOf(data) {
-  return data?.pane_id && !data.group ? `/#/p/${encodeURIComponent(data.pane_id)}` : '/#/'
+  if (!data?.pane_id || data.group) return '/#/'
+  // a finished agent: what it changed
+  if (data.agent_status === 'done') return `/#/p/${encodeURIComponent(data.pane_id)}/changes`
+  return `/#/p/${encodeURIComponent(data.pane_id)}`
 }
 
 async function openApp(target) {

@@ -9,6 +9,7 @@ import { paneName, type Card, type PaneRow } from './pane-list'
 import { emptyTranscript, forReconnect, olderRequest, reduce, resultsByCall, type Entry, type Subagent, type TranscriptState } from './transcript-state'
 import { can, useScopes } from './scopes'
 import { StopButton } from './new-agent'
+import { changesHash } from './changes'
 
 function useCard(pane: string, row: PaneRow | undefined): [Card | null, string | null, () => void] {
   const [card, setCard] = useState<Card | null>(null)
@@ -420,6 +421,11 @@ export function AgentScreen({ pane, subagent, row }: { pane: string; subagent?: 
           ‹
         </a>
         <h1>{subagent ? `subagent ${subagent.slice(0, 8)}` : row ? paneName(row) : pane}</h1>
+        {!subagent && (
+          <a class="changes-link" href={changesHash(pane)}>
+            changes
+          </a>
+        )}
         {!subagent && can(scopes, 'start') && <StopButton pane={pane} />}
         {can(scopes, 'terminal') && (
           <a class="term-link" href={`#/p/${encodeURIComponent(pane)}/term`}>

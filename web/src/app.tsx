@@ -10,13 +10,28 @@ import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForL
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'
+import { ChangesScreen, DiffScreen, FileScreen } from './changes'
 import { NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
 
-type Route = { name: 'list' } | { name: 'new' } | { name: 'agent'; pane: string; subagent?: string } | { name: 'term'; pane: string }
+type Route =
+  | { name: 'list' }
+  | { name: 'new' }
+  | { name: 'agent'; pane: string; subagent?: string }
+  | { name: 'term'; pane: string }
+  | { name: 'changes'; pane: string }
+  | { name: 'diff'; pane: string; path: string; staged: boolean }
+  | { name: 'file'; pane: string; path: string }
 
 export function parseRoute(hash: string): Route {
   if (hash === '#/new') return { name: 'new' }
+  const c = /^#\/p\/([^/]+)\/(changes|diff\/([01])\/(.+)|file\/(.*))$/.exec(hash)
+  if (c) {
+    const pane = decodeURIComponent(c[1]!)
+    if (c[2] === 'changes') return { name: 'changes', pane }
+    if (c[3] !== undefined) return { name: 'diff', pane, staged: c[3] === '1', path: decodeURIComponent(c[4]!) }
+    return { name: 'file', pane, path: decodeURIComponent(c[5] ?? '') }
+  }
   const m = /^#\/p\/([^/]+)(?:\/(term|a)(?:\/([^/]+))?)?$/.exec(hash)
   if (!m) return { name: 'list' }
   const pane = decodeURIComponent(m[1]!)
@@ -275,6 +290,9 @@ export function App() {
   const route = parseRoute(hash)
   if (route.name === 'term') return <TerminalScreen pane={route.pane} />
   if (route.name === 'new') return <NewAgentScreen />
+  if (route.name === 'changes') return <ChangesScreen pane={route.pane} />
+  if (route.name === 'diff') return <DiffScreen pane={route.pane} path={route.path} staged={route.staged} />
+  if (route.name === 'file') return <FileScreen pane={route.pane} path={route.path} />
   if (route.name === 'agent')
     return (
       <AgentScreen

@@ -180,7 +180,7 @@ export function NewAgentScreen() {
           <h2>Sessions here</h2>
           <ul>
             {project.sessions.map((s) => (
-              <li key={`${s.agent_kind}/${s.session_id}`}>
+              <li class="session-row" key={`${s.agent_kind}/${s.session_id}`}>
                 <span class="kind">{s.agent_kind}</span>
                 <span class="title">{s.title || '(no prompt yet)'}</span>
                 <span class="when">{ago(s.last_activity_ts)}</span>
