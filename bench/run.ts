@@ -17,6 +17,7 @@ const BENCHES = [
   'herdr-calls.ts',
   'scope-check.ts',
   'projects.ts',
+  'changes.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []

@@ -4,7 +4,8 @@
 // prompt — the system and global config are ignored, no optional lock is taken
 // (so the index is never rewritten), each call is stopped after 8 s and its
 // output cut at a cap.
-import { isAbsolute } from 'node:path'
+import { statSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
 
 export const GIT_TIMEOUT_MS = 8000
 export const GIT_OUTPUT_MAX = 16 * 1024 * 1024
@@ -131,6 +132,27 @@ export async function repoRoot(dir: string): Promise<string | undefined> {
  * configures (a `.gitattributes` names them; its config says what they run).
  */
 export async function filterOverrides(root: string): Promise<string[]> {
+  // read again only when the repository's config file changed
+  let stamp = ''
+  try {
+    const st = statSync(join(root, '.git', 'config'))
+    stamp = `${st.mtimeMs}:${st.size}`
+  } catch {
+    // a worktree or submodule keeps its config elsewhere: not cached
+  }
+  const cached = stamp ? filterCache.get(root) : undefined
+  if (cached && cached.stamp === stamp) return cached.args
+  const args = await readFilterOverrides(root)
+  if (stamp) {
+    if (filterCache.size > 256) filterCache.clear()
+    filterCache.set(root, { stamp, args })
+  }
+  return args
+}
+
+const filterCache = new Map<string, { stamp: string; args: string[] }>()
+
+async function readFilterOverrides(root: string): Promise<string[]> {
   let out = ''
   try {
     out = (await git(root, ['config', '--null', '--get-regexp', '^filter\\.'], { okCodes: [0, 1] })).stdout.toString('utf8')

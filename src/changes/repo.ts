@@ -64,19 +64,48 @@ export async function changesOf(dir: string): Promise<Changes | undefined> {
   return { repo_root: root, ...branch, files: rows, truncated }
 }
 
-/** One file's diff: staged (index against HEAD) or not (work tree against the index; an untracked file against nothing). */
+/**
+ * One file's diff: staged (index against HEAD) or not (work tree against the index; an
+ * untracked file against nothing). Decided without a status of the whole tree, which a
+ * large repository makes slow: the index says whether git tracks the path; a staged
+ * change is looked up among the index's changes (renames need both paths).
+ */
 export async function diffOf(root: string, path: string, staged: boolean): Promise<(FileDiff & { path: string; old_path?: string }) | undefined> {
   const extra = await filterOverrides(root)
   const lit = ['--literal-pathspecs']
-  // the whole status, not the path's: a rename is only seen with both its paths
-  const st = await git(root, ['status', '--porcelain=v2', '-z', '--untracked-files=all'], { extra })
-  const row = parseStatus(st.stdout.toString('utf8')).files.find((f) => f.path === path && f.staged === staged)
-  if (!row) return undefined
-  let r: Awaited<ReturnType<typeof git>>
-  if (row.status === 'untracked') r = await git(root, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], { extra, okCodes: [0, 1] })
-  else {
-    const paths = row.old_path ? [row.old_path, path] : [path]
-    r = await git(root, [...lit, 'diff', ...(staged ? ['--cached'] : []), ...DIFF_FLAGS, '-U3', '--', ...paths], { extra })
+  let args: string[]
+  let oldPath: string | undefined
+  if (staged) {
+    const names = (await git(root, ['diff', '--cached', '--name-status', '-z', '-M', '--no-ext-diff'], { extra })).stdout.toString('utf8').split('\0')
+    let found = false
+    for (let i = 0; i < names.length && !found; ) {
+      const st = names[i++] ?? ''
+      if (st === '') continue
+      if (st[0] === 'R' || st[0] === 'C') {
+        const from = names[i++]!
+        const to = names[i++]!
+        if (to === path) {
+          found = true
+          if (st[0] === 'R') oldPath = from
+        }
+      } else if (names[i++] === path) found = true
+    }
+    if (!found) return undefined
+    args = [...lit, 'diff', '--cached', ...DIFF_FLAGS, '-U3', '--', ...(oldPath ? [oldPath, path] : [path])]
+  } else {
+    // a tracked file's diff first (the common case: one git call); nothing there, then is it untracked?
+    const r = await git(root, [...lit, 'diff', ...DIFF_FLAGS, '-U3', '--', path], { extra })
+    if (r.stdout.length > 0 || r.capped) return { path, ...parseDiff(r.stdout.toString('utf8'), r.capped) }
+    const untracked = (await git(root, [...lit, 'ls-files', '-z', '--others', '--exclude-standard', '--', path], { extra })).stdout
+      .toString('utf8')
+      .split('\0')
+      .includes(path)
+    if (!untracked) return undefined
+    args = ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path]
   }
-  return { path, ...(row.old_path ? { old_path: row.old_path } : {}), ...parseDiff(r.stdout.toString('utf8'), r.capped) }
+  const r = await git(root, args, { extra, okCodes: [0, 1] })
+  const d = parseDiff(r.stdout.toString('utf8'), r.capped)
+  // a tracked path with nothing to show (no change of that kind) is not a change
+  if (!d.binary && d.hunks.length === 0 && r.stdout.length === 0 && !oldPath) return undefined
+  return { path, ...(oldPath ? { old_path: oldPath } : {}), ...d }
 }

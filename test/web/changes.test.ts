@@ -27,10 +27,22 @@ beforeAll(async () => {
   writeFileSync(join(repo, 'src/cart.ts'), 'export function total(items) {\n  return items.reduce((a, i) => a + i.price, 0)\n}\n')
   g(repo, 'add', '-A')
   g(repo, 'commit', '-qm', 'cart')
-  writeFileSync(join(repo, 'src/cart.ts'), 'export function total(items) {\n  // prices are in cents: never add floats\n  return items.reduce((a, i) => a + Math.round(i.price * 100), 0)\n}\n')
+  writeFileSync(
+    join(repo, 'src/cart.ts'),
+    'export function total(items) {\n  // prices are in cents: never add floats\n  return items.reduce((a, i) => a + Math.round(i.price * 100), 0)\n}\n',
+  )
   writeFileSync(join(repo, 'NOTES.md'), 'new file\n')
   b = await startBridge({
-    state: { panes: [claudePane({ pane_id: 'w1:p1', cwd: repo, screen_file: join(ROOT, 'fixtures/screens-bridge/mode-default.txt'), agent: { agent_status: 'done', state_change_seq: 2 } })] },
+    state: {
+      panes: [
+        claudePane({
+          pane_id: 'w1:p1',
+          cwd: repo,
+          screen_file: join(ROOT, 'fixtures/screens-bridge/mode-default.txt'),
+          agent: { agent_status: 'done', state_change_seq: 2 },
+        }),
+      ],
+    },
   })
 }, 60_000)
 
@@ -63,7 +75,7 @@ test('from the agent: the changed files with +/−, a numbered coloured diff, th
     ])
     expect((await page.locator('tr.del').innerText()).replace(/\s+/g, ' ').trim()).toBe('2 - return items.reduce((a, i) => a + i.price, 0)')
     // long lines wrap inside the phone's width
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true)
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1)).toBe(true)
     if (process.env.GOTHALO_SHOTS) await page.screenshot({ path: join(process.env.GOTHALO_SHOTS, 'diff.png') })
     await page.getByRole('link', { name: 'full file' }).click()
     await page.locator('.file-view table.lines').waitFor()
