@@ -1,19 +1,10 @@
-// The bridge's own request overhead (issues 2 and 3), in one run against floors
-// taken in the same run:
-//  - floor: running the fake herdr command alone (one `api snapshot`; one
-//    `agent get` + one `agent read` for a card), sequentially;
-//  - the same endpoint through the bridge, sequentially → overhead = p50 − floor p50;
-//  - the endpoint under 50 concurrent clients: throughput, p50, p99;
-//  - the bridge with an in-process herdr (no spawn): what the bridge itself costs.
-// Usage: bun bench/bridge.ts
-import { createLogger } from '../src/log'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createApp } from '../src/app'
 import { createAuthStore } from '../src/auth/store'
 import { createHerdrClient, runCommand, type HerdrClient } from '../src/herdr/client'
 import { runFake, type FakeState } from '../src/demo/fake-herdr'
+import { benchBridge, busyWorkspace } from './workspace'
 
 const ROOT = resolve(import.meta.dir, '..')
 const FAKE = join(ROOT, 'fixtures/herdr/herdr')
@@ -24,19 +15,7 @@ const tempDirs = [dir]
 const statePath = join(dir, 'state.json')
 
 // Ten panes with real screens, like a busy workspace.
-const screens = ['cc-working/04-working-c', 'cc-bash-prompt/01-bash-prompt', 'cc-askuser/01-question', 'cc-long/03-end', 'cc-plan/01-plan-approval']
-const state: FakeState = {
-  workspaces: [{ workspace_id: 'w1', number: 1, label: 'bench', focused: true, pane_count: 10, tab_count: 1, active_tab_id: 'w1:t1', agent_status: 'working' }],
-  tabs: [{ tab_id: 'w1:t1', workspace_id: 'w1', number: 1, label: 'main', focused: true, pane_count: 10, agent_status: 'working' }],
-  panes: Array.from({ length: 10 }, (_, i) => ({
-    pane_id: `w1:p${i + 1}`,
-    workspace_id: 'w1',
-    tab_id: 'w1:t1',
-    cwd: `/home/me/p${i}`,
-    screen_file: join(ROOT, 'fixtures/screens', `${screens[i % screens.length]}.txt`),
-    agent: { agent: 'claude', agent_status: (i % 5 === 1 ? 'blocked' : 'working') as any, state_change_seq: i, terminal_title_stripped: `task ${i}` },
-  })),
-}
+const state: FakeState = busyWorkspace(ROOT)
 writeFileSync(statePath, JSON.stringify(state))
 const env = { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath }
 
@@ -77,16 +56,7 @@ function serve(herdr: HerdrClient) {
   const dbDir = mkdtempSync(join(tmpdir(), 'gothalo-bench-db-'))
   tempDirs.push(dbDir)
   const auth = createAuthStore({ dbPath: join(dbDir, 'g.db'), adminToken: TOKEN })
-  // the bench prints figures, not request lines
-  const app = createApp({
-    logger: createLogger({ level: 'error' }),
-    herdr,
-    auth,
-    homes: { home: dir, claudeDir: dir, piDir: dir, xdgStateHome: dir, xdgDataHome: dir },
-    version: 'bench',
-    log: () => {},
-  })
-  app.listen({ port: 0, hostname: '127.0.0.1' })
+  const app = benchBridge({ herdr, auth, dir })
   const base = `http://127.0.0.1:${app.server!.port}`
   const get = async (p: string) => {
     const r = await fetch(base + p, { headers: { authorization: `Bearer ${TOKEN}` } })

@@ -10,43 +10,24 @@
 // Usage: bun bench/scope-check.ts
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createApp } from '../src/app'
+import { join, resolve } from 'node:path'
 import { declarations, refusalOf } from '../src/auth/guard'
 import { createAuthStore } from '../src/auth/store'
 import type { HerdrClient } from '../src/herdr/client'
-import { createLogger } from '../src/log'
-import { runFake, type FakeState } from '../src/demo/fake-herdr'
+import { runFake } from '../src/demo/fake-herdr'
+import { benchBridge, busyWorkspace } from './workspace'
 import { check, finish, info, loadNote } from './verdict'
 
 const dir = mkdtempSync(join(tmpdir(), 'gothalo-bench-scope-'))
 const ADMIN = 'bench-admin'
 // Ten panes, answered by the fake herdr's own code in this process (no spawn): what the bridge itself costs.
-const state: FakeState = {
-  workspaces: [{ workspace_id: 'w1', number: 1, label: 'bench', focused: true, pane_count: 10, tab_count: 1, active_tab_id: 'w1:t1', agent_status: 'working' }],
-  tabs: [{ tab_id: 'w1:t1', workspace_id: 'w1', number: 1, label: 'main', focused: true, pane_count: 10, agent_status: 'working' }],
-  panes: Array.from({ length: 10 }, (_, i) => ({
-    pane_id: `w1:p${i + 1}`,
-    workspace_id: 'w1',
-    tab_id: 'w1:t1',
-    cwd: `/home/me/p${i}`,
-    screen: '$ ',
-    agent: { agent: 'claude', agent_status: 'working' as const, state_change_seq: i, terminal_title_stripped: `task ${i}` },
-  })),
-}
+const state = busyWorkspace(resolve(import.meta.dir, '..'))
 const herdr = {
   snapshot: async () => JSON.parse(runFake(['api', 'snapshot'], structuredClone(state), dir).out.stdout).result.snapshot,
   version: async () => '0.8.2',
 } as unknown as HerdrClient
 const auth = createAuthStore({ dbPath: join(dir, 'g.db'), adminToken: ADMIN })
-const app = createApp({
-  logger: createLogger({ level: 'error' }),
-  herdr,
-  auth,
-  homes: { home: dir, claudeDir: dir, piDir: dir, xdgStateHome: dir, xdgDataHome: dir },
-  version: 'bench',
-  log: () => {},
-}).listen({ port: 0, hostname: '127.0.0.1' })
+const app = benchBridge({ herdr, auth, dir })
 const base = `http://127.0.0.1:${app.server!.port}`
 const code = auth.createPairCode(['read'])
 const dev = auth.redeem(code.code, 'bench phone', '127.0.0.1')

@@ -1,7 +1,7 @@
 // Headless Chromium for tests that look at a page as a person would. The
 // browser is Debian's (`apt-get install -y chromium`); CHROMIUM names another.
 import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 
 export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]
@@ -12,4 +12,18 @@ export function chromiumPath(): string {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+}
+
+/**
+ * Closes a phone's context after stilling its page: listeners off, then a blank page, so no request,
+ * socket or worker fetch of the app is in flight as the context goes (Playwright can fail on a
+ * network event that races a page's teardown, microsoft/playwright#22210).
+ */
+export async function closePhone(p: { page: Page; ctx: BrowserContext }): Promise<void> {
+  p.page.removeAllListeners()
+  try {
+    await p.page.goto('about:blank')
+  } finally {
+    await p.ctx.close()
+  }
 }

@@ -8,7 +8,7 @@ import { createECDH, randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import ece from 'http_ece'
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core'
-import { launchChromium } from '../support/browser'
+import { closePhone, launchChromium } from '../support/browser'
 import { ROOT, claudePane, pairDevice, startBridge, waitFor, type Bridge } from '../support/harness'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)
@@ -79,14 +79,7 @@ let phone: Phone | undefined
 
 afterEach(async () => {
   deliver = async () => {}
-  if (phone) {
-    phone.page.removeAllListeners()
-    try {
-      await phone.page.goto('about:blank')
-    } finally {
-      await phone.ctx.close()
-    }
-  }
+  if (phone) await closePhone(phone)
   phone = undefined
 })
 

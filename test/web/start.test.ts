@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { launchChromium } from '../support/browser'
+import { closePhone, launchChromium } from '../support/browser'
 import { ADMIN, ROOT, homesIn, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 
 let browser: Browser
@@ -38,14 +38,7 @@ afterAll(async () => {
 
 let open: { ctx: BrowserContext; page: Page }[] = []
 afterEach(async () => {
-  for (const p of open) {
-    p.page.removeAllListeners()
-    try {
-      await p.page.goto('about:blank')
-    } finally {
-      await p.ctx.close()
-    }
-  }
+  for (const p of open) await closePhone(p)
   open = []
 })
 
