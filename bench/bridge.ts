@@ -79,6 +79,7 @@ function inProcessHerdr(): HerdrClient {
     agentSendKeys: async () => {},
     paneSendText: async () => {},
     paneSendKeys: async () => {},
+    paneSendInput: async () => {},
     paneRead: async (p) => call(['pane', 'read', p, '--source', 'visible']),
     snapshot: async () => JSON.parse(call(['api', 'snapshot'])).result.snapshot,
     version: async () => '0.8.2',

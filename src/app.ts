@@ -20,6 +20,8 @@ import { pushRoutes } from './routes/push'
 import { auditRoutes } from './routes/audit'
 import { projectRoutes } from './routes/projects'
 import { changesRoutes } from './routes/changes'
+import { attachmentRoutes } from './routes/attachments'
+import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
 import { LaterPrompts } from './projects/start'
@@ -52,6 +54,8 @@ export interface AppDeps {
   auth: AuthStore
   /** the audit log (in the bridge's database); absent = kept in memory, for tests that do not read it */
   audit?: AuditLog
+  /** where uploaded attachments are kept (absent: POST /attachments answers 503) */
+  attachments?: AttachmentStore
   /** the directories agents may be started in (real paths are checked against these); default the home directory */
   projectRoots?: string[]
   /** whether an agent kind's program is installed (default: on this process's PATH) */
@@ -112,6 +116,8 @@ export type { Timing }
  * Bun refuses anything larger with 413 before reading it.
  */
 export const MAX_BODY_BYTES = 64 * 1024
+/** POST /attachments takes up to 10 MiB (its route reads and caps it itself); the server's own limit leaves room for it. */
+const SERVER_BODY_BYTES = ATTACHMENT_MAX_BYTES + 64 * 1024
 
 /** The first prune of the audit log waits this long after a start (the warm-up and the first connects come first). */
 const AUDIT_PRUNE_FIRST_MS = 10_000
@@ -241,6 +247,7 @@ export function createApp(deps: AppDeps) {
     push: push ? { store: push.store, publicKey: push.vapid.publicKey, changed: () => notifier?.sync() } : undefined,
     counters,
     audit: auditor,
+    attachments: deps.attachments,
     projects: {
       roots: rootsOf(deps.projectRoots ?? [deps.homes.home]),
       finder: new SessionFinder(deps.homes),
@@ -363,7 +370,7 @@ export function createApp(deps: AppDeps) {
     websocket: { idleTimeout: 120, backpressureLimit: 1 << 20, maxPayloadLength: 1 << 20 },
     // reusePort (Elysia's default) would let a second bridge share the port and
     // split the requests: the second must fail to bind instead.
-    serve: { maxRequestBodySize: MAX_BODY_BYTES, reusePort: false },
+    serve: { maxRequestBodySize: SERVER_BODY_BYTES, reusePort: false },
   })
     // what the app counts, in one place, for tests and benches (app.decorator.counters)
     .decorate('counters', counters)
@@ -382,6 +389,12 @@ export function createApp(deps: AppDeps) {
     .onRequest(({ request }) => {
       // The generator's raw document and its page are the bridge's own business.
       const path = new URL(request.url).pathname
+      // Every body but an attachment's is small: one over 64 KiB, or one that will not say its length, is refused unread.
+      if (request.body && path !== '/attachments') {
+        const length = request.headers.get('content-length')
+        if (length === null ? request.headers.get('transfer-encoding') !== null : Number(length) > MAX_BODY_BYTES)
+          return new Response(`body larger than ${MAX_BODY_BYTES / 1024} KiB`, { status: 413, headers: { 'content-type': 'text/plain;charset=utf-8' } })
+      }
       if ((path === GENERATED_SPEC || path === GENERATED_UI) && request.headers.get(INTERNAL_HEADER) !== internalKey)
         return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain;charset=utf-8' } })
       if (request.headers.get(INTERNAL_HEADER) === internalKey) return // the bridge's own requests are not logged
@@ -405,9 +418,11 @@ export function createApp(deps: AppDeps) {
     // A write's audit row, written before its answer is sent: here when the handler answered, in onError when it failed.
     .onAfterHandle({ as: 'global' }, (c) => {
       const r = (c as { responseValue?: unknown }).responseValue
-      const failed = r instanceof ElysiaCustomStatusResponse ? r.code : r instanceof Response ? r.status : undefined
-      const status = failed ?? (typeof c.set.status === 'number' ? c.set.status : 200)
-      auditor.answered(c as unknown as AuditContext, status, status === 200 ? r : undefined)
+      const given = r instanceof ElysiaCustomStatusResponse ? r.code : r instanceof Response ? r.status : undefined
+      const status = given ?? (typeof c.set.status === 'number' ? c.set.status : 200)
+      // a success's answer is the row's to read (a 201's is inside its status response)
+      const answer = r instanceof ElysiaCustomStatusResponse ? (r as { response?: unknown }).response : r
+      auditor.answered(c as unknown as AuditContext, status, status >= 200 && status < 300 ? answer : undefined)
     })
     .onError((c) => {
       const body = answerError(c)
@@ -484,6 +499,7 @@ export function createApp(deps: AppDeps) {
     .use(auditRoutes(ctx))
     .use(projectRoutes(ctx))
     .use(changesRoutes(ctx))
+    .use(attachmentRoutes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.

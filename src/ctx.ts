@@ -10,6 +10,7 @@ import type { Logger } from './log'
 import type { PushStore } from './push/store'
 import type { Presence } from './push/presence'
 import type { Auditor } from './audit/auditor'
+import type { AttachmentStore } from './attachments/store'
 import type { Roots } from './projects/roots'
 import type { AgentKind, SessionFinder } from './projects/listing'
 import type { LaterPrompts } from './projects/start'
@@ -93,6 +94,8 @@ export interface Ctx {
   push?: PushRoutesDeps
   /** starting agents: the project roots, the session finder, first prompts waiting for a blocked start */
   projects: { roots: Roots; finder: SessionFinder; later: LaterPrompts; installed: (kind: AgentKind) => boolean }
+  /** uploaded attachments (absent: not configured) */
+  attachments?: AttachmentStore
   /** the audit log's writer: one row per write, at the route edge */
   audit: Auditor
   /** what the app counts (tests and benches read it as app.decorator.counters) */

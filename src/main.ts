@@ -8,6 +8,7 @@ import type { Demo } from './demo/demo'
 import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
 import type { PushStore } from './push/store'
 import type { AuditLog } from './audit/log'
+import type { AttachmentStore } from './attachments/store'
 import { createLogger, isLoopback, type Logger } from './log'
 import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
 import { VERSION } from './version'
@@ -48,14 +49,17 @@ async function serve(s: Settings, log: Logger): Promise<void> {
   let auth: ReturnType<typeof createAuthStore> | undefined
   let pushStore: PushStore | undefined
   let audit: AuditLog | undefined
+  let attachments: AttachmentStore | undefined
   let fakeSocket: FakeHerdrSocket | undefined
-  const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }, { createAuditLog }] = await Promise.all([
-    import('./herdr/socket'),
-    import('./demo/fake-herdr-socket'),
-    import('./push/vapid'),
-    import('./push/store'),
-    import('./audit/log'),
-  ])
+  const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }, { createAuditLog }, { createAttachmentStore }] =
+    await Promise.all([
+      import('./herdr/socket'),
+      import('./demo/fake-herdr-socket'),
+      import('./push/vapid'),
+      import('./push/store'),
+      import('./audit/log'),
+      import('./attachments/store'),
+    ])
   try {
     const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
     auth = createAuthStore({ dbPath: join(dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
@@ -68,8 +72,10 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     const vapid = loadOrCreateVapidKeys(dataDir)
     pushStore = createPushStore(join(dataDir, 'gothalo.db'))
     audit = createAuditLog(join(dataDir, 'gothalo.db'))
+    attachments = createAttachmentStore(join(dataDir, 'attachments'), join(dataDir, 'gothalo.db'))
     const app = createApp({
       audit,
+      attachments,
       projectRoots: s.projectRoots,
       herdrSocket,
       push: {
@@ -120,6 +126,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       void fakeSocket?.close()
       pushStore?.close()
       audit?.close()
+      attachments?.close()
       store.close()
       demo?.cleanup()
       process.exit(0)
@@ -129,6 +136,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
   } catch (e) {
     pushStore?.close()
     audit?.close()
+    attachments?.close()
     void fakeSocket?.close()
     auth?.close()
     demo?.cleanup()

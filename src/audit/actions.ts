@@ -23,7 +23,11 @@ const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(
 export const AUDIT_ACTIONS = {
   approve: ({ body }: AuditInput) => pick(body, ['seq', 'fingerprint']),
   answer: ({ body }: AuditInput) => ({ ...pick(body, ['seq', 'fingerprint', 'choose']), ...(body.text === undefined ? {} : { text: textDigest(body.text) }) }),
-  send: ({ body }: AuditInput) => ({ text: textDigest(body.text) }),
+  send: ({ body }: AuditInput) => ({ text: textDigest(body.text), ...(Array.isArray(body.attachments) ? { attachments: body.attachments } : {}) }),
+  attach: ({ response }: AuditInput) => {
+    const r = response as { id?: unknown; mime?: unknown; bytes?: unknown } | undefined
+    return r ? { id: r.id, mime: r.mime, bytes: r.bytes } : {}
+  },
   'mode.cycle': () => ({}),
   'pair.code': ({ body, response }: AuditInput) => ({ scopes: (response as { scopes?: unknown } | undefined)?.scopes ?? body.scopes }),
   pair: ({ body, response }: AuditInput) => ({ name: body.device_name, scopes: (response as { scopes?: unknown } | undefined)?.scopes }),

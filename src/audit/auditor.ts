@@ -35,7 +35,7 @@ export class Auditor {
     const input: AuditInput = { body: asRecord(c.body), params: c.params ?? {}, query: asRecord(c.query), response }
     let device = whoIs(c.principal)
     // a pairing is the new device's own row
-    if (action === 'pair' && status === 200) device = String((response as { device_id?: unknown }).device_id)
+    if (action === 'pair' && status === 200 && response) device = String((response as { device_id?: unknown }).device_id)
     this.write({ device_id: device, action, pane: paneOf(input), detail: AUDIT_ACTIONS[action](input), status })
   }
 

@@ -38,6 +38,8 @@ export function authGuard(ctx: Ctx, declared: (request: Request, route: string) 
   return new Elysia({ name: 'auth-guard' })
     .onParse({ as: 'scoped' }, ({ request, route }) => {
       if (refusalOf(ctx.auth.identify(tokenOfRequest(request)), needOfRoute(request, route))) return UNREAD_BODY
+      // a route that reads its own body (an upload): nothing is parsed for it
+      if (declared(request, route)?.rawBody) return UNREAD_BODY
     })
     .derive({ as: 'scoped' }, ({ headers, query, status, set, request, route }) => {
       const principal = ctx.auth.identify(tokenOf(headers, query as Record<string, unknown>))
@@ -55,7 +57,12 @@ export function authGuard(ctx: Ctx, declared: (request: Request, route: string) 
 export interface Declared {
   need: RouteNeed | undefined
   audit: AuditAction | undefined
+  /** the route reads its body itself, capped (POST /attachments) */
+  rawBody: boolean
 }
+
+/** The OpenAPI extension a route sets when it reads its own body. */
+export const RAW_BODY_KEY = 'x-gothalo-raw-body'
 
 type RouteLike = { method: string; path: string; hooks?: { detail?: unknown } }
 
@@ -67,7 +74,16 @@ type RouteLike = { method: string; path: string; hooks?: { detail?: unknown } }
 export function declarations(routes: () => RouteLike[]): (request: Request, route: string) => Declared | undefined {
   let table: Map<string, Declared> | undefined
   return (request, route) => {
-    table ??= new Map(routes().map((r) => [`${r.method} ${r.path}`, { need: needOf(r.hooks?.detail), audit: auditOf(r.hooks?.detail) }]))
+    table ??= new Map(
+      routes().map((r) => [
+        `${r.method} ${r.path}`,
+        {
+          need: needOf(r.hooks?.detail),
+          audit: auditOf(r.hooks?.detail),
+          rawBody: (r.hooks?.detail as Record<string, unknown> | undefined)?.[RAW_BODY_KEY] === true,
+        },
+      ]),
+    )
     const method = request.method === 'HEAD' ? 'GET' : request.method
     return table.get(`${method} ${route}`) ?? (method === 'GET' ? table.get(`WS ${route}`) : undefined)
   }

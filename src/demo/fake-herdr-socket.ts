@@ -176,6 +176,26 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
       }
       case 'events.subscribe':
         return subscribe(sock, id, params.subscriptions)
+      case 'pane.send_input': {
+        // a bracketed paste: logged with its text; a path to an image or PDF pasted into an agent shows its placeholder
+        const pane = String(params.pane_id ?? '')
+        const text = String(params.text ?? '')
+        if (o.logPath) appendFileSync(o.logPath, JSON.stringify({ argv: ['pane', 'send-input', pane, text], via: 'socket' }) + '\n')
+        const p = state.panes.find((x) => x.pane_id === pane)
+        if (!p) return fail(sock, id, 'pane_not_found', 'pane not found')
+        const ext = /\.(png|jpe?g|gif|webp|pdf)$/i.exec(text.trim())?.[1]?.toLowerCase()
+        if (p.agent && ext && text.trim().startsWith('/')) {
+          const n = (p.pasted ?? 0) + 1
+          p.pasted = n
+          const chip = p.agent.agent === 'opencode' ? (ext === 'pdf' ? `[PDF ${n}]` : `[Image ${n}]`) : `[Image #${n}]`
+          p.typed = `${p.typed ?? ''}${chip} `
+          p.echo ??= 'composer'
+        } else p.typed = `${p.typed ?? ''}${text}`
+        const tmp = `${o.statePath}.${process.pid}.sock.tmp`
+        writeFileSync(tmp, JSON.stringify(state, null, 1))
+        renameSync(tmp, o.statePath)
+        return reply(sock, id, { type: 'ok' })
+      }
       case 'agent.prompt': {
         // logged with its text, as `pane.send_text` is, so tests can see what the agent was asked
         const t = params.target

@@ -30,6 +30,8 @@ export interface FakePane extends Typing {
   recent_file?: string
   /** the argv `agent start` typed into this pane's shell (the fake's record; herdr prints it once) */
   started_argv?: string[]
+  /** how many file paths were pasted into this pane's agent (each shows its placeholder) */
+  pasted?: number
 }
 
 export interface FakeReaction {

@@ -40,6 +40,8 @@ export interface HerdrClient {
   agentSendKeys(target: string, keys: string[]): Promise<void>
   paneSendText(pane: string, text: string): Promise<void>
   paneSendKeys(pane: string, keys: string[]): Promise<void>
+  /** text as one bracketed paste, no Enter (socket `pane.send_input`): how an agent takes a file's path */
+  paneSendInput(pane: string, text: string): Promise<void>
   paneRead(pane: string, opts?: { source?: ReadSource; lines?: number; ansi?: boolean }): Promise<string>
   snapshot(): Promise<Snapshot>
   /** a new workspace (its root pane's shell in `cwd`): the pane id */
@@ -261,6 +263,20 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       return result
     }
 
+    /** A socket method whose text must not be on a command line; `args` is how it is named in errors and logs. */
+    async function socketCall(args: string[], method: string, params: Record<string, unknown>): Promise<void> {
+      if (signal?.aborted) throw fail(args, new HerdrError('failed', 'aborted', `${labelOf(args)}: stopped: the client went away`))
+      try {
+        await socketRequest(socketPath, method, params, timeoutMs)
+      } catch (e) {
+        if (!(e instanceof HerdrSocketError)) throw e
+        const kind: HerdrErrorKind =
+          e.code === 'agent_not_found' || e.code === 'pane_not_found' ? 'not_found' : e.code === 'unreachable' ? 'not_running' : 'failed'
+        const why = e.code === 'unreachable' ? `no herdr server is running at ${socketPath}` : quoteStderr(e.message.replace(/^herdr socket [^:]*: /, ''))
+        throw fail(args, new HerdrError(kind, e.code === 'unreachable' ? 'server_not_running' : e.code, `${labelOf(args)}: ${why}`))
+      }
+    }
+
     function readArgs(o?: { source?: ReadSource; lines?: number; ansi?: boolean }): string[] {
       const a: string[] = []
       if (o?.source) a.push('--source', o.source)
@@ -298,6 +314,9 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       async paneSendKeys(pane, keys) {
         await run(['pane', 'send-keys', pane, ...keys])
       },
+      async paneSendInput(pane, text) {
+        await socketCall(['pane', 'send-input', pane, '…'], 'pane.send_input', { pane_id: pane, text })
+      },
       async paneRead(pane, o) {
         return (await run(['pane', 'read', pane, ...readArgs(o)])).stdout
       },
@@ -331,16 +350,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
         return (await json(args, StartedReply, o.timeoutMs + 5000)).agent
       },
       async agentPrompt(target, text) {
-        const args = ['agent', 'prompt', target, '…']
-        if (signal?.aborted) throw fail(args, new HerdrError('failed', 'aborted', `${labelOf(args)}: stopped: the client went away`))
-        try {
-          await socketRequest(socketPath, 'agent.prompt', { target, text }, timeoutMs)
-        } catch (e) {
-          if (!(e instanceof HerdrSocketError)) throw e
-          const kind: HerdrErrorKind = e.code === 'agent_not_found' ? 'not_found' : e.code === 'unreachable' ? 'not_running' : 'failed'
-          const why = e.code === 'unreachable' ? `no herdr server is running at ${socketPath}` : quoteStderr(e.message.replace(/^herdr socket [^:]*: /, ''))
-          throw fail(args, new HerdrError(kind, e.code === 'unreachable' ? 'server_not_running' : e.code, `${labelOf(args)}: ${why}`))
-        }
+        await socketCall(['agent', 'prompt', target, '…'], 'agent.prompt', { target, text })
       },
       async paneClose(pane) {
         await run(['pane', 'close', pane])

@@ -5,6 +5,9 @@ import type { Ctx } from '../ctx'
 import { cyclePermissionMode } from '../answer/mode'
 import { paneTargets } from './edge'
 import { needs } from '../auth/scopes'
+import type { Principal } from '../auth/types'
+import { AttachmentNotTaken, handAttachments } from '../attachments/hand'
+import type { Attachment } from '../attachments/store'
 
 export const SEND_MAX = 4096
 
@@ -34,11 +37,26 @@ export function actionRoutes(ctx: Ctx) {
     })
     .post(
       '/send',
-      async ({ body, status, herdr, signal, target: pane }) => {
-        const typed = body.text
+      async (c) => {
+        const { body, status, herdr, signal, target: pane } = c
+        let typed = body.text
         if ([...typed].length > SEND_MAX) return status(400, `text longer than ${SEND_MAX} characters`)
         // Each \n is an Enter; every other control character is refused, C1 too (U+009B is an 8-bit CSI).
         if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(typed)) return status(400, 'control characters other than \\n are not allowed')
+        if (body.attachments?.length) {
+          // each one this device's own, kept, and the agent waiting for input
+          const p = (c as unknown as { principal: Principal }).principal
+          const found = body.attachments.map((id) => ctx.attachments?.get(id, p.kind === 'device' ? p.deviceId : undefined))
+          if (found.some((a) => !a)) return status(404, 'no such attachment')
+          const agent = await herdr.agentGet(pane)
+          if (agent.agent_status !== 'idle' && agent.agent_status !== 'done') return status(409, 'agent is busy')
+          try {
+            typed = await handAttachments(herdr, pane, agent.agent ?? '', found as Attachment[], typed)
+          } catch (e) {
+            if (e instanceof AttachmentNotTaken) return status(502, e.message)
+            throw e
+          }
+        }
         // Answering a numbered dialog: in Claude Code a digit selects at once, so
         // the contract's "3\n" would send a stray Enter into whatever comes next.
         const digit = /^([1-9])\n$/.exec(typed)?.[1]
@@ -56,12 +74,25 @@ export function actionRoutes(ctx: Ctx) {
       },
       {
         paneTarget: true,
-        body: t.Object({ pane: t.String({ minLength: 1 }), text: t.String() }, { error: 'want {"pane": pane_id, "text": string}' }),
+        body: t.Object(
+          {
+            pane: t.String({ minLength: 1 }),
+            text: t.String(),
+            attachments: t.Optional(
+              t.Array(t.String({ maxLength: 64 }), {
+                maxItems: 10,
+                description: 'ids from POST /attachments: handed to the agent before the text (only to an idle agent)',
+              }),
+            ),
+          },
+          { error: 'want {"pane": pane_id, "text": string, "attachments"?: [id]}' },
+        ),
         response: {
           200: t.Object({ sent: t.Boolean(), enter_suppressed: t.Optional(t.Boolean()) }),
           400: t.String(),
           401: t.String(),
           404: t.String(),
+          409: t.String(),
           502: t.String(),
         },
         detail: needs(

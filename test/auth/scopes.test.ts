@@ -55,7 +55,7 @@ describe('every route declares what it needs', () => {
         'GET /files',
       ],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],
-      type: ['POST /send'],
+      type: ['POST /send', 'POST /attachments'],
       terminal: ['WS /attach'],
       start: ['POST /agent-start', 'POST /agent-stop'],
       admin: ['POST /pair/code', 'GET /devices', 'DELETE /devices/:id', 'GET /audit'],

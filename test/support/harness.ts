@@ -13,6 +13,7 @@ import { createLogger } from '../../src/log'
 import { startFakeHerdrSocket, type FakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
 import { createPushStore } from '../../src/push/store'
 import { createAuditLog } from '../../src/audit/log'
+import { createAttachmentStore } from '../../src/attachments/store'
 import { loadOrCreateVapidKeys } from '../../src/push/vapid'
 
 export const ROOT = resolve(import.meta.dir, '../..')
@@ -87,12 +88,14 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   mkdirSync(home, { recursive: true })
   const auth = createAuthStore({ dbPath: join(dir, 'gothalo.db'), adminToken: ADMIN })
   const audit = createAuditLog(join(dir, 'gothalo.db'))
+  const attachments = createAttachmentStore(join(dir, 'attachments'), join(dir, 'gothalo.db'))
   const socketPath = join(dir, 'herdr.sock')
   // Always served: typed text reaches herdr only through its socket. The watcher uses it only when asked.
   const socket = await startFakeHerdrSocket({ statePath, socketPath, logPath })
   const pushStore = o.push ? createPushStore(join(dir, 'gothalo.db')) : undefined
   const app = createApp({
     audit,
+    attachments,
     push: pushStore
       ? {
           store: pushStore,
@@ -163,6 +166,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
       await socket?.close()
       pushStore?.close()
       audit.close()
+      attachments.close()
       auth.close()
     },
   }
