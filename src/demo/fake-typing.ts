@@ -44,6 +44,8 @@ export function withTyping(screen: string, t: Typing): string {
   const typed = t.typed ?? ''
   if (t.echo === 'composer') {
     const c = rows.findLastIndex((r, i) => isComposer(r) && i > 0 && isComposerRule(rows[i - 1]))
+    // a screen without a composer (a finished turn's last frame): what was typed shows at its foot
+    if (c < 0 && typed) rows.push(`❯ ${typed}`)
     if (c >= 0) {
       rows[c] = `❯ ${typed}`
       if (submitted.length) {

@@ -218,6 +218,39 @@ describe('the phone client', () => {
     expect(p.errors.filter((e) => !/agent-transcript\?pane=w1%3Ap2.*404/.test(e))).toEqual([])
   })
 
+  test('attaches a photo: a thumbnail to remove or keep, then the agent gets its path pasted and the message', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001', 'hex'), Buffer.alloc(40)])
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)
+    const picker = p.page.locator('form.send input[type=file]')
+    await picker.setInputFiles([{ name: 'screen.png', mimeType: 'image/png', buffer: png }])
+    await p.page.locator('.thumbs img[alt="screen.png"]').waitFor()
+    await p.page.getByRole('button', { name: 'remove screen.png' }).click()
+    expect(await p.page.locator('.thumbs').count()).toBe(0)
+    await picker.setInputFiles([{ name: 'bug.png', mimeType: 'image/png', buffer: png }])
+    await p.page.locator('.thumbs img[alt="bug.png"]').waitFor()
+    await p.page.getByPlaceholder('Message the agent…').fill('what is wrong here?')
+    const before = b.calls().length
+    await p.page.getByRole('button', { name: 'Send', exact: true }).click()
+    const typed = await waitFor(
+      () => {
+        const c = b
+          .calls()
+          .slice(before)
+          .filter((x) => x[1] === 'send-input' || x[1] === 'send-text' || x[1] === 'send-keys')
+        return c.length >= 3 ? c : undefined
+      },
+      10_000,
+      'the paste, the message and Enter',
+    )
+    expect(typed[0]).toEqual(['pane', 'send-input', 'w1:p1', expect.stringMatching(/\/attachments\/[0-9a-f]{32}\.png$/)])
+    expect(typed.slice(1)).toEqual([
+      ['pane', 'send-text', 'w1:p1', 'what is wrong here?'],
+      ['pane', 'send-keys', 'w1:p1', 'enter'],
+    ])
+    await waitFor(async () => (await p.page.locator('.thumbs').count()) === 0, 5000, 'the thumbnails cleared')
+  })
+
   test('scrolls back through a long transcript, page by page, with no gap', async () => {
     const p = await phone()
     await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)

@@ -2,7 +2,7 @@
 // transcript below it (newest page, older pages on scroll-up, live tail), a send
 // box and the permission-mode button.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { api, ApiError, socketUrl } from './api'
+import { api, ApiError, socketUrl, token } from './api'
 import { LiveSocket, type SocketStatus } from './live-socket'
 import { renderMarkdown } from './markdown'
 import { paneName, type Card, type PaneRow } from './pane-list'
@@ -379,22 +379,52 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
   )
 }
 
+const ATTACHABLE = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/plain']
+
+/** Uploads one file for the agent (POST /attachments: the bytes as the body); its id. */
+async function uploadAttachment(pane: string, f: File): Promise<string> {
+  const res = await fetch(`/attachments?pane=${encodeURIComponent(pane)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token()}`, 'content-type': f.type || 'application/octet-stream' },
+    body: f,
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${f.name}: ${text || res.statusText}`)
+  return JSON.parse(text).id
+}
+
 function SendBox({ pane }: { pane: string }) {
   const [text, setText] = useState('')
+  const [files, setFiles] = useState<{ file: File; url: string }[]>([])
   const [msg, setMsg] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const picker = useRef<HTMLInputElement>(null)
+  const add = (list: Iterable<File>) => {
+    const ok = [...list].filter((f) => ATTACHABLE.includes(f.type))
+    if (ok.length < [...list].length) setMsg('Only images, PDFs and text files can be attached.')
+    setFiles((cur) => [...cur, ...ok.map((file) => ({ file, url: URL.createObjectURL(file) }))].slice(0, 10))
+  }
+  const remove = (i: number) =>
+    setFiles((cur) => {
+      URL.revokeObjectURL(cur[i]!.url)
+      return cur.filter((_, j) => j !== i)
+    })
   return (
     <form
       class="send"
       onSubmit={async (e) => {
         e.preventDefault()
-        if (!text.trim()) return
+        if (!text.trim() && files.length === 0) return
         setBusy(true)
         setMsg(null)
         try {
+          const attachments: string[] = []
+          for (const f of files) attachments.push(await uploadAttachment(pane, f.file))
           // One line: a newline is an Enter key, so the text goes as typed and one Enter submits it.
-          await api.post('/send', { pane, text: text.replace(/\r?\n/g, ' ') + '\n' })
+          await api.post('/send', { pane, text: text.replace(/\r?\n/g, ' ') + '\n', ...(attachments.length ? { attachments } : {}) })
           setText('')
+          for (const f of files) URL.revokeObjectURL(f.url)
+          setFiles([])
         } catch (err: any) {
           setMsg(err.message)
         } finally {
@@ -402,9 +432,49 @@ function SendBox({ pane }: { pane: string }) {
         }
       }}
     >
-      <input name="text" placeholder="Message the agent…" value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} maxLength={4000} />
-      <button type="submit" disabled={busy || !text.trim()}>
-        Send
+      {files.length > 0 && (
+        <ul class="thumbs" aria-label="attachments">
+          {files.map((f, i) => (
+            <li class="thumb" key={f.url}>
+              {f.file.type.startsWith('image/') ? <img src={f.url} alt={f.file.name} /> : <span class="doc">{f.file.name}</span>}
+              <button type="button" class="remove" aria-label={`remove ${f.file.name}`} onClick={() => remove(i)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" class="attach" aria-label="attach a photo or a file" onClick={() => picker.current?.click()}>
+        📎
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        accept={ATTACHABLE.join(',')}
+        hidden
+        onChange={(e) => {
+          const input = e.target as HTMLInputElement
+          if (input.files) add(input.files)
+          input.value = ''
+        }}
+      />
+      <input
+        name="text"
+        placeholder="Message the agent…"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        onPaste={(e) => {
+          const pasted = [...(e.clipboardData?.files ?? [])]
+          if (pasted.length) {
+            e.preventDefault()
+            add(pasted)
+          }
+        }}
+        maxLength={4000}
+      />
+      <button type="submit" disabled={busy || (!text.trim() && files.length === 0)}>
+        {busy ? 'Sending…' : 'Send'}
       </button>
       {msg && <p class="msg error">{msg}</p>}
     </form>
