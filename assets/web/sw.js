@@ -34,6 +34,21 @@ self.addEventListener('activate', (e) => {
 })
 self.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url)
+  // "Share → gothalo" (the manifest's share_target): keep what was shared for the app, which asks which agent gets it
+  if (e.request.method === 'POST' && url.origin === location.origin && url.pathname === '/share-target') {
+    e.respondWith(
+      (async () => {
+        try {
+          const form = await e.request.formData()
+          const files = form.getAll('files').filter((f) => typeof f !== 'string')
+          const text = [form.get('title'), form.get('text')].filter((x) => typeof x === 'string' && x).join(' ')
+          await kvPut('shared', { files, text, at: Date.now() })
+        } catch {}
+        return Response.redirect('/#/share', 303)
+      })(),
+    )
+    return
+  }
   if (e.request.method !== 'GET' || url.origin !== location.origin || !ASSETS.includes(url.pathname)) return
   // Network first, so a new bridge version's app is used at once; the cache is for offline starts.
   e.respondWith(
@@ -53,6 +68,32 @@ function keep(e, p) {
     e.waitUntil(p)
   } catch {}
   return p
+}
+
+/** Writes one value in the app's IndexedDB store (the one the app and the worker share). */
+function kvPut(key, value) {
+  return new Promise((resolve) => {
+    const open = indexedDB.open('gothalo', 1)
+    open.onupgradeneeded = () => open.result.createObjectStore('kv')
+    open.onerror = () => resolve()
+    open.onsuccess = () => {
+      const db = open.result
+      try {
+        const tx = db.transaction('kv', 'readwrite')
+        tx.objectStore('kv').put(value, key)
+        tx.oncomplete =
+          tx.onerror =
+          tx.onabort =
+            () => {
+              db.close()
+              resolve()
+            }
+      } catch {
+        db.close()
+        resolve()
+      }
+    }
+  })
 }
 
 /** The device token the app keeps for this worker (same origin only), or null. */

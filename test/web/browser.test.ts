@@ -251,6 +251,47 @@ describe('the phone client', () => {
     await waitFor(async () => (await p.page.locator('.thumbs').count()) === 0, 5000, 'the thumbnails cleared')
   })
 
+  test('Share → gothalo: the worker keeps the shared photo, the app asks which agent gets it, then sends it there', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001', 'hex'), Buffer.alloc(40)])
+    const p = await phone(ADMIN, { serviceWorker: true })
+    await p.page.goto(`${b.base}/#/`)
+    await p.page.getByRole('heading', { name: 'Agents' }).waitFor()
+    // the page is controlled by the app's worker once it reloads under it
+    await p.page.evaluate(() => (navigator as unknown as { serviceWorker: { ready: Promise<unknown> } }).serviceWorker.ready)
+    await p.page.reload()
+    await p.page.waitForFunction(() => (navigator as unknown as { serviceWorker: { controller: unknown } }).serviceWorker.controller !== null)
+    // what Android's share sheet does: a multipart POST to the manifest's share_target action
+    const landed = await p.page.evaluate(
+      async (bytes) => {
+        const form = new FormData()
+        form.append('text', 'the login page is broken')
+        form.append('files', new File([new Uint8Array(bytes)], 'shot.png', { type: 'image/png' }))
+        const r = await fetch('/share-target', { method: 'POST', body: form })
+        return r.url
+      },
+      [...png],
+    )
+    expect(landed).toBe(`${b.base}/`)
+    await p.page.goto(`${b.base}/#/share`)
+    await p.page.getByRole('heading', { name: 'Share with an agent' }).waitFor()
+    await p.page.locator('.shared img[alt="shot.png"]').waitFor()
+    expect(await p.page.getByPlaceholder('What should it do with it?').inputValue()).toBe('the login page is broken')
+    const before = b.calls().length
+    await p.page.locator('ul.agents button', { hasText: 'long job' }).click()
+    await p.page.waitForURL(`${b.base}/#/p/w1%3Ap1`)
+    const typed = b
+      .calls()
+      .slice(before)
+      .filter((x) => x[1] === 'send-input' || x[1] === 'send-text')
+    expect(typed).toEqual([
+      ['pane', 'send-input', 'w1:p1', expect.stringMatching(/\/attachments\/[0-9a-f]{32}\.png$/)],
+      ['pane', 'send-text', 'w1:p1', 'the login page is broken'],
+    ])
+    // taken once: the share screen is empty again
+    await p.page.goto(`${b.base}/#/share`)
+    await p.page.getByText('Nothing was shared').waitFor()
+  })
+
   test('scrolls back through a long transcript, page by page, with no gap', async () => {
     const p = await phone()
     await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)

@@ -379,10 +379,10 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
   )
 }
 
-const ATTACHABLE = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/plain']
+export const ATTACHABLE = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/plain']
 
 /** Uploads one file for the agent (POST /attachments: the bytes as the body); its id. */
-async function uploadAttachment(pane: string, f: File): Promise<string> {
+export async function uploadAttachment(pane: string, f: File): Promise<string> {
   const res = await fetch(`/attachments?pane=${encodeURIComponent(pane)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token()}`, 'content-type': f.type || 'application/octet-stream' },

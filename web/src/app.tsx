@@ -10,6 +10,7 @@ import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForL
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'
+import { ShareScreen } from './share'
 import { ChangesScreen, DiffScreen, FileScreen } from './changes'
 import { NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
@@ -17,6 +18,7 @@ import { can, forgetScopes, useScopes } from './scopes'
 type Route =
   | { name: 'list' }
   | { name: 'new' }
+  | { name: 'share' }
   | { name: 'agent'; pane: string; subagent?: string }
   | { name: 'term'; pane: string }
   | { name: 'changes'; pane: string }
@@ -25,6 +27,7 @@ type Route =
 
 export function parseRoute(hash: string): Route {
   if (hash === '#/new') return { name: 'new' }
+  if (hash === '#/share') return { name: 'share' }
   const c = /^#\/p\/([^/]+)\/(changes|diff\/([01])\/(.+)|file\/(.*))$/.exec(hash)
   if (c) {
     const pane = decodeURIComponent(c[1]!)
@@ -290,6 +293,7 @@ export function App() {
   const route = parseRoute(hash)
   if (route.name === 'term') return <TerminalScreen pane={route.pane} />
   if (route.name === 'new') return <NewAgentScreen />
+  if (route.name === 'share') return <ShareScreen panes={list.panes} />
   if (route.name === 'changes') return <ChangesScreen pane={route.pane} />
   if (route.name === 'diff') return <DiffScreen pane={route.pane} path={route.path} staged={route.staged} />
   if (route.name === 'file') return <FileScreen pane={route.pane} path={route.path} />

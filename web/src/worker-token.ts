@@ -34,3 +34,29 @@ function withStore(mode: IDBTransactionMode, f: (s: IDBObjectStore) => void): Pr
 export function shareTokenWithWorker(token: string | null): Promise<void> {
   return withStore('readwrite', (s) => (token ? s.put(token, 'token') : s.delete('token')))
 }
+
+/** What "Share → gothalo" left for the app (the worker keeps it), taken once: read and deleted. */
+export function takeShared(): Promise<{ files: File[]; text: string } | null> {
+  return new Promise((resolve) => {
+    if (typeof indexedDB === 'undefined') return resolve(null)
+    const open = indexedDB.open(DB, 1)
+    open.onupgradeneeded = () => open.result.createObjectStore(STORE)
+    open.onerror = () => resolve(null)
+    open.onsuccess = () => {
+      const db = open.result
+      try {
+        const tx = db.transaction(STORE, 'readwrite')
+        const get = tx.objectStore(STORE).get('shared')
+        get.onsuccess = () => {
+          tx.objectStore(STORE).delete('shared')
+          const v = get.result as { files?: File[]; text?: string } | undefined
+          resolve(v ? { files: v.files ?? [], text: v.text ?? '' } : null)
+        }
+        tx.oncomplete = tx.onerror = tx.onabort = () => db.close()
+      } catch {
+        db.close()
+        resolve(null)
+      }
+    }
+  })
+}
