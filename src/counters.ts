@@ -3,9 +3,6 @@
 // or is that part's own; none lives in a module, so two apps in one process
 // count apart. Tests and benches read them; nothing the bridge does depends on them.
 import type { WatchCounters } from './herdr/watch'
-import type { PushCounters } from './push/sender'
-import type { AttachCounters } from './routes/attach'
-import type { TranscriptSocketCounters } from './routes/transcript'
 import type { IndexStoreCounters } from './transcript/jsonl/index-store'
 import type { JsonlCounters } from './transcript/jsonl/timeline'
 import type { RosterCounters } from './transcript/kinds/claude/roster-watch'
@@ -31,4 +28,24 @@ export interface Counters {
   attach: AttachCounters
   /** Web Push sends (absent without Web Push) */
   push?: PushCounters
+}
+
+/** What the app's attach sockets did (the app's own), for tests and measurements. */
+export interface AttachCounters {
+  /** the most input any attach socket had queued */
+  maxQueuedInput: number
+}
+
+/** What the app's transcript sockets did. */
+export interface TranscriptSocketCounters {
+  /** the most bytes any transcript socket had queued in the server */
+  maxBufferedBytes: number
+}
+
+/** What a push sender did (the app's own), for tests. */
+export interface PushCounters {
+  /** messages the push service accepted */
+  sent: number
+  /** attempts made again after a failure */
+  retried: number
 }

@@ -3,7 +3,7 @@
 // The server's modules are imported when needed: the demo runs this executable
 // once per herdr call as its herdr stand-in, and that path should load only the fake.
 import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
-import { fakeHerdrMain } from './demo/fake-herdr'
+import { fakeHerdrMain } from './demo/fake-herdr-main'
 import type { Demo } from './demo/demo'
 import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
 import type { PushStore } from './push/store'

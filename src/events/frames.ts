@@ -3,7 +3,7 @@
 import { t } from 'elysia'
 import { Value } from '@sinclair/typebox/value'
 import { CardSchema } from '../card/card'
-import { SnapshotRowSchema } from '../routes/snapshot'
+import { SnapshotRowSchema } from './rows'
 
 export const EventRowSchema = t.Composite([
   SnapshotRowSchema,

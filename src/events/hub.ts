@@ -10,7 +10,7 @@ import type { Card } from '../card/card'
 import { Listeners } from '../listeners'
 import type { HerdrWatch } from '../herdr/watch'
 import type { AgentInfo, Snapshot } from '../herdr/types'
-import { snapshotRows, type SnapshotRow, type SubagentCounter } from '../routes/snapshot'
+import { snapshotRows, type SnapshotRow, type SubagentCounter } from './rows'
 
 export const RING_SIZE = 256
 

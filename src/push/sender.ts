@@ -5,6 +5,7 @@
 // (aes128gcm) and the VAPID JWT (RFC 8292); fetch carries the request.
 import webpush from 'web-push'
 import { tagOf, type PushPayload } from './payloads'
+import type { PushCounters } from '../counters'
 import type { PushStore, PushSubscriptionRecord } from './store'
 import type { VapidKeys } from './vapid'
 
@@ -31,14 +32,6 @@ interface Job {
   key: string
   /** a retry is scheduled */
   retrying?: boolean
-}
-
-/** What a sender did (the app's own), for tests. */
-export interface PushCounters {
-  /** messages the push service accepted */
-  sent: number
-  /** attempts made again after a failure */
-  retried: number
 }
 
 /** The Topic header: the notification's tag in the push service's alphabet, so a newer message replaces an undelivered older one. */

@@ -33,12 +33,6 @@ interface AttachConn {
   typedBytes: number
 }
 
-/** What the app's attach sockets did (the app's own), for tests and measurements. */
-export interface AttachCounters {
-  /** the most input any attach socket had queued */
-  maxQueuedInput: number
-}
-
 /** Typed input queued per socket before its reading pauses (TCP backpressure on the client). */
 export const ATTACH_INPUT_MAX = 16 * 1024
 /**

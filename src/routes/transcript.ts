@@ -13,12 +13,6 @@ import { paneTargets } from './edge'
 import { whoOf } from '../log'
 import { needs } from '../auth/scopes'
 
-/** What the app's transcript sockets did (the app's own), for tests and measurements. */
-export interface TranscriptSocketCounters {
-  /** the most bytes any transcript socket had queued in the server */
-  maxBufferedBytes: number
-}
-
 interface TranscriptConn {
   pane: string
   agent: AgentInfo
