@@ -12,7 +12,8 @@ const PLACEHOLDER = /\[(?:Image #?\d+|PDF \d+)\]/g
 
 export const PLACEHOLDER_WAIT_MS = 5000
 
-const count = (screen: string) => screen.match(PLACEHOLDER)?.length ?? 0
+/** How many attachment placeholders a screen shows. */
+export const placeholders = (screen: string) => screen.match(PLACEHOLDER)?.length ?? 0
 
 /** Whether this kind attaches this file from a pasted path. */
 export function pastes(kind: string, a: Attachment): boolean {
@@ -40,11 +41,11 @@ export async function handAttachments(
       named.push(`${a.mime.startsWith('image/') ? 'Image' : 'File'}: ${a.path}`)
       continue
     }
-    const before = count(await herdr.paneRead(pane, { source: 'visible' }))
+    const before = placeholders(await herdr.paneRead(pane, { source: 'visible' }))
     await herdr.paneSendInput(pane, a.path)
     const until = Date.now() + (o.waitMs ?? PLACEHOLDER_WAIT_MS)
     for (;;) {
-      if (count(await herdr.paneRead(pane, { source: 'visible' })) > before) break
+      if (placeholders(await herdr.paneRead(pane, { source: 'visible' })) > before) break
       if (Date.now() > until)
         throw new AttachmentNotTaken(`the agent did not attach ${a.id} (no placeholder on screen within ${(o.waitMs ?? PLACEHOLDER_WAIT_MS) / 1000} s)`)
       await Bun.sleep(o.pollMs ?? 100)

@@ -85,7 +85,7 @@ export function actionRoutes(ctx: Ctx) {
               }),
             ),
           },
-          { error: 'want {"pane": pane_id, "text": string, "attachments"?: [id]}' },
+          { error: 'want {"pane": pane_id, "text": string}' },
         ),
         response: {
           200: t.Object({ sent: t.Boolean(), enter_suppressed: t.Optional(t.Boolean()) }),

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAttachmentStore } from '../../src/attachments/store'
+import { createAttachmentStore, type Attachment } from '../../src/attachments/store'
+import { pastes, placeholders } from '../../src/attachments/hand'
 import { ROOT, claudePane, fakePane, pairDevice, startBridge, tempDir, type Bridge } from '../support/harness'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)
@@ -140,4 +141,15 @@ test('files older than 7 days are removed, with their rows; partial files too', 
   expect(readdirSync(join(d, 'attachments')).sort()).toEqual([`${fresh.id}.png`])
   expect(store.get(fresh.id, 'dev')?.path).toBe(fresh.path)
   store.close()
+})
+
+test('the placeholders real Claude Code 2.1.332 shows are counted: a pasted image is, a typed path and a pasted PDF are not', () => {
+  const screen = (f: string) => readFileSync(join(ROOT, 'fixtures/screens/cc332-attach', `${f}.txt`), 'utf8')
+  // the conversation above the input already holds one from the earlier turn in the later screens
+  expect(placeholders(screen('paste-png'))).toBe(1)
+  expect(placeholders(screen('after-png'))).toBe(2)
+  expect(placeholders(screen('typed-png'))).toBe(placeholders(screen('after-png')))
+  expect(placeholders(screen('paste-pdf'))).toBe(placeholders(screen('after-png')))
+  expect(pastes('claude', { mime: 'application/pdf' } as Attachment)).toBe(false)
+  expect(pastes('claude', { mime: 'image/png' } as Attachment)).toBe(true)
 })
