@@ -47,13 +47,15 @@ import { createAuditLog, type AuditLog } from './audit/log'
 import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
 import type { AgentHomes } from './transcript/source'
-import { createLogger, whoOf, type Logger } from './log'
+import { isLoopback, createLogger, whoOf, type Logger } from './log'
 
 export interface AppDeps {
   herdr: HerdrClient
   auth: AuthStore
   /** the audit log (in the bridge's database); absent = kept in memory, for tests that do not read it */
   audit?: AuditLog
+  /** `--tailscale-user`: behind tailscale serve, requests from any other tailnet login are refused, token or not */
+  tailscaleUser?: string
   /** where uploaded attachments are kept (absent: POST /attachments answers 503) */
   attachments?: AttachmentStore
   /** the directories agents may be started in (real paths are checked against these); default the home directory */
@@ -386,7 +388,20 @@ export function createApp(deps: AppDeps) {
     .decorate('presence', presence)
     // Web Push's queue: resolves when nothing is queued, in flight or waiting to retry
     .decorate('pushIdle', () => sender?.idle() ?? Promise.resolve())
-    .onRequest(({ request }) => {
+    .onRequest(({ request, server }) => {
+      // Behind `tailscale serve`, only the named tailnet login: the header is trusted from this machine only (where serve connects from).
+      if (deps.tailscaleUser) {
+        const login = request.headers.get('tailscale-user-login')
+        let from = ''
+        try {
+          from = server?.requestIP(request)?.address ?? ''
+        } catch {}
+        if (login !== null && isLoopback(from) && login !== deps.tailscaleUser)
+          return new Response(`forbidden: tailnet user ${login.slice(0, 100)} is not allowed here`, {
+            status: 403,
+            headers: { 'content-type': 'text/plain;charset=utf-8' },
+          })
+      }
       // The generator's raw document and its page are the bridge's own business.
       const path = new URL(request.url).pathname
       // Every body but an attachment's is small: one over 64 KiB, or one that will not say its length, is refused unread.

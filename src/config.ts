@@ -40,6 +40,8 @@ export interface Settings {
   json?: boolean
   /** the directories agents may be started in (default: the home directory) */
   projectRoots?: string[]
+  /** behind tailscale serve: the one tailnet login allowed */
+  tailscaleUser?: string
 }
 
 export class UsageError extends Error {}
@@ -136,6 +138,12 @@ export const FLAGS: Record<string, Flag> = {
     value: 'DIR',
     multiple: true,
     help: 'where the phone may start agents (repeatable; default $HOME)',
+  },
+  'tailscale-user': {
+    key: 'tailscaleUser',
+    env: 'GOTHALO_TAILSCALE_USER',
+    value: 'LOGIN',
+    help: 'behind tailscale serve: refuse requests from any other tailnet login (e.g. you@github), token or not',
   },
   'log-level': { key: 'logLevel', env: 'GOTHALO_LOG_LEVEL', value: 'LEVEL', help: 'error | warn | info (default) | debug (debug also prints stack traces)' },
   'log-format': { key: 'logFormat', env: 'GOTHALO_LOG_FORMAT', value: 'FMT', help: 'text (default) | json, one object per line' },
@@ -241,6 +249,7 @@ export function parseSettings(argv: string[], env: Env): Settings {
     scopes: raw.scopes === undefined ? undefined : scopesOrThrow(String(raw.scopes)),
     since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
     json: raw.json === true,
+    tailscaleUser: typeof raw.tailscaleUser === 'string' && raw.tailscaleUser !== '' ? raw.tailscaleUser : undefined,
     projectRoots: raw.projectRoots === undefined ? undefined : projectRootsOf(raw.projectRoots as string[], home),
   }
 }

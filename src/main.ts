@@ -77,6 +77,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       audit,
       attachments,
       projectRoots: s.projectRoots,
+      tailscaleUser: s.tailscaleUser,
       herdrSocket,
       push: {
         store: pushStore,

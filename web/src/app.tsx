@@ -12,7 +12,7 @@ import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'
 import { ShareScreen } from './share'
 import { ChangesScreen, DiffScreen, FileScreen } from './changes'
-import { NotificationSwitch, useNotificationTidy } from './notifications'
+import { InsecureNote, NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
 
 type Route =
@@ -254,6 +254,7 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
           ))}
         </ul>
       )}
+      <InsecureNote />
       <footer>
         <NotificationSwitch />
         <button

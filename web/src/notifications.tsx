@@ -73,3 +73,18 @@ export function useNotificationTidy(list: ListState) {
     })
   }, [list])
 }
+
+/**
+ * On a plain-http address (not this machine) the browser offers no notifications,
+ * no installing and no offline start: say so, and how to get them, instead of a
+ * switch that quietly is not there.
+ */
+export function InsecureNote() {
+  if (window.isSecureContext) return null
+  return (
+    <p class="msg insecure" role="note">
+      This page is not on HTTPS, so this browser offers no notifications, no home-screen app and no offline start. On the machine, serve the bridge over HTTPS
+      (for example <code>tailscale serve</code>, see the README) and open that address.
+    </p>
+  )
+}
