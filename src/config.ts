@@ -3,7 +3,7 @@
 // One parser (node:util parseArgs) for every command; the help text is made
 // from the same tables, so a command or flag cannot be missing from --help.
 import { homedir } from 'node:os'
-import { isAbsolute, join } from 'node:path'
+import { isAbsolute, join, resolve as resolvePath } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AgentHomes } from './transcript/source'
 import { SCOPES, type Scope, scopesFromList } from './auth/scopes'
@@ -42,6 +42,9 @@ export interface Settings {
   projectRoots?: string[]
   /** behind tailscale serve: the one tailnet login allowed */
   tailscaleUser?: string
+  /** native HTTPS: the certificate and its key (PEM files; renewed files are picked up) */
+  tlsCert?: string
+  tlsKey?: string
 }
 
 export class UsageError extends Error {}
@@ -139,6 +142,13 @@ export const FLAGS: Record<string, Flag> = {
     multiple: true,
     help: 'where the phone may start agents (repeatable; default $HOME)',
   },
+  'tls-cert': {
+    key: 'tlsCert',
+    env: 'GOTHALO_TLS_CERT',
+    value: 'FILE',
+    help: 'serve HTTPS with this PEM certificate (with --tls-key; renewed files are picked up)',
+  },
+  'tls-key': { key: 'tlsKey', env: 'GOTHALO_TLS_KEY', value: 'FILE', help: "the certificate's PEM private key" },
   'tailscale-user': {
     key: 'tailscaleUser',
     env: 'GOTHALO_TAILSCALE_USER',
@@ -249,9 +259,17 @@ export function parseSettings(argv: string[], env: Env): Settings {
     scopes: raw.scopes === undefined ? undefined : scopesOrThrow(String(raw.scopes)),
     since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
     json: raw.json === true,
+    ...tlsOf(raw.tlsCert as string | undefined, raw.tlsKey as string | undefined),
     tailscaleUser: typeof raw.tailscaleUser === 'string' && raw.tailscaleUser !== '' ? raw.tailscaleUser : undefined,
     projectRoots: raw.projectRoots === undefined ? undefined : projectRootsOf(raw.projectRoots as string[], home),
   }
+}
+
+/** `--tls-cert` and `--tls-key` go together. */
+function tlsOf(cert: string | undefined, key: string | undefined): { tlsCert?: string; tlsKey?: string } {
+  if (!cert && !key) return {}
+  if (!cert || !key) throw new UsageError('--tls-cert and --tls-key go together: give both files')
+  return { tlsCert: resolvePath(cert), tlsKey: resolvePath(key) }
 }
 
 /** `--project-root`: absolute directories (`~` is the home directory). */

@@ -9,6 +9,7 @@ import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
 import type { PushStore } from './push/store'
 import type { AuditLog } from './audit/log'
 import type { AttachmentStore } from './attachments/store'
+import { loadTls, watchTls } from './link/tls'
 import { createLogger, isLoopback, type Logger } from './log'
 import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
 import { VERSION } from './version'
@@ -50,6 +51,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
   let pushStore: PushStore | undefined
   let audit: AuditLog | undefined
   let attachments: AttachmentStore | undefined
+  let stopTlsWatch: (() => void) | undefined
   let fakeSocket: FakeHerdrSocket | undefined
   const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }, { createAuditLog }, { createAttachmentStore }] =
     await Promise.all([
@@ -98,13 +100,29 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       watchAtStart: true,
       warmUp: true,
     })
-    app.listen({ hostname: s.host, port: s.port })
+    // HTTPS of its own when given a certificate (checked first: a bad pair is a one-line error)
+    const tlsPair = s.tlsCert && s.tlsKey ? loadTls(s.tlsCert, s.tlsKey) : undefined
+    app.listen({ hostname: s.host, port: s.port, ...(tlsPair ? { tls: { cert: tlsPair.cert, key: tlsPair.key } } : {}) })
+    if (tlsPair && s.tlsCert && s.tlsKey) {
+      const port = app.server!.port!
+      stopTlsWatch = watchTls(s.tlsCert, s.tlsKey, tlsPair, {
+        renewed: (p) => {
+          // Bun keeps a listener's certificate for its life: the listener is opened again, same port, new pair
+          void (async () => {
+            await app.server?.stop(false)
+            app.listen({ hostname: s.host, port, tls: { cert: p.cert, key: p.key } })
+            log.info('tls renewed', { valid_to: p.validTo })
+          })()
+        },
+        failed: (why) => log.warn('tls renewal not used', { error: why }),
+      })
+    }
     if (!isLoopback(s.host))
       log.warn('listening beyond this machine', {
         host: s.host,
         advice: 'anyone who can reach this address can try tokens; prefer 127.0.0.1 behind tailscale serve',
       })
-    const where = localUrl(s.host, app.server!.port!)
+    const where = localUrl(s.host, app.server!.port!, tlsPair !== undefined)
     writeRuntimeInfo(dataDir, { url: where, pid: process.pid, version: VERSION, public_url: s.publicUrl, started_at: Date.now() })
     console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
     log.info('listening', { url: where, data_dir: dataDir, public_url: s.publicUrl, version: VERSION })
@@ -126,6 +144,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       await app.decorator.indexCache.flush(2000)
       void fakeSocket?.close()
       pushStore?.close()
+      stopTlsWatch?.()
       audit?.close()
       attachments?.close()
       store.close()

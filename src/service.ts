@@ -47,6 +47,7 @@ export function serviceSpec(s: Settings, self: string[], env: Env, which: (cmd: 
   if (s.publicUrl) argv.push('--public-url', s.publicUrl)
   for (const r of s.projectRoots ?? []) argv.push('--project-root', resolve(r))
   if (s.tailscaleUser) argv.push('--tailscale-user', s.tailscaleUser)
+  if (s.tlsCert && s.tlsKey) argv.push('--tls-cert', resolve(s.tlsCert), '--tls-key', resolve(s.tlsKey))
   argv.push('--log-level', s.logLevel ?? 'info', '--log-format', s.logFormat ?? 'text')
   const carried: Record<string, string> = {}
   for (const k of CARRIED_ENV) if (env[k]) carried[k] = env[k]!

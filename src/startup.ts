@@ -84,7 +84,7 @@ export function removeRuntimeInfo(dataDir: string, pid = process.pid): void {
 }
 
 /** A URL for reaching a server bound to `host` from this machine. */
-export function localUrl(host: string, port: number): string {
+export function localUrl(host: string, port: number, https = false): string {
   const h = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '[::1]' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
-  return `http://${h}:${port}`
+  return `${https ? 'https' : 'http'}://${h}:${port}`
 }
