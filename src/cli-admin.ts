@@ -13,6 +13,7 @@ import type { Device, PairCode } from './auth/types'
 import { DEFAULT_SCOPES, type Scope } from './auth/scopes'
 import { createAuditLog, type AuditRow } from './audit/log'
 import { isLoopback } from './log'
+import { expose, readStoredPublicUrl, runCommand, unexpose, type Run } from './link/expose'
 import { qrLines } from './qr'
 import { RUNTIME_FILE, readRuntimeInfo } from './startup'
 
@@ -101,6 +102,7 @@ export async function runAdminCommand(
 ): Promise<number> {
   if (settings.command === 'pair') return pair(settings, out, opts)
   if (settings.command === 'audit') return audit(settings, out)
+  if (settings.command === 'expose') return exposeCommand(settings, out, opts)
   if (settings.command !== 'devices' && settings.command !== 'devices-revoke') {
     out(`not an admin command: ${settings.command}`)
     return 2
@@ -155,7 +157,7 @@ async function pair(settings: Settings, out: (line: string) => void, opts: { clo
   if (asked.ok) {
     code = asked.code
     from = `made by the bridge at ${asked.url} (data dir ${settings.dataDir})`
-    base = settings.publicUrl ?? asked.publicUrl ?? asked.url
+    base = settings.publicUrl ?? readStoredPublicUrl(settings.dataDir) ?? asked.publicUrl ?? asked.url
   } else {
     mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 })
     // No bearer token is checked here, so the store needs no real admin token.
@@ -166,7 +168,7 @@ async function pair(settings: Settings, out: (line: string) => void, opts: { clo
       store.close()
     }
     from = `${asked.note}; the code is stored there, and a bridge started with --data-dir ${settings.dataDir} accepts it`
-    base = settings.publicUrl ?? `http://127.0.0.1:${settings.port}`
+    base = settings.publicUrl ?? readStoredPublicUrl(settings.dataDir) ?? `http://127.0.0.1:${settings.port}`
   }
   const url = pairUrl(base, code.code)
   out(`pairing code: ${code.code}`)
@@ -193,4 +195,44 @@ function audit(settings: Settings, out: (line: string) => void): number {
   } finally {
     log.close()
   }
+}
+
+/**
+ * `gothalo expose [--off]`: the bridge that runs on this data dir (or, with none
+ * running, the configured port) behind tailscale serve; then a pairing code for
+ * the new URL. One line that says what to do when anything is off.
+ */
+async function exposeCommand(
+  settings: Settings,
+  out: (line: string) => void,
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; run?: Run },
+): Promise<number> {
+  mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 })
+  const info = readRuntimeInfo(settings.dataDir)
+  const bridgePort = info ? Number(new URL(info.url).port) : settings.port
+  const o = { tailscale: settings.tailscale ?? 'tailscale', bridgePort, dataDir: settings.dataDir, run: opts.run ?? runCommand }
+  if (settings.off) {
+    const r = await unexpose(o)
+    if (!r.ok) {
+      out(`gothalo expose --off: ${r.error}`)
+      return 1
+    }
+    out(
+      r.port === undefined
+        ? 'nothing served the bridge through tailscale serve; the remembered URL is forgotten'
+        : `tailscale serve no longer serves the bridge on HTTPS port ${r.port}; the remembered URL is forgotten`,
+    )
+    return 0
+  }
+  const r = await expose(o)
+  if (!r.ok) {
+    out(`gothalo expose: ${r.error}`)
+    return 1
+  }
+  out(`${r.url} now reaches the bridge at http://127.0.0.1:${bridgePort} (tailscale serve, HTTPS port ${r.port}${r.already ? ', already set up' : ''})`)
+  if (!info) out(`no bridge runs on data dir ${settings.dataDir} yet: start it on port ${bridgePort}`)
+  if (settings.publicUrl && settings.publicUrl !== r.url) out(`note: --public-url ${settings.publicUrl} still wins over it`)
+  const code = await pair({ ...settings, publicUrl: settings.publicUrl ?? r.url }, out, opts)
+  out('undo: gothalo expose --off')
+  return code
 }

@@ -42,6 +42,10 @@ export interface Settings {
   projectRoots?: string[]
   /** behind tailscale serve: the one tailnet login allowed */
   tailscaleUser?: string
+  /** `expose --off` */
+  off?: boolean
+  /** the tailscale executable `expose` runs */
+  tailscale?: string
   /** native HTTPS: the certificate and its key (PEM files; renewed files are picked up) */
   tlsCert?: string
   tlsKey?: string
@@ -90,6 +94,12 @@ export const COMMANDS = [
     summary: 'run the bridge as a user service (systemd on Linux, launchd on macOS) with these settings',
   },
   { command: 'service-uninstall', words: ['service', 'uninstall'], usage: 'gothalo service uninstall', summary: 'stop and remove that service' },
+  {
+    command: 'expose',
+    words: ['expose'],
+    usage: 'gothalo expose [--off]',
+    summary: 'put the bridge behind tailscale serve (HTTPS on your tailnet), remember that URL, print a pairing QR code; --off undoes it',
+  },
   {
     command: 'audit',
     words: ['audit'],
@@ -161,6 +171,8 @@ export const FLAGS: Record<string, Flag> = {
   'no-start': { key: 'noStart', bool: true, help: 'service install: write the unit, do not enable or start it' },
   scopes: { key: 'scopes', value: 'LIST', commandOption: true, help: `pair: what the device may do, comma-separated (${SCOPES.join(', ')})` },
   since: { key: 'since', value: 'T', commandOption: true, help: 'audit: rows from then on (an ISO date or time, or 30m, 24h, 7d ago)' },
+  off: { key: 'off', bool: true, commandOption: true, help: 'expose: remove the tailscale serve config and the remembered URL' },
+  tailscale: { key: 'tailscale', env: 'GOTHALO_TAILSCALE', value: 'PATH', help: 'expose: the tailscale executable (default: tailscale on PATH)' },
   json: { key: 'json', bool: true, commandOption: true, help: 'audit: one JSON object per line' },
 }
 
@@ -259,6 +271,8 @@ export function parseSettings(argv: string[], env: Env): Settings {
     scopes: raw.scopes === undefined ? undefined : scopesOrThrow(String(raw.scopes)),
     since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
     json: raw.json === true,
+    off: raw.off === true,
+    tailscale: typeof raw.tailscale === 'string' && raw.tailscale !== '' ? raw.tailscale : undefined,
     ...tlsOf(raw.tlsCert as string | undefined, raw.tlsKey as string | undefined),
     tailscaleUser: typeof raw.tailscaleUser === 'string' && raw.tailscaleUser !== '' ? raw.tailscaleUser : undefined,
     projectRoots: raw.projectRoots === undefined ? undefined : projectRootsOf(raw.projectRoots as string[], home),

@@ -10,6 +10,7 @@ import type { PushStore } from './push/store'
 import type { AuditLog } from './audit/log'
 import type { AttachmentStore } from './attachments/store'
 import { loadTls, watchTls } from './link/tls'
+import { readStoredPublicUrl } from './link/expose'
 import { createLogger, isLoopback, type Logger } from './log'
 import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
 import { VERSION } from './version'
@@ -72,6 +73,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       fakeSocket = await startFakeHerdrSocket({ statePath: demo.env.FAKE_HERDR_STATE!, socketPath: herdrSocket })
     }
     const vapid = loadOrCreateVapidKeys(dataDir)
+    // the address the phone uses: --public-url, else what `gothalo expose` remembered
+    const publicUrl = s.publicUrl ?? readStoredPublicUrl(dataDir)
     pushStore = createPushStore(join(dataDir, 'gothalo.db'))
     audit = createAuditLog(join(dataDir, 'gothalo.db'))
     attachments = createAttachmentStore(join(dataDir, 'attachments'), join(dataDir, 'gothalo.db'))
@@ -85,7 +88,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
         store: pushStore,
         vapid: vapid.keys,
         // VAPID `sub`: how a push service reaches whoever runs this bridge
-        subject: s.publicUrl?.startsWith('https://') ? s.publicUrl : 'mailto:gothalo-bridge@example.com',
+        subject: publicUrl?.startsWith('https://') ? publicUrl : 'mailto:gothalo-bridge@example.com',
       },
       herdr: createHerdrClient({
         ...herdrOpts,
@@ -123,14 +126,14 @@ async function serve(s: Settings, log: Logger): Promise<void> {
         advice: 'anyone who can reach this address can try tokens; prefer 127.0.0.1 behind tailscale serve',
       })
     const where = localUrl(s.host, app.server!.port!, tlsPair !== undefined)
-    writeRuntimeInfo(dataDir, { url: where, pid: process.pid, version: VERSION, public_url: s.publicUrl, started_at: Date.now() })
+    writeRuntimeInfo(dataDir, { url: where, pid: process.pid, version: VERSION, public_url: publicUrl, started_at: Date.now() })
     console.log(`gothalo ${VERSION} listening on ${where} (swagger: ${where}/swagger)`)
-    log.info('listening', { url: where, data_dir: dataDir, public_url: s.publicUrl, version: VERSION })
+    log.info('listening', { url: where, data_dir: dataDir, public_url: publicUrl, version: VERSION })
     if (admin.created) console.log(`admin token (shown once, stored 0600 in ${dataDir}): ${admin.token}`)
     if (demo) {
       demo.startLive()
       const self = compiled ? 'gothalo' : 'npm start --'
-      console.log(demo.howTo(where, admin.token, { dataDir, publicUrl: s.publicUrl, self }))
+      console.log(demo.howTo(where, admin.token, { dataDir, publicUrl, self }))
     }
     const store = auth
     let stopping = false
@@ -191,6 +194,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       case 'devices':
       case 'devices-revoke':
       case 'audit':
+      case 'expose':
         return await (await import('./cli-admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
       case 'service-install':
       case 'service-uninstall':

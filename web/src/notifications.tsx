@@ -80,11 +80,22 @@ export function useNotificationTidy(list: ListState) {
  * switch that quietly is not there.
  */
 export function InsecureNote() {
-  if (window.isSecureContext) return null
+  const ios = /iPhone|iPad/.test(navigator.userAgent)
+  if (window.isSecureContext) {
+    // iOS gives push only to a web app on the Home Screen
+    const standalone = (navigator as { standalone?: boolean }).standalone === true || matchMedia('(display-mode: standalone)').matches
+    if (ios && !standalone && !('PushManager' in window))
+      return (
+        <p class="msg insecure" role="note">
+          On iPhone and iPad, notifications need this app on the Home Screen: Share → Add to Home Screen, then open it from there.
+        </p>
+      )
+    return null
+  }
   return (
     <p class="msg insecure" role="note">
-      This page is not on HTTPS, so this browser offers no notifications, no home-screen app and no offline start. On the machine, serve the bridge over HTTPS
-      (for example <code>tailscale serve</code>, see the README) and open that address.
+      This page is not on HTTPS, so this browser offers no notifications, no home-screen app and no offline start. On the machine, run{' '}
+      <code>gothalo expose</code> (Tailscale) and open the address it prints.
     </p>
   )
 }
