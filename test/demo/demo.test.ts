@@ -1,5 +1,5 @@
 // gothalo --demo in-process: the deps built the way main.ts builds them in demo
-// mode (the herdr stand-in is src/demo/fake-herdr.ts run by this Bun, homes from
+// mode (the herdr stand-in is src/demo/fake-herdr-main.ts run by this Bun, homes from
 // the demo's env), the app on port 0. Every endpoint answers from the bundled
 // samples; approving the blocked pane works; the live tail grows.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const env = { ...process.env, ...demo.env }
   auth = createAuthStore({ dbPath: join(tempDir(), 'gothalo.db'), adminToken: TOKEN })
   app = createApp({
-    herdr: createHerdrClient({ bin: process.execPath, argvPrefix: [join(ROOT, 'src/demo/fake-herdr.ts')], env, timeoutMs: 5000 }),
+    herdr: createHerdrClient({ bin: process.execPath, argvPrefix: [join(ROOT, 'src/demo/fake-herdr-main.ts')], env, timeoutMs: 5000 }),
     auth,
     homes: agentHomes(env),
     version: 'test',

@@ -29,7 +29,7 @@ beforeAll(async () => {
   stopSocket = await demo.serveSocket() // typed text goes to herdr's socket
   const env = { ...process.env, ...demo.env }
   auth = createAuthStore({ dbPath: join(tempDir(), 'gothalo.db'), adminToken: TOKEN })
-  herdr = createHerdrClient({ bin: process.execPath, argvPrefix: [join(ROOT, 'src/demo/fake-herdr.ts')], env, timeoutMs: 5000 })
+  herdr = createHerdrClient({ bin: process.execPath, argvPrefix: [join(ROOT, 'src/demo/fake-herdr-main.ts')], env, timeoutMs: 5000 })
   app = createApp({ herdr, auth, homes: agentHomes(env), version: 'test', log: () => {}, logger: silentLogger }).listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${app.server!.port}`
 })

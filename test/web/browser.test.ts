@@ -276,6 +276,12 @@ describe('the phone client', () => {
     await p.page.getByRole('heading', { name: 'Share with an agent' }).waitFor()
     await p.page.locator('.shared img[alt="shot.png"]').waitFor()
     expect(await p.page.getByPlaceholder('What should it do with it?').inputValue()).toBe('the login page is broken')
+    // the agent waits for input (an earlier test's message may have set it working)
+    b.updatePane('w1:p1', (x) => {
+      x.agent!.agent_status = 'done'
+      x.typed = ''
+    })
+    await waitFor(async () => ((await b.json('/snapshot')) as any).panes.find((r: any) => r.pane_id === 'w1:p1')?.agent_status === 'done', 5000, 'w1:p1 done')
     const before = b.calls().length
     await p.page.locator('ul.agents button', { hasText: 'long job' }).click()
     await p.page.waitForURL(`${b.base}/#/p/w1%3Ap1`)
