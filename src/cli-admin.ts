@@ -202,7 +202,7 @@ function audit(settings: Settings, out: (line: string) => void): number {
  * running, the configured port) behind tailscale serve; then a pairing code for
  * the new URL. One line that says what to do when anything is off.
  */
-async function exposeCommand(
+export async function exposeCommand(
   settings: Settings,
   out: (line: string) => void,
   opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; run?: Run },

@@ -44,6 +44,8 @@ export interface Settings {
   tailscaleUser?: string
   /** `expose --off` */
   off?: boolean
+  /** `service install --expose` */
+  expose?: boolean
   /** the tailscale executable `expose` runs */
   tailscale?: string
   /** native HTTPS: the certificate and its key (PEM files; renewed files are picked up) */
@@ -171,6 +173,7 @@ export const FLAGS: Record<string, Flag> = {
   'no-start': { key: 'noStart', bool: true, help: 'service install: write the unit, do not enable or start it' },
   scopes: { key: 'scopes', value: 'LIST', commandOption: true, help: `pair: what the device may do, comma-separated (${SCOPES.join(', ')})` },
   since: { key: 'since', value: 'T', commandOption: true, help: 'audit: rows from then on (an ISO date or time, or 30m, 24h, 7d ago)' },
+  expose: { key: 'expose', bool: true, commandOption: true, help: 'service install: also put the service behind tailscale serve (as gothalo expose)' },
   off: { key: 'off', bool: true, commandOption: true, help: 'expose: remove the tailscale serve config and the remembered URL' },
   tailscale: { key: 'tailscale', env: 'GOTHALO_TAILSCALE', value: 'PATH', help: 'expose: the tailscale executable (default: tailscale on PATH)' },
   json: { key: 'json', bool: true, commandOption: true, help: 'audit: one JSON object per line' },
@@ -272,6 +275,7 @@ export function parseSettings(argv: string[], env: Env): Settings {
     since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
     json: raw.json === true,
     off: raw.off === true,
+    expose: raw.expose === true,
     tailscale: typeof raw.tailscale === 'string' && raw.tailscale !== '' ? raw.tailscale : undefined,
     ...tlsOf(raw.tlsCert as string | undefined, raw.tlsKey as string | undefined),
     tailscaleUser: typeof raw.tailscaleUser === 'string' && raw.tailscaleUser !== '' ? raw.tailscaleUser : undefined,

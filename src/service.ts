@@ -6,6 +6,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { Settings } from './config'
+import { exposeCommand } from './cli-admin'
+import type { Run } from './link/expose'
 
 export const SYSTEMD_UNIT = 'gothalo.service'
 export const LAUNCHD_LABEL = 'dev.gothalo.bridge'
@@ -149,6 +151,8 @@ export interface ServiceOptions {
   env?: Env
   /** runs one control command; returns its exit code and stderr */
   run?: (argv: string[]) => { code: number; stderr: string }
+  /** runs tailscale for --expose (tests: a fake) */
+  tailscaleRun?: Run
 }
 
 function defaultRun(argv: string[]): { code: number; stderr: string } {
@@ -205,10 +209,12 @@ export async function runServiceCommand(s: Settings, out: (line: string) => void
   if (s.adminToken) out(`note: the admin token is not written into the unit; the service reads ${join(resolve(s.dataDir), 'admin-token')}`)
   if (!spec.argv.includes('--herdr') || !isAbsolute(spec.argv[spec.argv.indexOf('--herdr') + 1]))
     out(`note: ${s.herdr} is not on PATH now; the service will look for it on its own PATH (pass --herdr /path/to/herdr)`)
+  // --expose: the service's port behind tailscale serve, as `gothalo expose` does it
+  const exposed = async (code: number) => (s.expose ? Math.max(code, await exposeCommand({ ...s, command: 'expose' }, out, { run: o.tailscaleRun })) : code)
   if (s.noStart) {
     out('not started (--no-start). To start it:')
     for (const l of manual('start')) out(l)
-    return 0
+    return exposed(0)
   }
   if (!control('start')) {
     out('the unit is written; start it by hand:')
@@ -216,5 +222,5 @@ export async function runServiceCommand(s: Settings, out: (line: string) => void
     return 1
   }
   out(platform === 'darwin' ? `started (logs: ${spec.logFile})` : `started (logs: journalctl --user -u ${SYSTEMD_UNIT})`)
-  return 0
+  return exposed(0)
 }

@@ -198,3 +198,28 @@ describe('gothalo service install / uninstall', () => {
     expect(out).toEqual(['gothalo service: win32 is not supported (systemd on Linux, launchd on macOS)'])
   })
 })
+
+test("service install --expose: the unit, then the service's port behind tailscale serve", async () => {
+  const cfg = temp()
+  const data = temp()
+  const env = { ...USER_ENV, XDG_CONFIG_HOME: cfg }
+  const ts: string[][] = []
+  const tailscaleRun = async (argv: string[]) => {
+    ts.push(argv.slice(1))
+    if (argv[1] === 'status')
+      return {
+        code: 0,
+        stdout: JSON.stringify({ BackendState: 'Running', Self: { DNSName: 'box.tail1234.ts.net.' }, CertDomains: ['box.tail1234.ts.net'] }),
+        stderr: '',
+      }
+    if (argv[1] === 'serve' && argv[2] === 'status') return { code: 0, stdout: '{}', stderr: '' }
+    return { code: 0, stdout: 'Serve started and running in the background.', stderr: '' }
+  }
+  const out: string[] = []
+  const o = { self: SELF, platform: 'linux', env, run: () => ({ code: 0, stderr: '' }), tailscaleRun }
+  expect(await runServiceCommand(settings(['--port', '8799', '--data-dir', data, '--expose', '--no-start'], env), (l) => out.push(l), o)).toBe(0)
+  expect(existsSync(join(cfg, 'systemd', 'user', 'gothalo.service'))).toBe(true)
+  expect(ts.at(-1)).toEqual(['serve', '--bg', '--https=443', 'http://127.0.0.1:8799'])
+  expect(out).toContain('https://box.tail1234.ts.net now reaches the bridge at http://127.0.0.1:8799 (tailscale serve, HTTPS port 443)')
+  expect(out.at(-1)).toBe('undo: gothalo expose --off')
+})
