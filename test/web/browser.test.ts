@@ -293,8 +293,9 @@ describe('the phone client', () => {
       ['pane', 'send-input', 'w1:p1', expect.stringMatching(/\/attachments\/[0-9a-f]{32}\.png$/)],
       ['pane', 'send-text', 'w1:p1', 'the login page is broken'],
     ])
-    // taken once: the share screen is empty again
+    // taken once: the share screen, opened afresh, is empty
     await p.page.goto(`${b.base}/#/share`)
+    await p.page.reload()
     await p.page.getByText('Nothing was shared').waitFor()
   })
 
