@@ -299,6 +299,25 @@ describe('the phone client', () => {
     await p.page.getByText('Nothing was shared').waitFor()
   })
 
+  test('an admin device reads the audit log (Activity); a device without admin sees no link to it', async () => {
+    const viewer = await pairDevice(b, 'viewer-2', ['read'])
+    await b.post('/send', { pane: 'w1:p3', text: 'ls\n' })
+    const p = await phone()
+    await p.page.goto(`${b.base}/#/`)
+    await p.page.getByRole('link', { name: 'Activity' }).click()
+    await p.page.getByRole('heading', { name: 'Activity' }).waitFor()
+    const row = p.page.locator('li.audit-row', { hasText: 'send' }).first()
+    await row.waitFor()
+    expect(await row.textContent()).toContain('w1:p3')
+    expect(await row.textContent()).toContain('3 characters typed')
+    expect(await p.page.locator('li.audit-row', { hasText: 'pair.code' }).count()).toBeGreaterThan(0)
+    const v = await phone(viewer.token)
+    await v.page.goto(`${b.base}/#/`)
+    await v.page.getByRole('heading', { name: 'Agents' }).waitFor()
+    await v.page.locator('.view-only').waitFor()
+    expect(await v.page.getByRole('link', { name: 'Activity' }).count()).toBe(0)
+  })
+
   test('scrolls back through a long transcript, page by page, with no gap', async () => {
     const p = await phone()
     await p.page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)

@@ -11,6 +11,7 @@ import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'
 import { ShareScreen } from './share'
+import { ActivityScreen } from './activity'
 import { ChangesScreen, DiffScreen, FileScreen } from './changes'
 import { InsecureNote, NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
@@ -19,6 +20,7 @@ type Route =
   | { name: 'list' }
   | { name: 'new' }
   | { name: 'share' }
+  | { name: 'activity' }
   | { name: 'agent'; pane: string; subagent?: string }
   | { name: 'term'; pane: string }
   | { name: 'changes'; pane: string }
@@ -28,6 +30,7 @@ type Route =
 export function parseRoute(hash: string): Route {
   if (hash === '#/new') return { name: 'new' }
   if (hash === '#/share') return { name: 'share' }
+  if (hash === '#/activity') return { name: 'activity' }
   const c = /^#\/p\/([^/]+)\/(changes|diff\/([01])\/(.+)|file\/(.*))$/.exec(hash)
   if (c) {
     const pane = decodeURIComponent(c[1]!)
@@ -257,6 +260,11 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
       <InsecureNote />
       <footer>
         <NotificationSwitch />
+        {can(scopes, 'admin') && (
+          <a class="activity-link" href="#/activity">
+            Activity
+          </a>
+        )}
         <button
           type="button"
           class="link"
@@ -295,6 +303,7 @@ export function App() {
   if (route.name === 'term') return <TerminalScreen pane={route.pane} />
   if (route.name === 'new') return <NewAgentScreen />
   if (route.name === 'share') return <ShareScreen panes={list.panes} />
+  if (route.name === 'activity') return <ActivityScreen />
   if (route.name === 'changes') return <ChangesScreen pane={route.pane} />
   if (route.name === 'diff') return <DiffScreen pane={route.pane} path={route.path} staged={route.staged} />
   if (route.name === 'file') return <FileScreen pane={route.pane} path={route.path} />
