@@ -37,9 +37,9 @@ export function authGuard(ctx: Ctx, declared: (request: Request, route: string) 
   const needOfRoute = (request: Request, route: string) => declared(request, route)?.need
   return new Elysia({ name: 'auth-guard' })
     .onParse({ as: 'scoped' }, ({ request, route }) => {
-      if (refusalOf(ctx.auth.identify(tokenOfRequest(request)), needOfRoute(request, route))) return UNREAD_BODY
-      // a route that reads its own body (an upload): nothing is parsed for it
-      if (declared(request, route)?.rawBody) return UNREAD_BODY
+      const d = declared(request, route)
+      // refused, or a route that reads its own body (an upload): nothing is parsed
+      if (refusalOf(ctx.auth.identify(tokenOfRequest(request)), d?.need) || d?.rawBody) return UNREAD_BODY
     })
     .derive({ as: 'scoped' }, ({ headers, query, status, set, request, route }) => {
       const principal = ctx.auth.identify(tokenOf(headers, query as Record<string, unknown>))

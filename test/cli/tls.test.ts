@@ -5,7 +5,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import tls from 'node:tls'
-import { tempDir, waitFor } from '../support/harness'
+import { bridgeUrlIn, tempDir, waitFor } from '../support/harness'
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 const dir = tempDir('gothalo-tls-')
@@ -69,17 +69,7 @@ test('served over HTTPS; a renewal by rename is served within seconds, a broken 
   void (async () => {
     for await (const c of p.stderr as ReadableStream<Uint8Array>) stderr += Buffer.from(c).toString()
   })()
-  const url = await waitFor(
-    () => {
-      try {
-        return JSON.parse(readFileSync(join(data, 'bridge.json'), 'utf8')).url as string
-      } catch {
-        return undefined
-      }
-    },
-    10_000,
-    'the bridge to listen',
-  )
+  const url = await bridgeUrlIn(data)
   expect(url).toStartWith('https://127.0.0.1:')
   const port = Number(new URL(url).port)
   const served = () =>

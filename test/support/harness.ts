@@ -222,7 +222,8 @@ export function fakePane(kind: string, over: PaneOver = {}): FakePane {
 /** A claude pane in the fake, with its screen from a fixture file. */
 export const claudePane = (over: PaneOver = {}): FakePane => fakePane('claude', over)
 
-export { waitFor } from './wait'
+import { waitFor } from './wait'
+export { waitFor }
 
 export const WS_HANDSHAKE = {
   upgrade: 'websocket',
@@ -289,4 +290,19 @@ export class FrameQueue {
   close() {
     this.ws.close()
   }
+}
+
+/** The URL a bridge started as its own process (the CLI) records in its data dir's bridge.json, once it listens. */
+export function bridgeUrlIn(dataDir: string, ms = 10_000): Promise<string> {
+  return waitFor(
+    () => {
+      try {
+        return JSON.parse(readFileSync(join(dataDir, 'bridge.json'), 'utf8')).url as string
+      } catch {
+        return undefined
+      }
+    },
+    ms,
+    'the bridge to listen',
+  )
 }

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { chromiumPath } from '../support/browser'
-import { tempDir, waitFor } from '../support/harness'
+import { bridgeUrlIn, tempDir, waitFor } from '../support/harness'
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 const dir = tempDir('gothalo-tls-web-')
@@ -53,17 +53,7 @@ beforeAll(async () => {
     },
   )
   admin = 'tls-web-admin'
-  url = await waitFor(
-    () => {
-      try {
-        return JSON.parse(readFileSync(join(data, 'bridge.json'), 'utf8')).url as string
-      } catch {
-        return undefined
-      }
-    },
-    10_000,
-    'the bridge to listen',
-  )
+  url = await bridgeUrlIn(data)
   browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-dev-shm-usage', `--ignore-certificate-errors-spki-list=${pin}`],
