@@ -8,7 +8,7 @@
 // Floor: the watcher's own budget, one `herdr api snapshot` per second for all
 // panes. Target: at most that (+1 for a poll already in flight), whatever the
 // socket count. Everything lives in a temp dir removed at the end.
-import { createLogger } from '../src/log'
+import { createLogger } from '../src/server/log'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'

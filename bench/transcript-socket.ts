@@ -33,7 +33,7 @@
 // Each bridge uses a canned shell script as herdr (a native CLI's spawn cost,
 // ~ms); the Bun-script fake (BENCH_HERDR=fake) costs ~30 ms a spawn.
 // Everything is written under one temp dir, removed at the end.
-import { createLogger } from '../src/log'
+import { createLogger } from '../src/server/log'
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'

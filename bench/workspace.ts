@@ -5,7 +5,7 @@ import type { FakeState } from '../src/demo/fake-herdr'
 import { createApp } from '../src/app'
 import type { AuthStore } from '../src/auth/types'
 import type { HerdrClient } from '../src/herdr/client'
-import { createLogger } from '../src/log'
+import { createLogger } from '../src/server/log'
 
 const SCREENS = ['cc-working/04-working-c', 'cc-bash-prompt/01-bash-prompt', 'cc-askuser/01-question', 'cc-long/03-end', 'cc-plan/01-plan-approval']
 

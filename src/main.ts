@@ -2,7 +2,7 @@
 // else lives in createApp and the modules it composes.
 // The server's modules are imported when needed: the demo runs this executable
 // once per herdr call as its herdr stand-in, and that path should load only the fake.
-import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './config'
+import { HELP, UsageError, agentHomes, parseSettings, type Settings } from './cli/config'
 import { fakeHerdrMain } from './demo/fake-herdr-main'
 import type { Demo } from './demo/demo'
 import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
@@ -11,9 +11,9 @@ import type { AuditLog } from './audit/log'
 import type { AttachmentStore } from './attachments/store'
 import { loadTls, watchTls } from './link/tls'
 import { readStoredPublicUrl } from './link/expose'
-import { createLogger, isLoopback, type Logger } from './log'
-import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './startup'
-import { VERSION } from './version'
+import { createLogger, isLoopback, type Logger } from './server/log'
+import { describeStartupError, localUrl, removeRuntimeInfo, writeRuntimeInfo } from './cli/startup'
+import { VERSION } from './server/version'
 import { join } from 'node:path'
 
 /** The compiled binary runs itself as the demo's herdr stand-in. */
@@ -170,7 +170,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
 async function main(argv: string[]): Promise<number | undefined> {
   if (argv[0] === FAKE_HERDR) return fakeHerdrMain(argv.slice(1), process.env)
   // a command module of its own: why a card says what it says
-  if (argv[0] === 'explain') return (await import('./cli-explain')).runExplain(argv.slice(1))
+  if (argv[0] === 'explain') return (await import('./cli/explain')).runExplain(argv.slice(1))
   let s: Settings
   try {
     s = parseSettings(argv, process.env)
@@ -195,10 +195,10 @@ async function main(argv: string[]): Promise<number | undefined> {
       case 'devices-revoke':
       case 'audit':
       case 'expose':
-        return await (await import('./cli-admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
+        return await (await import('./cli/admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
       case 'service-install':
       case 'service-uninstall':
-        return await (await import('./service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })
+        return await (await import('./cli/service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })
       case 'serve':
         await serve(s, log)
         return undefined

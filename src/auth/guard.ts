@@ -2,7 +2,7 @@
 // with scopes"): the token (header or ?token=), then the scope the route declares.
 // A refused request's body is never read and no herdr call is made for it.
 import { Elysia } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { tokenOf } from '../routes/sockets'
 import type { AuditAction } from '../audit/actions'
 import { auditOf, needOf, type RouteNeed } from './scopes'

@@ -7,7 +7,7 @@
 // per socket). It runs while someone listens (an /events socket, push).
 import { randomBytes } from 'node:crypto'
 import type { Card } from '../card/card'
-import { Listeners } from '../listeners'
+import { Listeners } from '../server/listeners'
 import type { HerdrWatch } from '../herdr/watch'
 import type { AgentInfo, Snapshot } from '../herdr/types'
 import { snapshotRows, type SnapshotRow, type SubagentCounter } from './rows'

@@ -14,7 +14,7 @@
 // It runs only while someone uses it (an /events socket, a transcript socket, a
 // push subscription); /snapshot alone reads through a short shared cache.
 import type { HerdrClient } from './client'
-import { Listeners } from '../listeners'
+import { Listeners } from '../server/listeners'
 import { socketRequest, socketSubscribe, type Subscription } from './socket'
 import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'

@@ -5,7 +5,7 @@
 // (aes128gcm) and the VAPID JWT (RFC 8292); fetch carries the request.
 import webpush from 'web-push'
 import { tagOf, type PushPayload } from './payloads'
-import type { PushCounters } from '../counters'
+import type { PushCounters } from '../server/counters'
 import type { PushStore, PushSubscriptionRecord } from './store'
 import type { VapidKeys } from './vapid'
 

@@ -1,7 +1,7 @@
 // The phone's actions: POST /send, POST /approve, POST /answer, POST /agent-mode/cycle.
 // The answering policy (guards, checks, keys) lives in src/answer/.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { cyclePermissionMode } from '../answer/mode'
 import { paneTargets } from './edge'
 import { needs } from '../auth/scopes'

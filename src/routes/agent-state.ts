@@ -1,7 +1,7 @@
 // GET /agent-state: the parsed agent card (docs/agent-pane-api.md, first contract).
 // Stateless per request: herdr agent get + agent read, then a pure grammar.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { explainCard, type ExplainedCard } from '../card/build'
 import { CardSchema } from '../card/card'
 import { grammarFor } from '../card/registry'

@@ -5,9 +5,9 @@
 import { Elysia, t } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { paneTargets } from './edge'
-import { whoOf } from '../log'
+import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
 const CLEAR = '\x1b[H\x1b[2J'

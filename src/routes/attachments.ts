@@ -3,7 +3,7 @@
 // read (the guard), the length before it is read past 10 MiB, the type from the
 // bytes' magic numbers as well as the header.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import type { Principal } from '../auth/types'
 import { ATTACHMENT_TYPES, mediaType, sniff, type AttachmentType } from '../attachments/kind'

@@ -1,7 +1,7 @@
 // GET /audit (docs/bridge.md "Devices with scopes, and an audit log"): the audit
 // log, newest first, for the admin.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 
 export const AuditRowSchema = t.Object({

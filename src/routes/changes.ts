@@ -2,7 +2,7 @@
 // GET /changes/diff, GET /files, for the repository holding the pane's working
 // directory. Read-only; git runs inert (src/changes/git.ts).
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import { changesOf, diffOf } from '../changes/repo'
 import { ENTRIES_MAX, RAW_MAX, TEXT_MAX, listEntries, mimeOf, readStart, resolveIn } from '../changes/files'

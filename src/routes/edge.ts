@@ -3,7 +3,7 @@
 // become statuses in app.ts's one onError, through herdrFailure. A route names
 // what it targets; its 404 text ('no such agent' / 'no such pane') follows.
 import { Elysia } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { herdrFor, type HerdrClient, type HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
 

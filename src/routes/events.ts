@@ -4,9 +4,9 @@
 // other sockets: the token is checked at the upgrade and again at open, where
 // the socket is registered in the same synchronous step (revocation closes it).
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import type { PaneEvent } from '../events/hub'
-import { whoOf } from '../log'
+import { whoOf } from '../server/log'
 import { asVisibility } from '../events/frames'
 import type { Principal } from '../auth/types'
 import { needs } from '../auth/scopes'

@@ -1,7 +1,7 @@
 // Pairing over HTTP (docs/bridge.md "Pairing"): the admin makes a one-time code, a
 // phone redeems it for its own token, and devices can be listed and revoked.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import type { Principal } from '../auth/types'
 import { deviceNameProblem } from '../auth/store'
 import { DEFAULT_SCOPES, SCOPES, ScopeSchema, anyToken, needs, publicRoute } from '../auth/scopes'

@@ -2,7 +2,7 @@
 // GET /projects, GET /dirs, POST /agent-start, POST /agent-stop. The logic is in
 // src/projects/; these are the edges.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import { AGENT_KINDS, projectsOf } from '../projects/listing'
 import { listDir, listRoots, resolveDir } from '../projects/roots'

@@ -1,7 +1,7 @@
 // Web Push (docs/bridge.md "Web Push"): the VAPID public key, and the
 // subscriptions of the calling device.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import type { Principal } from '../auth/types'
 import { PUSH_EVENTS, type PushEvent } from '../push/store'
 import { needs } from '../auth/scopes'

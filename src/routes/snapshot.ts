@@ -1,6 +1,6 @@
 // GET /snapshot: every pane herdr knows, one row each, in herdr's order.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import { snapshotRows, SnapshotRowSchema, type SubagentCounter } from '../events/rows'
 import { needs } from '../auth/scopes'
 

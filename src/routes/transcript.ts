@@ -3,14 +3,14 @@
 // per-socket protocol lives in transcript/stream.ts, and following the pane onto
 // a new session in transcript/rotation.ts.
 import { Elysia, t } from 'elysia'
-import type { Ctx } from '../ctx'
+import type { Ctx } from '../server/ctx'
 import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
 import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcript/source'
 import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
-import { whoOf } from '../log'
+import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
 interface TranscriptConn {

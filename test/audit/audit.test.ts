@@ -7,8 +7,8 @@ import { createHash, createECDH, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createAuditLog } from '../../src/audit/log'
-import { runAdminCommand } from '../../src/cli-admin'
-import type { Settings } from '../../src/config'
+import { runAdminCommand } from '../../src/cli/admin'
+import type { Settings } from '../../src/cli/config'
 import { ADMIN, FrameQueue, ROOT, claudePane, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 
 const S = (f: string) => join(ROOT, 'fixtures/screens-bridge', f)

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
-import { silentLogger } from '../../src/log'
+import { silentLogger } from '../../src/server/log'
 import { createAuthStore } from '../../src/auth/store'
 import type { HerdrClient } from '../../src/herdr/client'
 

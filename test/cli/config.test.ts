@@ -1,7 +1,7 @@
 // The command line: one parser for every command, errors in one line, and a
 // --help that names every command and flag.
 import { describe, expect, test } from 'bun:test'
-import { COMMANDS, FLAGS, HELP, parseSettings, UsageError } from '../../src/config'
+import { COMMANDS, FLAGS, HELP, parseSettings, UsageError } from '../../src/cli/config'
 
 const parse = (argv: string[], env: Record<string, string> = {}) => parseSettings(argv, { HOME: '/home/u', ...env })
 const usage = (argv: string[], env: Record<string, string> = {}) => {

@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { runAdminCommand } from '../../src/cli-admin'
-import type { Settings } from '../../src/config'
+import { runAdminCommand } from '../../src/cli/admin'
+import type { Settings } from '../../src/cli/config'
 import type { FakeTailscale } from '../support/fake-tailscale'
 import { ROOT, tempDir } from '../support/harness'
 

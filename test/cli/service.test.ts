@@ -5,8 +5,8 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseSettings } from '../../src/config'
-import { launchdPlist, runServiceCommand, serviceSpec, systemdQuote, systemdUnit, unitPath } from '../../src/service'
+import { parseSettings } from '../../src/cli/config'
+import { launchdPlist, runServiceCommand, serviceSpec, systemdQuote, systemdUnit, unitPath } from '../../src/cli/service'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -27,15 +27,15 @@ test('each cycle once, whatever file the walk starts from; none in a tree withou
 test('type-only imports, multi-line imports, re-exports and dynamic imports count', () => {
   const file = join(ROOT, 'src/app.ts')
   const text = [
-    "import type { Ctx } from './ctx'",
+    "import type { Ctx } from './server/ctx'",
     'import {',
     '  createApp,',
     "} from './app'",
     "export { tokenOf } from './routes/sockets'",
-    "const m = await import('./log')",
+    "const m = await import('./server/log')",
     "import { t } from 'elysia'",
   ].join('\n')
-  expect(importsOf(file, text).map((f) => f.slice(ROOT.length + 1))).toEqual(['src/ctx.ts', 'src/app.ts', 'src/routes/sockets.ts', 'src/log.ts'])
+  expect(importsOf(file, text).map((f) => f.slice(ROOT.length + 1))).toEqual(['src/server/ctx.ts', 'src/app.ts', 'src/routes/sockets.ts', 'src/server/log.ts'])
 })
 
 test('src/ has no import cycle', () => {

@@ -5,8 +5,8 @@
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve as resolvePath } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { AgentHomes } from './transcript/source'
-import { SCOPES, type Scope, scopesFromList } from './auth/scopes'
+import type { AgentHomes } from '../transcript/source'
+import { SCOPES, type Scope, scopesFromList } from '../auth/scopes'
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug'
 export type LogFormat = 'text' | 'json'
@@ -108,7 +108,7 @@ export const COMMANDS = [
     usage: 'gothalo audit [--since T] [--json]',
     summary: 'what was done from phones, newest first (T: 2026-12-01, an ISO time, or 30m, 24h, 7d ago)',
   },
-  // dispatched by main.ts before these flags are parsed (src/cli-explain.ts has its own)
+  // dispatched by main.ts before these flags are parsed (src/cli/explain.ts has its own)
   {
     command: 'serve',
     words: ['explain'],

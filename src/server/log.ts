@@ -1,8 +1,8 @@
 // The bridge's log: one line per request and per event, as text or JSON, on
 // stderr. Fields are given by name so a log line can never carry a token or
 // typed text by accident of formatting: callers pass only what they mean to.
-import type { LogFormat, LogLevel } from './config'
-import type { Principal } from './auth/types'
+import type { LogFormat, LogLevel } from '../cli/config'
+import type { Principal } from '../auth/types'
 
 export type Fields = Record<string, string | number | boolean | null | undefined>
 

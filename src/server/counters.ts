@@ -2,12 +2,12 @@
 // group is created with the app (createApp) and handed to the part that counts,
 // or is that part's own; none lives in a module, so two apps in one process
 // count apart. Tests and benches read them; nothing the bridge does depends on them.
-import type { WatchCounters } from './herdr/watch'
-import type { IndexStoreCounters } from './transcript/jsonl/index-store'
-import type { JsonlCounters } from './transcript/jsonl/timeline'
-import type { RosterCounters } from './transcript/kinds/claude/roster-watch'
-import type { OpencodeCounters } from './transcript/kinds/opencode/timeline'
-import type { StreamCounters } from './transcript/stream'
+import type { WatchCounters } from '../herdr/watch'
+import type { IndexStoreCounters } from '../transcript/jsonl/index-store'
+import type { JsonlCounters } from '../transcript/jsonl/timeline'
+import type { RosterCounters } from '../transcript/kinds/claude/roster-watch'
+import type { OpencodeCounters } from '../transcript/kinds/opencode/timeline'
+import type { StreamCounters } from '../transcript/stream'
 
 export interface Counters {
   /** the herdr watcher: herdr calls and events */

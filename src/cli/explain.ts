@@ -3,11 +3,11 @@
 // the grammar found and, per field, the id of the rule that decided it and the evidence
 // (src/card/rules.ts). Run it when a card is wrong, or on every screen of a new version.
 import { readFileSync } from 'node:fs'
-import type { AgentInfo, AgentStatus } from './herdr/types'
-import { explainCard, type ExplainedCard } from './card/build'
-import { cleanScreen } from './card/clean'
-import { grammarFor, hasGrammar } from './card/registry'
-import { EXPLAINED_FIELDS } from './card/rules'
+import type { AgentInfo, AgentStatus } from '../herdr/types'
+import { explainCard, type ExplainedCard } from '../card/build'
+import { cleanScreen } from '../card/clean'
+import { grammarFor, hasGrammar } from '../card/registry'
+import { EXPLAINED_FIELDS } from '../card/rules'
 
 export const EXPLAIN_HELP = `usage:
   gothalo explain --agent claude|pi|opencode|codex [--status STATUS] [--title TEXT] [--json] FILE
@@ -160,7 +160,7 @@ export async function explainMain(argv: string[], io: ExplainIO): Promise<number
 }
 
 async function explainPane(args: ExplainArgs, pane: string, io: ExplainIO): Promise<number> {
-  const { createHerdrClient } = await import('./herdr/client')
+  const { createHerdrClient } = await import('../herdr/client')
   const herdr = createHerdrClient({ bin: args.herdr ?? (io.env.GOTHALO_HERDR || 'herdr'), timeoutMs: 5000 })
   let agent: AgentInfo
   try {
