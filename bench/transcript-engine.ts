@@ -23,7 +23,7 @@ import { JsonlFiles, type JsonlTimeline } from '../src/transcript/jsonl/timeline
 
 import { IndexStore } from '../src/transcript/jsonl/index-store'
 import { countClaudeLine, normalizeClaudeLine } from '../src/transcript/kinds/claude/normalize'
-import { claudeRosterFold } from '../src/transcript/kinds/claude/roster-fold'
+import { claudeFileFold } from '../src/transcript/kinds/claude/file-fold'
 import { corpusRecords, generateTranscript } from './gen-transcript'
 import { floor, freshFloor, median } from './floor'
 import { check, finish, info, loadNote } from './verdict'
@@ -31,7 +31,7 @@ import { check, finish, info, loadNote } from './verdict'
 /** this file's JSONL files: its own registry, as each app has its own */
 const jsonl = new JsonlFiles()
 
-const OPTS = { count: countClaudeLine, fold: claudeRosterFold }
+const OPTS = { count: countClaudeLine, fold: claudeFileFold }
 const ms = (t0: number) => performance.now() - t0
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 const rssMB = () => process.memoryUsage().rss / 1048576 // as the OS sees it: no forced GC

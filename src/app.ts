@@ -21,6 +21,7 @@ import { auditRoutes } from './routes/audit'
 import { projectRoutes } from './routes/projects'
 import { changesRoutes } from './routes/changes'
 import { attachmentRoutes } from './routes/attachments'
+import { usageRoutes } from './routes/usage'
 import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
@@ -215,7 +216,7 @@ export function createApp(deps: AppDeps) {
       indexStore,
     })
   const hub = new EventHub(watch, {
-    counter: (agent) => sources.subagentCounts(agent),
+    facts: sources,
     // the card of a pane that became blocked: one screen read, as GET /agent-state does
     cardFor: async (agent) => (await readCard(herdr, agent.pane_id, agent, log, 'events')).card,
     rosterMs: timing.rosterPollMs,
@@ -515,6 +516,7 @@ export function createApp(deps: AppDeps) {
     .use(projectRoutes(ctx))
     .use(changesRoutes(ctx))
     .use(attachmentRoutes(ctx))
+    .use(usageRoutes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.

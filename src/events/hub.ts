@@ -10,7 +10,7 @@ import type { Card } from '../card/card'
 import { Listeners } from '../server/listeners'
 import type { HerdrWatch } from '../herdr/watch'
 import type { AgentInfo, Snapshot } from '../herdr/types'
-import { snapshotRows, type SnapshotRow, type SubagentCounter } from './rows'
+import { snapshotRows, type SessionFacts, type SnapshotRow } from './rows'
 
 export const RING_SIZE = 256
 
@@ -28,7 +28,7 @@ export interface Resume {
 
 export interface EventHubOptions {
   /** counts a session's subagents for its row (same as /snapshot) */
-  counter?: SubagentCounter
+  facts?: SessionFacts
   /** the card of an agent that became blocked; undefined when it cannot be read */
   cardFor: (agent: AgentInfo) => Promise<Card | undefined>
   /** subagent counts change without herdr noticing: rows are re-read this often */
@@ -146,7 +146,7 @@ export class EventHub {
   }
 
   private async diff(s: Snapshot): Promise<void> {
-    const rows: EventRow[] = await snapshotRows(s, this.o.counter, this.o.log)
+    const rows: EventRow[] = await snapshotRows(s, this.o.facts, this.o.log)
     const before = new Map(this.rows.map((r) => [r.pane_id, r]))
     const agents = new Map(s.agents.map((a) => [a.pane_id, a]))
     const out: { row?: EventRow; removed?: string; prev?: EventRow }[] = []

@@ -1,6 +1,6 @@
 // The rows of /snapshot and WS /events: one per pane herdr knows, in herdr's
-// order, built from herdr's snapshot (with the subagent counts the transcript
-// layer supplies). Domain, not route: the event hub and the route both use it.
+// order, built from herdr's snapshot (with the subagent counts and the context
+// figure the transcript layer supplies). Domain, not route: the event hub and the route both use it.
 import { t, type Static } from 'elysia'
 import type { AgentInfo, Snapshot } from '../herdr/types'
 
@@ -19,14 +19,19 @@ export const SnapshotRowSchema = t.Object({
   state_change_seq: t.Optional(t.Integer()),
   title: t.Optional(t.String()),
   subagents: t.Optional(t.Object({ running: t.Integer(), total: t.Integer() })),
+  context_pct: t.Optional(t.Integer({ description: "how full the session's context is, in percent, where known (GET /usage has the figures)" })),
 })
 export type SnapshotRow = Static<typeof SnapshotRowSchema>
 
-/** Counts a session's subagents for its row; supplied by the transcript layer. */
-export type SubagentCounter = (agent: AgentInfo) => Promise<{ running: number; total: number } | undefined>
+/** What the transcript layer adds to an agent's row: its subagent counts and how full its context is. */
+export interface SessionFacts {
+  subagentCounts(agent: AgentInfo): Promise<{ running: number; total: number } | undefined>
+  /** never waits: the figure last read (src/usage/book.ts) */
+  contextPct(agent: AgentInfo): number | undefined
+}
 
 /** /snapshot rows from herdr's snapshot, in herdr's order (also /events' rows). */
-export async function snapshotRows(snap: Snapshot, counter: SubagentCounter | undefined, log: (m: string) => void): Promise<SnapshotRow[]> {
+export async function snapshotRows(snap: Snapshot, facts: SessionFacts | undefined, log: (m: string) => void): Promise<SnapshotRow[]> {
   const ws = new Map(snap.workspaces.map((w) => [w.workspace_id, w.label]))
   const tabs = new Map(snap.tabs.map((x) => [x.tab_id, x.label]))
   const agents = new Map(snap.agents.map((a) => [a.pane_id, a]))
@@ -48,13 +53,14 @@ export async function snapshotRows(snap: Snapshot, counter: SubagentCounter | un
         state_change_seq: a?.state_change_seq,
         title: a?.title ?? a?.terminal_title_stripped ?? p.title ?? p.terminal_title_stripped,
       }
-      if (a && counter) {
+      if (a && facts) {
         try {
-          row.subagents = await counter(a)
+          row.subagents = await facts.subagentCounts(a)
         } catch (e) {
           // Losing the roster must never cost the row.
           log(`snapshot: subagent count for ${p.pane_id} failed: ${(e as Error).message}`)
         }
+        row.context_pct = facts.contextPct(a)
       }
       for (const k of Object.keys(row) as (keyof SnapshotRow)[]) if (row[k] === undefined) delete row[k]
       return row

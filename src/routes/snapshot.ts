@@ -1,7 +1,7 @@
 // GET /snapshot: every pane herdr knows, one row each, in herdr's order.
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
-import { snapshotRows, SnapshotRowSchema, type SubagentCounter } from '../events/rows'
+import { snapshotRows, SnapshotRowSchema } from '../events/rows'
 import { needs } from '../auth/scopes'
 
 export const SnapshotSchema = t.Object({
@@ -10,14 +10,13 @@ export const SnapshotSchema = t.Object({
 })
 
 export function snapshotRoutes(ctx: Ctx) {
-  const counter: SubagentCounter = (agent) => ctx.sources.subagentCounts(agent)
   return new Elysia({ name: 'snapshot' }).get(
     '/snapshot',
     async () => {
       // The watcher's state while it runs; else one herdr read shared by concurrent requests.
       // A snapshot names no target, so every herdr failure is 502 (routes/edge.ts).
       const snap = await ctx.watch.snapshot()
-      const panes = await snapshotRows(snap, counter, ctx.log)
+      const panes = await snapshotRows(snap, ctx.sources, ctx.log)
       return { panes, herdr: { version: snap.version, protocol: snap.protocol } }
     },
     {

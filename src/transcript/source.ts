@@ -4,6 +4,7 @@ import { isAbsolute } from 'node:path'
 import type { AgentInfo } from '../herdr/types'
 import type { Subagent } from './roster'
 import type { Timeline } from './timeline'
+import type { UsageTally } from '../usage/tally'
 
 /** The pane's cwd as herdr reports it (else its foreground process's), when usable: an absolute path, as given. */
 export function paneCwd(agent: AgentInfo): string | undefined {
@@ -32,6 +33,8 @@ export type Resolved = {
   timeline: Timeline
   /** the session's subagent roster, for kinds that delegate (absent otherwise) */
   roster?: () => Promise<Subagent[] | undefined>
+  /** the session's usage as its records state it (GET /usage), read while the timeline is held */
+  usage?: () => Promise<UsageTally | undefined>
 }
 
 export type Unresolved = {

@@ -2,7 +2,9 @@
 // interface. A kind without a source answers 404
 // `transcript not supported for this agent kind`.
 import type { AgentInfo } from '../herdr/types'
-import type { AgentHomes, TranscriptSource } from './source'
+import { NOT_SUPPORTED, type AgentHomes, type TranscriptSource, type Unresolved } from './source'
+import { UsageBook } from '../usage/book'
+import { UsageTally, type Usage } from '../usage/tally'
 import type { IndexStore } from './jsonl/index-store'
 import { JsonlFiles } from './jsonl/timeline'
 import type { OpencodeSessions } from './kinds/opencode/timeline'
@@ -32,6 +34,13 @@ export interface SourceRegistry {
   forKind(kind: string | undefined): TranscriptSource | undefined
   /** {running,total} subagents of the pane's session, for /snapshot; undefined when none */
   subagentCounts(agent: AgentInfo): Promise<{ running: number; total: number } | undefined>
+  /**
+   * The pane's usage from its session's records (GET /usage): the timeline is
+   * held for the read, so an indexed session answers from the index pass's fold.
+   */
+  usage(agent: AgentInfo): Promise<{ ok: true; usage: Usage } | Unresolved>
+  /** The pane's last known context_pct for its row (never waits; UsageBook). */
+  contextPct(agent: AgentInfo): number | undefined
   /** One round of every kind's warm-up (TranscriptSource.warmUp); one that throws costs nothing but its own. */
   warmUp(): void
 }
@@ -42,8 +51,30 @@ export function createSources(homes: AgentHomes, opts: SourceOptions = {}): Sour
   const all: TranscriptSource[] = [claude, createPiSource(homes, shared), createOpencodeSource(homes, shared), createCodexSource(homes, shared)]
   const byKind = new Map<string, TranscriptSource>()
   for (const s of all) for (const k of s.kinds) byKind.set(k, s)
+  const forKind = (kind: string | undefined) => (kind === undefined ? undefined : byKind.get(kind))
+  async function usage(agent: AgentInfo): Promise<{ ok: true; usage: Usage } | Unresolved> {
+    const source = forKind(agent.agent)
+    if (!source) return NOT_SUPPORTED
+    const r = await source.resolve(agent, {})
+    if (!r.ok) return r
+    try {
+      const tally = (await r.usage?.()) ?? new UsageTally()
+      return { ok: true, usage: tally.report({ pane_id: agent.pane_id, agent_kind: agent.agent ?? '', session_id: r.sessionId }) }
+    } finally {
+      r.timeline.release()
+    }
+  }
+  const book = new UsageBook(
+    async (agent) => {
+      const r = await usage(agent)
+      return r.ok ? r.usage : undefined
+    },
+    opts.log ?? (() => {}),
+  )
   return {
-    forKind: (kind) => (kind === undefined ? undefined : byKind.get(kind)),
+    forKind,
+    usage,
+    contextPct: (agent) => (forKind(agent.agent) ? book.contextPct(agent) : undefined),
     subagentCounts: (agent) => (agent.agent === 'claude' ? claude.subagentCounts(agent) : Promise.resolve(undefined)),
     warmUp: () => {
       for (const s of all) {

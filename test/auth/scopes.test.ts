@@ -53,6 +53,7 @@ describe('every route declares what it needs', () => {
         'GET /changes',
         'GET /changes/diff',
         'GET /files',
+        'GET /usage',
       ],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],
       type: ['POST /send', 'POST /attachments'],

@@ -16,7 +16,7 @@ import { JsonlFiles, type JsonlTimeline } from '../../jsonl/timeline'
 import type { Subagent } from '../../roster'
 import { NO_TRANSCRIPT, type AgentHomes, type Resolved, type TranscriptSource, type Unresolved } from '../../source'
 import { countClaudeLine, normalizeClaudeLine } from './normalize'
-import { claudeRosterFold } from './roster-fold'
+import { claudeFileFold, type ClaudeFileFacts } from './file-fold'
 import { CLAUDE_WARM_UP_LINES } from './warm-up'
 import { jsonlWarmUp } from '../../jsonl/warm-up'
 import { RosterRegistry, discoverSubagentFiles, subagentsDirOf, type RosterCounters } from './roster-watch'
@@ -62,7 +62,10 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
     log,
     maxIdle: opts.maxIdleRosters,
     limits: { freshMs: opts.rosterFreshMs ?? 0 },
-    indexed: (sessionPath) => jsonl.heldFacts(sessionPath, normalizeClaudeLine),
+    indexed: async (sessionPath) => {
+      const view = await jsonl.heldFacts(sessionPath, normalizeClaudeLine)
+      return view && { ...view, facts: (view.facts as ClaudeFileFacts).parent }
+    },
     within: homes.claudeDir,
     counters: opts.rosterCounters,
   })
@@ -105,7 +108,7 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
     try {
       timeline = await jsonl.acquire(target, normalizeClaudeLine, {
         count: countClaudeLine,
-        fold: claudeRosterFold,
+        fold: claudeFileFold,
         store: opts.indexStore,
         pollMs: opts.pollMs,
         log,
@@ -123,13 +126,14 @@ export function createClaudeSource(homes: AgentHomes, opts: ClaudeSourceOptions 
       releaseRoster()
     }
     const roster = (): Promise<Subagent[] | undefined> => watcher.roster()
-    return { ok: true, sessionId: session.sessionId, timeline: { ...timeline, release }, roster }
+    const usage = async () => ((await jsonl.heldFacts(target, normalizeClaudeLine))?.facts as ClaudeFileFacts | undefined)?.usage
+    return { ok: true, sessionId: session.sessionId, timeline: { ...timeline, release }, roster, usage }
   }
 
   return {
     kinds: ['claude'] as const,
     resolve,
-    warmUp: jsonlWarmUp(CLAUDE_WARM_UP_LINES, { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeRosterFold }),
+    warmUp: jsonlWarmUp(CLAUDE_WARM_UP_LINES, { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeFileFold }),
     async currentSession(agent) {
       return (await locateQuietly(agent))?.sessionId
     },

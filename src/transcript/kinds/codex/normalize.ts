@@ -19,7 +19,7 @@
 // Decide/build split as in pi: planLine() decides the slots of a line, normalizeCodexLine
 // builds them, countCodexLine counts them (test/transcript/kinds/codex/count.test.ts). Pure; never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { isBlankLine, planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { isBlankLine, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, cappedResult, inputSummary, isObj, isoTime, oneLine, previewDiff, str, withPreviewDiff, type Obj } from '../../tool-summary'
 
 /** Top-level record types that carry no conversation. */
@@ -76,6 +76,27 @@ export const countCodexLine: LineCounter = (line) => {
   if (isBlankLine(line) || SILENT_PREFIX.test(line)) return 0
   const plan = planLine(line)
   return plan ? plan.slots.length : 1
+}
+
+/** The silent records that state usage: the model, the context window, token counts and rate limits. */
+const USAGE_RECORD = /^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"(?:turn_context"|event_msg","payload":\{"type":"(?:token_count|task_started)")/
+
+/**
+ * countCodexLine that also hands the parsed record to `onRecord` (the index pass
+ * folds usage from the same parse); a silent line is parsed only when it states usage.
+ */
+export function countCodexLineTapped(line: string, onRecord: (rec: Obj) => void): number {
+  if (isBlankLine(line)) return 0
+  const silent = SILENT_PREFIX.test(line)
+  if (silent && !USAGE_RECORD.test(line)) return 0
+  let rec: unknown
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return silent ? 0 : 1
+  }
+  if (isObj(rec)) onRecord(rec)
+  return silent ? 0 : (planJsonValue(rec, planTyped)?.slots.length ?? 1)
 }
 
 /** undefined = the record cannot be placed (one parsed:false entry). */

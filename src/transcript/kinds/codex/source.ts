@@ -18,7 +18,13 @@ import { JsonlFiles } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import type { IndexStore } from '../../jsonl/index-store'
-import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine } from './normalize'
+import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine, countCodexLineTapped } from './normalize'
+import { usageFold } from '../../../usage/fold'
+import { addCodexUsage } from '../../../usage/kinds/codex'
+import type { UsageTally } from '../../../usage/tally'
+
+/** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
+const codexUsageFold = usageFold('codex-usage/1', countCodexLineTapped, addCodexUsage)
 import { CODEX_WARM_UP_LINES } from './warm-up'
 import { jsonlWarmUp } from '../../jsonl/warm-up'
 
@@ -208,7 +214,7 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
   const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['codex'],
-    warmUp: jsonlWarmUp(CODEX_WARM_UP_LINES, { normalize: normalizeCodexLine, count: countCodexLine }),
+    warmUp: jsonlWarmUp(CODEX_WARM_UP_LINES, { normalize: normalizeCodexLine, count: countCodexLine, fold: codexUsageFold }),
     async resolve(agent, o): Promise<Resolved | Unresolved> {
       if (o.subagent !== undefined) return NO_TRANSCRIPT
       const at = await locator.locate(agent)
@@ -217,12 +223,14 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
         // read only through a real path inside CODEX_HOME (a rollout symlinked out of it is refused)
         const timeline = await jsonl.acquire(at.path, normalizeCodexLine, {
           count: countCodexLine,
+          fold: codexUsageFold,
           pollMs: opts.pollMs,
           log,
           within: codexDir,
           store: opts.indexStore,
         })
-        return { ok: true, sessionId: at.threadId, timeline }
+        const usage = async () => (await jsonl.heldFacts(at.path, normalizeCodexLine))?.facts as UsageTally | undefined
+        return { ok: true, sessionId: at.threadId, timeline, usage }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
         throw e

@@ -81,6 +81,19 @@ export const countPiLine: LineCounter = (line) => {
   return plan ? plan.slots.length : 1
 }
 
+/** countPiLine that also hands the parsed record to `onRecord` (the index pass folds usage from the same parse). */
+export function countPiLineTapped(line: string, onRecord: (rec: Obj) => void): number {
+  if (isBlankLine(line)) return 0
+  let rec: unknown
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return 1
+  }
+  if (isObj(rec)) onRecord(rec)
+  return planJsonValue(rec, planTyped)?.slots.length ?? 1
+}
+
 /** undefined = this record cannot be placed (the caller passes the line through as parsed:false). */
 function planRecord(rec: Obj, type: string): Slot[] | undefined {
   if (METADATA_TYPES.has(type)) return []

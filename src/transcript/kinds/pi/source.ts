@@ -18,7 +18,13 @@ import type { IndexStore } from '../../jsonl/index-store'
 import { JsonlFiles } from '../../jsonl/timeline'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
-import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath } from './normalize'
+import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath, countPiLineTapped } from './normalize'
+import { usageFold } from '../../../usage/fold'
+import { addPiUsage } from '../../../usage/kinds/pi'
+import type { UsageTally } from '../../../usage/tally'
+
+/** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
+const piUsageFold = usageFold('pi-usage/1', countPiLineTapped, addPiUsage)
 import { PI_WARM_UP_LINES } from './warm-up'
 import { jsonlWarmUp } from '../../jsonl/warm-up'
 
@@ -133,7 +139,7 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
   const jsonl = opts.jsonl ?? new JsonlFiles()
   return {
     kinds: ['pi'],
-    warmUp: jsonlWarmUp(PI_WARM_UP_LINES, { normalize: normalizePiLine, count: countPiLine }),
+    warmUp: jsonlWarmUp(PI_WARM_UP_LINES, { normalize: normalizePiLine, count: countPiLine, fold: piUsageFold }),
     async resolve(agent, o): Promise<Resolved | Unresolved> {
       if (o.subagent !== undefined) return NO_TRANSCRIPT
       const at = await locatePiSession(homes.piDir, agent)
@@ -143,6 +149,7 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
         // The index only counts entries (countPiLine); pages and the tail normalize.
         timeline = await jsonl.acquire(at.path, normalizePiLine, {
           count: countPiLine,
+          fold: piUsageFold,
           allowMissing: at.pending,
           pollMs: opts.pollMs,
           log,
@@ -154,7 +161,8 @@ export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): T
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
         throw e
       }
-      return { ok: true, sessionId: at.sessionId, timeline }
+      const usage = async () => (await jsonl.heldFacts(at.path, normalizePiLine))?.facts as UsageTally | undefined
+      return { ok: true, sessionId: at.sessionId, timeline, usage }
     },
     async currentSession(agent) {
       return (await locatePiSession(homes.piDir, agent))?.sessionId

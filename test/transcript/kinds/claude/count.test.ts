@@ -4,12 +4,12 @@
 // every real corpus line, every bad input, and thousands of mutated real lines.
 import { describe, expect, test } from 'bun:test'
 import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
-import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
+import { claudeFileFold } from '../../../../src/transcript/kinds/claude/file-fold'
 import { corpusFiles, linesOf } from './corpus'
 import { agreement, indexedCount, mutateBytes, mutateStructure, pageDrafts, rng, type Steering } from '../../../support/fuzz'
 
 /** The line's count as the index pass makes it, with or without the roster fold (test/support/fuzz.ts). */
-const indexed = (line: string, withFold: boolean) => indexedCount(line, countClaudeLine, normalizeClaudeLine, withFold ? claudeRosterFold : undefined)
+const indexed = (line: string, withFold: boolean) => indexedCount(line, countClaudeLine, normalizeClaudeLine, withFold ? claudeFileFold : undefined)
 
 /** Lines a page read took from their bytes, in agree() (the equality below held on each). */
 let fromBytes = 0

@@ -4,7 +4,7 @@
 import { expect, test } from 'bun:test'
 import { jsonlWarmUp } from '../../../../src/transcript/jsonl/warm-up'
 import { countClaudeLine, normalizeClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
-import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
+import { claudeFileFold } from '../../../../src/transcript/kinds/claude/file-fold'
 import { CLAUDE_WARM_UP_LINES } from '../../../../src/transcript/kinds/claude/warm-up'
 
 const drafts = CLAUDE_WARM_UP_LINES.flatMap((l, i) => normalizeClaudeLine(l, i))
@@ -35,15 +35,15 @@ test('the sample is as long as a session: its loops over long text run long enou
 })
 
 test("the roster fold learns the sample's spawn, its result and the notice", () => {
-  const facts = claudeRosterFold.fresh()
-  for (const l of CLAUDE_WARM_UP_LINES) claudeRosterFold.countAndFold(l, 0, facts)
-  expect([...facts.spawns.keys()]).toEqual(['toolu_agent'])
-  expect(facts.results.get('toolu_agent')).toMatchObject({ agentId: 'a0000000000000001' })
-  expect([...facts.lastStatus]).toEqual([['b0000001', 'completed']])
+  const facts = claudeFileFold.fresh()
+  for (const l of CLAUDE_WARM_UP_LINES) claudeFileFold.countAndFold(l, 0, facts)
+  expect([...facts.parent.spawns.keys()]).toEqual(['toolu_agent'])
+  expect(facts.parent.results.get('toolu_agent')).toMatchObject({ agentId: 'a0000000000000001' })
+  expect([...facts.parent.lastStatus]).toEqual([['b0000001', 'completed']])
 })
 
 test('a warm-up round runs the whole sample through the index pass and the page read', () => {
-  const grammar = { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeRosterFold }
+  const grammar = { normalize: normalizeClaudeLine, count: countClaudeLine, fold: claudeFileFold }
   expect(jsonlWarmUp(CLAUDE_WARM_UP_LINES, grammar)()).toEqual({ indexed: drafts.length, read: drafts.length })
   expect(drafts.length).toBeGreaterThan(15)
 })

@@ -1,23 +1,23 @@
-// The roster's parent facts come from the index pass (claudeRosterFold): one
+// The roster's parent facts come from the index pass (claudeFileFold): one
 // JSON.parse per line both counts the line's entries and folds its facts. So
 // the fold must count exactly what countClaudeLine counts and gather exactly the
 // facts ParentFacts.addLine gathers, on every real line, bad input and fuzzed
 // lines; and its facts must survive the on-disk cache's save/load unchanged.
 import { expect, test } from 'bun:test'
 import { countClaudeLine } from '../../../../src/transcript/kinds/claude/normalize'
-import { claudeRosterFold } from '../../../../src/transcript/kinds/claude/roster-fold'
+import { claudeFileFold } from '../../../../src/transcript/kinds/claude/file-fold'
 import { ParentFacts } from '../../../../src/transcript/kinds/claude/roster-logic'
 import { mutateBytes, mutateStructure, rng } from '../../../support/fuzz'
 import { corpusFiles, linesOf } from './corpus'
 
 /** Folds lines through the fold (as the index pass does) and through addLine (as the watcher does). */
 function bothWays(lines: string[]) {
-  const viaFold = claudeRosterFold.fresh()
+  const viaFold = claudeFileFold.fresh()
   const viaLines = new ParentFacts()
   const wrongCounts: string[] = []
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue // the index pass never hands over a blank line
-    const n = claudeRosterFold.countAndFold(line, i, viaFold)
+    const n = claudeFileFold.countAndFold(line, i, viaFold)
     if (n !== countClaudeLine(line, i)) wrongCounts.push(line.slice(0, 200))
     viaLines.addLine(line)
   }
@@ -31,8 +31,8 @@ test('every corpus file: the fold counts like countClaudeLine and gathers the fa
   for (const lines of files) {
     const { viaFold, viaLines, wrongCounts } = bothWays(lines)
     expect(wrongCounts).toEqual([])
-    expect(viaFold.toJSON()).toEqual(viaLines.toJSON())
-    spawns += viaFold.spawns.size
+    expect(viaFold.parent.toJSON()).toEqual(viaLines.toJSON())
+    spawns += viaFold.parent.spawns.size
   }
   // the corpus delegates: the equality is about real facts, not empty maps
   expect(spawns).toBeGreaterThan(3)
@@ -75,29 +75,37 @@ test('fuzz: 4000 mutated real lines fold to the same facts and counts either way
   }
   const { viaFold, viaLines, wrongCounts } = bothWays(lines)
   expect(wrongCounts).toEqual([])
-  expect(viaFold.toJSON()).toEqual(viaLines.toJSON())
-  expect(viaFold.spawns.size + viaFold.lastStatus.size).toBeGreaterThan(0)
+  expect(viaFold.parent.toJSON()).toEqual(viaLines.toJSON())
+  expect(viaFold.parent.spawns.size + viaFold.parent.lastStatus.size).toBeGreaterThan(0)
 })
 
 test('facts survive save → JSON text → load; anything else is refused', () => {
   const { viaFold } = bothWays(files.flat())
-  const back = claudeRosterFold.load(JSON.parse(JSON.stringify(claudeRosterFold.save(viaFold))))
-  expect(back).toBeInstanceOf(ParentFacts)
-  expect(back!.toJSON()).toEqual(viaFold.toJSON())
-  const saved = claudeRosterFold.save(viaFold) as Record<string, unknown>
+  const back = claudeFileFold.load(JSON.parse(JSON.stringify(claudeFileFold.save(viaFold))))
+  expect(back!.parent).toBeInstanceOf(ParentFacts)
+  expect(back!.parent.toJSON()).toEqual(viaFold.parent.toJSON())
+  expect(back!.usage.report(HEAD)).toEqual(viaFold.usage.report(HEAD))
+  expect(viaFold.usage.report(HEAD).tokens!.output).toBeGreaterThan(0)
+  const saved = claudeFileFold.save(viaFold) as { parent: Record<string, unknown>; usage: Record<string, unknown> }
   for (const bad of [
     null,
     7,
     'x',
     [],
     {},
-    { ...saved, extra: [] },
-    { ...saved, spawns: 'no' },
-    { ...saved, spawns: [[1, 2]] },
-    { ...saved, spawns: [['a']] },
+    { parent: saved.parent },
+    { usage: saved.usage },
+    { ...saved, parent: { ...saved.parent, extra: [] } },
+    { ...saved, parent: { ...saved.parent, spawns: 'no' } },
+    { ...saved, parent: { ...saved.parent, spawns: [[1, 2]] } },
+    { ...saved, parent: { ...saved.parent, spawns: [['a']] } },
+    { ...saved, usage: { ...saved.usage, extra: 1 } },
+    { ...saved, usage: 'no' },
   ]) {
-    expect(claudeRosterFold.load(bad)).toBeUndefined()
+    expect(claudeFileFold.load(bad)).toBeUndefined()
   }
-  const { spawns: _dropped, ...missing } = saved
-  expect(claudeRosterFold.load(missing)).toBeUndefined()
+  const { spawns: _dropped, ...missing } = saved.parent
+  expect(claudeFileFold.load({ ...saved, parent: missing })).toBeUndefined()
 })
+
+const HEAD = { pane_id: 'p', agent_kind: 'claude', session_id: 's' }

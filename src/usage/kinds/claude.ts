@@ -1,0 +1,36 @@
+// Claude Code's usage records (docs/reference/claude-code.md §2, §3.1): each assistant
+// message's `usage` (repeated on every record of one message: counted once, by
+// message.id) and the `cost-state` record with the session's cost so far.
+import { isObj, type Obj } from '../../transcript/tool-summary'
+import { count, isCost, type UsageTally } from '../tally'
+
+/** Folds one Claude Code record into the tally. Never throws on an odd shape. */
+export function addClaudeUsage(tally: UsageTally, rec: Obj): void {
+  if (rec.type === 'cost-state') {
+    // written when a session ends or is resumed: the cost of the whole session as Claude counts it
+    if (isCost(rec.totalCostUSD)) tally.costUsd = rec.totalCostUSD
+    return
+  }
+  if (rec.type !== 'assistant') return
+  const msg = rec.message
+  if (!isObj(msg) || !isObj(msg.usage)) return
+  const model = typeof msg.model === 'string' ? msg.model : undefined
+  if (model === '<synthetic>') return // written by the CLI itself (errors, interrupts): no request behind it
+  const u = msg.usage
+  const turn = {
+    id: typeof msg.id === 'string' ? msg.id : undefined,
+    input: count(u.input_tokens),
+    output: count(u.output_tokens),
+    cacheRead: count(u.cache_read_input_tokens),
+    cacheWrite: count(u.cache_creation_input_tokens),
+  }
+  tally.cacheRead = tally.cacheWrite = true
+  tally.addTurn(turn)
+  // a subagent's turns (older versions keep them in the parent, isSidechain) cost tokens, not context
+  if (rec.isSidechain === true) return
+  const prompt = turn.input + turn.cacheRead + turn.cacheWrite
+  if (prompt + turn.output === 0) return // a record with empty usage says nothing about the context
+  tally.setContext(prompt)
+  if (model) tally.model = model
+  tally.seen(rec.timestamp)
+}
