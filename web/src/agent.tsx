@@ -10,6 +10,7 @@ import { emptyTranscript, forReconnect, olderRequest, reduce, resultsByCall, typ
 import { can, useScopes } from './scopes'
 import { StopButton } from './new-agent'
 import { changesHash } from './changes'
+import { UsageStrip } from './usage'
 
 function useCard(pane: string, row: PaneRow | undefined): [Card | null, string | null, () => void] {
   const [card, setCard] = useState<Card | null>(null)
@@ -503,6 +504,7 @@ export function AgentScreen({ pane, subagent, row }: { pane: string; subagent?: 
           </a>
         )}
       </header>
+      {!subagent && <UsageStrip pane={pane} row={row} />}
       {!subagent && <CardView pane={pane} card={card} error={error} row={row} refresh={refresh} />}
       <TranscriptView pane={pane} subagent={subagent} />
       {!subagent && can(scopes, 'type') && <SendBox pane={pane} />}

@@ -218,6 +218,7 @@ function PaneItem({ p, head, terminal }: { p: PaneRow; head?: string; terminal: 
               {p.subagents.running}/{p.subagents.total} subagents running
             </span>
           )}
+          {p.context_pct !== undefined && p.context_pct > 80 && <span class="ctx-hot">context {p.context_pct}%</span>}
         </div>
       </a>
     </li>

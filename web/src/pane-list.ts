@@ -42,6 +42,8 @@ export interface PaneRow {
   state_change_seq?: number
   title?: string
   subagents?: { running: number; total: number }
+  /** how full the context is, where the bridge knows */
+  context_pct?: number
   card?: Card
 }
 
