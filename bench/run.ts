@@ -18,6 +18,7 @@ const BENCHES = [
   'scope-check.ts',
   'projects.ts',
   'changes.ts',
+  'usage.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []
