@@ -48,9 +48,9 @@ test('the context bar, tokens and limits on the agent; the list row once the con
 
     await page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)
     await page.locator('.usage .ctx-text').waitFor()
-    expect(await page.locator('.usage .ctx-text').innerText()).toBe('context 1% · 2.4k of 258k')
-    expect(await page.locator('.usage .tokens').innerText()).toBe('in 9.5k · out 168')
-    expect(await page.locator('.usage .model').innerText()).toBe('gpt-5.5')
+    expect(await page.locator('.usage .ctx-text').textContent()).toBe('context 1% · 2.4k of 258k')
+    expect(await page.locator('.usage .tokens').textContent()).toBe('in 9.5k · out 168')
+    expect(await page.locator('.usage .model').textContent()).toBe('gpt-5.5')
     expect(await page.locator('.usage .cost').count()).toBe(0) // codex records no cost
     expect(await page.locator('.usage .limits').count()).toBe(0)
 
@@ -65,15 +65,15 @@ test('the context bar, tokens and limits on the agent; the list row once the con
     last.payload.rate_limits.primary = { used_percent: 42.5, window_minutes: 300, resets_at: 1796230800 }
     appendFileSync(file, `${JSON.stringify(last)}\n`)
     await page.locator('.usage .limits li').waitFor()
-    expect(await page.locator('.usage .ctx-text').innerText()).toBe('context 85% · 220k of 258k')
+    expect(await page.locator('.usage .ctx-text').textContent()).toBe('context 85% · 220k of 258k')
     expect(await page.locator('.usage .ctx-bar.ctx-full').count()).toBe(1)
-    expect(await page.locator('.usage .limits li').innerText()).toMatch(/^5h limit 43% · resets /)
+    expect(await page.locator('.usage .limits li').textContent()).toMatch(/^5h limit 43% · resets /)
     expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1)).toBe(true)
     if (process.env.GOTHALO_SHOTS) await page.screenshot({ path: join(process.env.GOTHALO_SHOTS, 'usage.png') })
 
     await page.goto(`${b.base}/#/`)
     await row.locator('.ctx-hot').waitFor()
-    expect(await row.locator('.ctx-hot').innerText()).toBe('context 85%')
+    expect(await row.locator('.ctx-hot').textContent()).toBe('context 85%')
     expect(errors).toEqual([])
   } finally {
     await ctx.close()

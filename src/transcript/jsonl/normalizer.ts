@@ -59,6 +59,22 @@ export function planJsonValue<S>(rec: unknown, planRecord: (rec: Obj) => S[] | u
 }
 
 /**
+ * A kind's LineCounter that also hands the record it parsed (when the line is a
+ * JSON object) to `onRecord`: the index pass folds facts (usage, the roster) from
+ * the same parse. Counts as planJsonLine does: a line that is not JSON is one entry.
+ */
+export function countJsonLineTapped<S>(line: string, planRecord: (rec: Obj) => S[] | undefined, onRecord: (rec: Obj) => void): number {
+  let rec: unknown
+  try {
+    rec = JSON.parse(line)
+  } catch {
+    return 1
+  }
+  if (isObj(rec)) onRecord(rec)
+  return planJsonValue(rec, planRecord)?.slots.length ?? 1
+}
+
+/**
  * The entry for a line too large to read (it is skipped, never held in memory):
  * it keeps its place in the seq order and says so, instead of vanishing.
  */

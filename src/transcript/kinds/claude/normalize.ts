@@ -68,7 +68,7 @@
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
-import { planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { countJsonLineTapped, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, withPreviewDiff, type Obj } from '../../tool-summary'
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
@@ -154,15 +154,7 @@ function noTap(): void {}
  * the same parse (countClaudeLine is this with no tap).
  */
 export function countClaudeLineTapped(line: string, onRecord: (rec: Record<string, unknown>) => void): number {
-  if (line.trim() === '') return 0
-  let rec: unknown
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return 1
-  }
-  if (isObj(rec)) onRecord(rec)
-  return planJsonValue(rec, planRecord)?.slots.length ?? 1
+  return line.trim() === '' ? 0 : countJsonLineTapped(line, planRecord, onRecord)
 }
 
 /** undefined ⇒ the record could not be placed (the line becomes parsed:false). */

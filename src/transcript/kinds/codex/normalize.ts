@@ -19,7 +19,7 @@
 // Decide/build split as in pi: planLine() decides the slots of a line, normalizeCodexLine
 // builds them, countCodexLine counts them (test/transcript/kinds/codex/count.test.ts). Pure; never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { isBlankLine, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { countJsonLineTapped, isBlankLine, planJsonLine, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, cappedResult, inputSummary, isObj, isoTime, oneLine, previewDiff, str, withPreviewDiff, type Obj } from '../../tool-summary'
 
 /** Top-level record types that carry no conversation. */
@@ -87,16 +87,9 @@ const USAGE_RECORD = /^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"(?:turn_
  */
 export function countCodexLineTapped(line: string, onRecord: (rec: Obj) => void): number {
   if (isBlankLine(line)) return 0
-  const silent = SILENT_PREFIX.test(line)
-  if (silent && !USAGE_RECORD.test(line)) return 0
-  let rec: unknown
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return silent ? 0 : 1
-  }
-  if (isObj(rec)) onRecord(rec)
-  return silent ? 0 : (planJsonValue(rec, planTyped)?.slots.length ?? 1)
+  if (!SILENT_PREFIX.test(line)) return countJsonLineTapped(line, planTyped, onRecord)
+  if (USAGE_RECORD.test(line)) countJsonLineTapped(line, () => [], onRecord) // silent: no entries, but it states usage
+  return 0
 }
 
 /** undefined = the record cannot be placed (one parsed:false entry). */

@@ -3,7 +3,7 @@
 // `message` entries whose message.role is user | assistant | toolResult (…).
 // Pure: no clock, no files. Never throws.
 import type { Draft, ToolCall } from '../../entry'
-import { isBlankLine, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { countJsonLineTapped, isBlankLine, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import {
   basename,
   capBody,
@@ -83,15 +83,7 @@ export const countPiLine: LineCounter = (line) => {
 
 /** countPiLine that also hands the parsed record to `onRecord` (the index pass folds usage from the same parse). */
 export function countPiLineTapped(line: string, onRecord: (rec: Obj) => void): number {
-  if (isBlankLine(line)) return 0
-  let rec: unknown
-  try {
-    rec = JSON.parse(line)
-  } catch {
-    return 1
-  }
-  if (isObj(rec)) onRecord(rec)
-  return planJsonValue(rec, planTyped)?.slots.length ?? 1
+  return isBlankLine(line) ? 0 : countJsonLineTapped(line, planTyped, onRecord)
 }
 
 /** undefined = this record cannot be placed (the caller passes the line through as parsed:false). */
