@@ -27,3 +27,16 @@ export async function closePhone(p: { page: Page; ctx: BrowserContext }): Promis
     await p.ctx.close()
   }
 }
+
+/**
+ * A phone (390×844, touch) signed in with `token`, its service worker blocked,
+ * collecting the page's uncaught errors: what most screen tests start from.
+ */
+export async function openPhone(browser: Browser, token: string): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' })
+  await ctx.addInitScript((t) => localStorage.setItem('gothalo.token', t), token)
+  const page = await ctx.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  return { ctx, page, errors }
+}

@@ -58,38 +58,41 @@ function claudeCase(rel: string) {
 }
 
 describe('Claude Code', () => {
-  test('2.1.332: per-message usage counted once per message id, cost from cost-state', async () => {
-    const c = claudeCase(CC_MIX)
-    const { body } = await usageOf(c.pane, { claudeDir: c.dir })
-    // 11 distinct message ids (4 of them written twice, once per content block), each 120 in / 42 out;
-    // the last turn's prompt is 120 + 0 + 0; cost-state's totalCostUSD is 0.01716.
-    expect(body).toEqual({
-      pane_id: PANE,
-      agent_kind: 'claude',
-      session_id: c.sessionId,
-      model: 'claude-opus-5-5',
-      context: { used_tokens: 120 },
-      tokens: { input: 1320, output: 462, cache_read: 0, cache_write: 0 },
-      cost_usd: 0.01716,
-      as_of: '2026-12-02T17:31:19.209Z',
+  // Read off the records by hand (jq), stated once:
+  // - cc332-mix: 11 distinct message ids (4 written twice, once per content block), each 120 in /
+  //   42 out; the last turn's prompt is 120 + 0 + 0; cost-state's totalCostUSD is 0.01716.
+  // - a person's real 2.1.39 session: the last main-chain message (msg_012Vtrh1…) is input 1 +
+  //   cache read 101863 + cache write 304; 217 distinct messages summed (last record of each id).
+  //   Its model states no window, so no window and no pct are claimed.
+  const CLAUDE_CASES = [
+    {
+      what: '2.1.332: per-message usage counted once per message id, cost from cost-state',
+      rel: CC_MIX,
+      want: {
+        model: 'claude-opus-5-5',
+        context: { used_tokens: 120 },
+        tokens: { input: 1320, output: 462, cache_read: 0, cache_write: 0 },
+        cost_usd: 0.01716,
+        as_of: '2026-12-02T17:31:19.209Z',
+      },
+    },
+    {
+      what: "2.1.39, a person's real session: cache reads count toward the context, no window claimed",
+      rel: CC_REAL,
+      want: {
+        model: 'claude-opus-4-6',
+        context: { used_tokens: 102168 },
+        tokens: { input: 242, output: 49467, cache_read: 16553628, cache_write: 237121 },
+        as_of: '2026-02-12T15:05:00.586Z',
+      },
+    },
+  ]
+  for (const k of CLAUDE_CASES)
+    test(k.what, async () => {
+      const c = claudeCase(k.rel)
+      const { body } = await usageOf(c.pane, { claudeDir: c.dir })
+      expect(body).toEqual({ pane_id: PANE, agent_kind: 'claude', session_id: c.sessionId, ...k.want })
     })
-  })
-
-  test("2.1.39, a person's real session: cache reads count toward the context, no window is claimed for a model that does not state one", async () => {
-    const c = claudeCase(CC_REAL)
-    const { body } = await usageOf(c.pane, { claudeDir: c.dir })
-    // last main-chain message msg_012Vtrh1…: input 1 + cache read 101863 + cache write 304;
-    // 217 distinct messages, summed by jq (last record of each id).
-    expect(body).toEqual({
-      pane_id: PANE,
-      agent_kind: 'claude',
-      session_id: c.sessionId,
-      model: 'claude-opus-4-6',
-      context: { used_tokens: 102168 },
-      tokens: { input: 242, output: 49467, cache_read: 16553628, cache_write: 237121 },
-      as_of: '2026-02-12T15:05:00.586Z',
-    })
-  })
 
   test('a session without usage records (older versions) has no context and no tokens, not zeros', async () => {
     const c = claudeCase(CC_MIX)

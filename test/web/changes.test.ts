@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchChromium } from '../support/browser'
+import { launchChromium, openPhone } from '../support/browser'
 import { ADMIN, ROOT, claudePane, startBridge, tempDir, type Bridge } from '../support/harness'
 
 let browser: Browser
@@ -53,12 +53,8 @@ afterAll(async () => {
 
 test('from the agent: the changed files with +/−, a numbered coloured diff, the full file', async () => {
   setDefaultTimeout(60_000)
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' })
+  const { ctx, page, errors } = await openPhone(browser, ADMIN)
   try {
-    await ctx.addInitScript((t) => localStorage.setItem('gothalo.token', t), ADMIN)
-    const page = await ctx.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
     await page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}`)
     await page.getByRole('link', { name: 'changes' }).click()
     await page.getByRole('heading', { name: 'Changes' }).waitFor()

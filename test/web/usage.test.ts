@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { appendFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { launchChromium } from '../support/browser'
+import { launchChromium, openPhone } from '../support/browser'
 import { ADMIN, ROOT, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { agentPane } from '../support/transcript-socket'
 
@@ -33,12 +33,8 @@ afterAll(async () => {
 
 test('the context bar, tokens and limits on the agent; the list row once the context passes 80%', async () => {
   setDefaultTimeout(60_000)
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' })
+  const { ctx, page, errors } = await openPhone(browser, ADMIN)
   try {
-    await ctx.addInitScript((t) => localStorage.setItem('gothalo.token', t), ADMIN)
-    const page = await ctx.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
     // 1% full (the bridge has read it): the list says nothing about the context
     await waitFor(async () => (await b.json('/snapshot')).panes[0].context_pct === 1)
     await page.goto(`${b.base}/#/`)
