@@ -142,6 +142,35 @@ describe('Claude Code', () => {
   })
 })
 
+describe('the index cache', () => {
+  test('after a restart /usage comes from the saved index: the session is not read again', async () => {
+    const c = claudeCase(CC_MIX)
+    const dataDir = join(root, `data-${Math.random().toString(36).slice(2, 8)}`)
+    const life = async () => {
+      const b = await startBridge({
+        state: { panes: [c.pane] },
+        homes: { claudeDir: c.dir },
+        timing: FAST,
+        deps: { indexCacheDir: join(dataDir, 'index-cache') },
+      })
+      const { jsonl, indexCache } = b.app.decorator.counters
+      const body = await (await b.get(`/usage?pane=${PANE}`)).json()
+      const seen = { builds: jsonl.indexBuilds, scanned: jsonl.bytesScanned, loads: indexCache.loads }
+      await b.stop()
+      await waitFor(() => b.app.decorator.jsonl.holding().heldFiles === 0 || undefined, 5000, 'the timeline released')
+      if (seen.builds > 0) await waitFor(() => indexCache.saves > 0 || undefined, 5000, 'a saved index')
+      await b.app.decorator.indexCache.flush(5000)
+      return { body, seen }
+    }
+    const first = await life()
+    expect(first.seen).toMatchObject({ builds: 1, loads: 0 })
+    const again = await life()
+    expect(again.seen).toEqual({ builds: 0, scanned: 0, loads: 1 })
+    expect(again.body).toEqual(first.body)
+    expect(again.body.cost_usd).toBe(0.01716)
+  })
+})
+
 describe('pi, codex, opencode', () => {
   test('pi 0.73.1: usage and cost per message', async () => {
     const rel = 'pi/pi-basic/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl'
