@@ -154,7 +154,7 @@ describe('the index cache', () => {
         deps: { indexCacheDir: join(dataDir, 'index-cache') },
       })
       const { jsonl, indexCache } = b.app.decorator.counters
-      const body = await (await b.get(`/usage?pane=${PANE}`)).json()
+      const body = (await (await b.get(`/usage?pane=${PANE}`)).json()) as any
       const seen = { builds: jsonl.indexBuilds, scanned: jsonl.bytesScanned, loads: indexCache.loads }
       await b.stop()
       await waitFor(() => b.app.decorator.jsonl.holding().heldFiles === 0 || undefined, 5000, 'the timeline released')
