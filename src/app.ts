@@ -504,19 +504,23 @@ export function createApp(deps: AppDeps) {
     .use(webRoutes())
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx, declared))
-    .use(pairingRoutes(ctx))
-    .use(snapshotRoutes(ctx))
-    .use(actionRoutes(ctx))
-    .use(agentStateRoutes(ctx))
-    .use(attachRoutes(ctx))
-    .use(transcriptRoutes(ctx))
-    .use(eventsRoutes(ctx))
-    .use(pushRoutes(ctx))
-    .use(auditRoutes(ctx))
-    .use(projectRoutes(ctx))
-    .use(changesRoutes(ctx))
-    .use(attachmentRoutes(ctx))
-    .use(usageRoutes(ctx))
+  // every route behind the guard, one plugin per group, mounted in this order
+  const guarded = [
+    pairingRoutes,
+    snapshotRoutes,
+    actionRoutes,
+    agentStateRoutes,
+    attachRoutes,
+    transcriptRoutes,
+    eventsRoutes,
+    pushRoutes,
+    auditRoutes,
+    projectRoutes,
+    changesRoutes,
+    attachmentRoutes,
+    usageRoutes,
+  ]
+  for (const routes of guarded) app.use(routes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.

@@ -33,6 +33,8 @@ export interface WsChannel {
 
 const token = t.String({ description: 'a device token (from POST /pair) or the admin token; an `Authorization: Bearer` header works too' })
 const pane = t.String({ minLength: 1, description: 'the herdr pane id, e.g. w1:p2 (from /snapshot)' })
+const subagent = t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })
+const since = t.String({ description: '`<epoch>:<seq>` of the last event the client holds, to resume' })
 
 const PRE_UPGRADE =
   'Failures before the upgrade are plain-text HTTP statuses (the socket never opens): 400 `want ?pane=<pane_id>`, 401 `unauthorized`, 404, 502 `herdr …: <stderr>`.'
@@ -48,11 +50,7 @@ export const WS_CHANNELS: WsChannel[] = [
       PRE_UPGRADE + ' 404 also `no transcript file for pane` / `transcript not supported for this agent kind`; 500 `read transcript failed`.',
       'Closes with 1000: the client left, the server shuts down (`server shutting down`), the device was revoked (`device revoked`), or an inbound frame was not a well-formed `load_older` (`unrecognized control frame`).',
     ].join('\n\n'),
-    query: t.Object({
-      pane,
-      token: t.Optional(token),
-      subagent: t.Optional(t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })),
-    }),
+    query: t.Object({ pane, token: t.Optional(token), subagent: t.Optional(subagent) }),
     send: {
       hello: { title: 'hello', summary: 'identity and paging state; first, and again after every session_changed', payload: HelloFrame },
       entry: { title: 'entry', summary: 'one normalized entry; live:false for backlog and older pages, true for the tail', payload: EntryFrame },
@@ -79,10 +77,7 @@ export const WS_CHANNELS: WsChannel[] = [
       PRE_UPGRADE.replace('400 `want ?pane=<pane_id>`', '400 `want ?since=<epoch>:<seq>`').replace(', 404, 502 `herdr …: <stderr>`', ''),
       'Pinged every 30 s. Closes with 1000 when the server shuts down or the device is revoked (`device revoked`); with 1008 `client too slow` once more than 1 MiB waits unread.',
     ].join('\n\n'),
-    query: t.Object({
-      token: t.Optional(token),
-      since: t.Optional(t.String({ description: '`<epoch>:<seq>` of the last event the client holds, to resume' })),
-    }),
+    query: t.Object({ token: t.Optional(token), since: t.Optional(since) }),
     send: {
       hello: { title: 'hello', summary: 'first frame: the list, or resume ok', payload: EventsHelloFrame },
       pane: { title: 'pane', summary: 'a row changed or appeared', payload: PaneEventFrame },

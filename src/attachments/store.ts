@@ -3,7 +3,7 @@
 // bridge, never by the phone), what each is and whose in the bridge's database.
 // A file is written under a temporary name and renamed once whole, so an upload
 // cut off leaves nothing. Kept 7 days.
-import { Database } from 'bun:sqlite'
+import { openSharedDb } from '../server/sqlite'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -45,9 +45,7 @@ CREATE TABLE IF NOT EXISTS attachments (
 export function createAttachmentStore(dir: string, dbPath: string, clock: () => number = Date.now): AttachmentStore {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   chmodSync(dir, 0o700)
-  const db = new Database(dbPath, { create: true, strict: true })
-  db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('PRAGMA journal_mode = WAL')
+  const db = openSharedDb(dbPath)
   db.exec(SCHEMA)
   const q = {
     insert: db.query('INSERT INTO attachments (id, device_id, path, mime, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)'),

@@ -3,7 +3,7 @@
 // beside the devices. A row is written before the answer is sent. Typed text is
 // never stored: only its length and SHA-256. Rows older than 90 days, and the
 // oldest past 100,000, are pruned in small batches off the request path.
-import { Database } from 'bun:sqlite'
+import { openSharedDb } from '../server/sqlite'
 
 export const AUDIT_KEEP_MS = 90 * 24 * 3600_000
 export const AUDIT_MAX_ROWS = 100_000
@@ -53,9 +53,7 @@ type Row = Omit<AuditRow, 'detail'> & { detail: string }
 export function createAuditLog(dbPath: string, clock: () => number = Date.now, limits: { keepMs?: number; maxRows?: number } = {}): AuditLog {
   const keepMs = limits.keepMs ?? AUDIT_KEEP_MS
   const maxRows = limits.maxRows ?? AUDIT_MAX_ROWS
-  const db = new Database(dbPath, { create: true, strict: true })
-  db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('PRAGMA journal_mode = WAL')
+  const db = openSharedDb(dbPath)
   db.exec(SCHEMA)
   const q = {
     insert: db.query('INSERT INTO audit (ts, device_id, action, pane, detail, status) VALUES (?, ?, ?, ?, ?, ?)'),

@@ -2,7 +2,7 @@
 // The server and the CLI (`gothalo pair`, `gothalo devices …`) open the same
 // file at the same time, so it runs in WAL mode with a busy timeout, and every
 // read goes to the database (no cache that another process could make stale).
-import { Database } from 'bun:sqlite'
+import { openSharedDb } from '../server/sqlite'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -152,9 +152,7 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   mkdirSync(dirname(opts.dbPath), { recursive: true, mode: 0o700 })
   closeSync(openSync(opts.dbPath, 'a', 0o600))
   tightenModes(opts.dbPath)
-  const db = new Database(opts.dbPath, { create: true, strict: true })
-  db.exec('PRAGMA busy_timeout = 5000') // first, so the WAL switch itself waits for the other process
-  db.exec('PRAGMA journal_mode = WAL')
+  const db = openSharedDb(opts.dbPath)
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec(SCHEMA)
   // Files from older releases get the columns added since. A device from before scopes has

@@ -11,6 +11,7 @@
 //   w1:p4  pi, idle, taking a short turn now and then (its session grows)
 //   w1:p5  a plain shell that echoes what is typed
 import { join } from 'node:path'
+import type { AgentStatus } from '../herdr/types'
 import type { FakePane, FakeReaction, FakeState } from './fake-herdr'
 import { CLAUDE_FOOTERS, isComposerRule } from './fake-typing'
 
@@ -82,6 +83,19 @@ export function screenFiles(base: string): Pick<FakePane, 'screen_file' | 'ansi_
 
 const claudeSession = (value: string) => ({ agent: 'claude', kind: 'id' as const, source: 'herdr:claude', value })
 
+/** A Claude Code pane's agent on the session `sid`; its terminal title is the status glyph, then `title`. */
+function claudeAgent(a: { status: AgentStatus; seq: number; revision: number; sid: string; glyph: string; title: string }): NonNullable<FakePane['agent']> {
+  return {
+    agent: 'claude',
+    agent_status: a.status,
+    state_change_seq: a.seq,
+    revision: a.revision,
+    agent_session: claudeSession(a.sid),
+    terminal_title: `${a.glyph} ${a.title}`,
+    terminal_title_stripped: a.title,
+  }
+}
+
 /** The fake herdr's initial state. `piSessionPath` is where the pi sample was written. */
 export function demoState(piSessionPath: string): FakeState {
   const pane = (id: string, tab: string, rest: Partial<FakePane>): FakePane => ({ pane_id: id, workspace_id: 'w1', tab_id: tab, ...rest })
@@ -99,28 +113,12 @@ export function demoState(piSessionPath: string): FakeState {
         focused: true,
         cwd: SUBAGENTS.cwd,
         ...screenFiles(WORKING_SCREENS[0]),
-        agent: {
-          agent: 'claude',
-          agent_status: 'working',
-          state_change_seq: 12,
-          revision: 3,
-          agent_session: claudeSession(SUBAGENTS.sid),
-          terminal_title: '⠂ Survey the repo with helpers',
-          terminal_title_stripped: 'Survey the repo with helpers',
-        },
+        agent: claudeAgent({ status: 'working', seq: 12, revision: 3, sid: SUBAGENTS.sid, glyph: '⠂', title: 'Survey the repo with helpers' }),
       }),
       pane(DEMO_PANES.blocked, 'w1:t1', {
         cwd: TOOLS_MIX.cwd,
         ...screenFiles(BASH_PROMPT),
-        agent: {
-          agent: 'claude',
-          agent_status: 'blocked',
-          state_change_seq: blockedSeq,
-          revision: 5,
-          agent_session: claudeSession(TOOLS_MIX.sid),
-          terminal_title: '✳ Tour of the tools',
-          terminal_title_stripped: 'Tour of the tools',
-        },
+        agent: claudeAgent({ status: 'blocked', seq: blockedSeq, revision: 5, sid: TOOLS_MIX.sid, glyph: '✳', title: 'Tour of the tools' }),
       }),
       pane(DEMO_PANES.done, 'w1:t1', {
         cwd: WORKING.cwd,
@@ -129,15 +127,7 @@ export function demoState(piSessionPath: string): FakeState {
         echo: 'composer',
         mode_cycle: [CLAUDE_FOOTERS.default, CLAUDE_FOOTERS.acceptEdits, CLAUDE_FOOTERS.plan, CLAUDE_FOOTERS.bypassPermissions],
         mode: 3,
-        agent: {
-          agent: 'claude',
-          agent_status: 'done',
-          state_change_seq: 8,
-          revision: 2,
-          agent_session: claudeSession(WORKING.sid),
-          terminal_title: '✳ Run the slow build',
-          terminal_title_stripped: 'Run the slow build',
-        },
+        agent: claudeAgent({ status: 'done', seq: 8, revision: 2, sid: WORKING.sid, glyph: '✳', title: 'Run the slow build' }),
       }),
       pane(DEMO_PANES.pi, 'w1:t2', {
         cwd: PI.cwd,

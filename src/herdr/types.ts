@@ -4,7 +4,7 @@
 // is malformed (a 502), never a crash. Absent optional fields are omitted by herdr,
 // never null. Required are the fields the bridge relies on; the others are checked
 // only when present.
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TOptional, type TSchema, type TString } from '@sinclair/typebox'
 
 export type AgentStatus = 'idle' | 'working' | 'blocked' | 'done' | 'unknown'
 
@@ -21,75 +21,60 @@ export const AgentSessionSchema = Type.Object({
 })
 export type AgentSession = Static<typeof AgentSessionSchema>
 
-export const AgentInfoSchema = Type.Object({
-  agent: opt(Type.String()),
-  agent_session: opt(AgentSessionSchema),
+/** Fields herdr prints only when it knows them, each a string then. */
+function optionalStrings<const K extends string>(...names: K[]): Record<K, TOptional<TString>> {
+  return Object.fromEntries(names.map((name) => [name, opt(Type.String())])) as Record<K, TOptional<TString>>
+}
+
+/** What herdr says of a pane and its agent, alike in `agent get` and in the snapshot's panes. */
+const paneAgentFields = {
+  pane_id: Type.String(),
   agent_status: Status,
-  cwd: opt(Type.String()),
-  display_agent: opt(Type.String()),
+  ...optionalStrings('agent', 'cwd', 'display_agent', 'foreground_cwd', 'terminal_id', 'terminal_title', 'terminal_title_stripped', 'title'),
+  agent_session: opt(AgentSessionSchema),
+  revision: opt(Type.Number()),
+  state_labels: opt(Labels),
+  tokens: opt(Labels),
+}
+
+export const AgentInfoSchema = Type.Object({
+  ...paneAgentFields,
+  state_change_seq: Type.Number(),
+  ...optionalStrings('name', 'tab_id', 'workspace_id'),
   focused: opt(Type.Boolean()),
-  foreground_cwd: opt(Type.String()),
   interactive_ready: opt(Type.Boolean()),
   launch_pending: opt(Type.Boolean()),
-  name: opt(Type.String()),
-  pane_id: Type.String(),
-  revision: opt(Type.Number()),
   screen_detection_skipped: opt(Type.Boolean()),
-  state_change_seq: Type.Number(),
-  state_labels: opt(Labels),
-  tab_id: opt(Type.String()),
-  terminal_id: opt(Type.String()),
-  terminal_title: opt(Type.String()),
-  terminal_title_stripped: opt(Type.String()),
-  title: opt(Type.String()),
-  tokens: opt(Labels),
-  workspace_id: opt(Type.String()),
 })
 export type AgentInfo = Static<typeof AgentInfoSchema>
 
 export const PaneInfoSchema = Type.Object({
-  pane_id: Type.String(),
-  terminal_id: opt(Type.String()),
+  ...paneAgentFields,
   workspace_id: Type.String(),
   tab_id: Type.String(),
   focused: Type.Boolean(),
-  cwd: opt(Type.String()),
-  foreground_cwd: opt(Type.String()),
   label: opt(Type.String()),
-  agent: opt(Type.String()),
-  title: opt(Type.String()),
-  terminal_title: opt(Type.String()),
-  terminal_title_stripped: opt(Type.String()),
-  display_agent: opt(Type.String()),
-  agent_status: Status,
-  state_labels: opt(Labels),
-  tokens: opt(Labels),
-  agent_session: opt(AgentSessionSchema),
-  revision: opt(Type.Number()),
 })
 export type PaneInfo = Static<typeof PaneInfoSchema>
 
-export const WorkspaceInfoSchema = Type.Object({
-  workspace_id: Type.String(),
+/** What herdr lists of a workspace and of a tab alike. */
+const listedFields = {
   number: opt(Type.Number()),
   label: opt(Type.String()),
   focused: opt(Type.Boolean()),
   pane_count: opt(Type.Number()),
+  agent_status: opt(Status),
+}
+
+export const WorkspaceInfoSchema = Type.Object({
+  workspace_id: Type.String(),
+  ...listedFields,
   tab_count: opt(Type.Number()),
   active_tab_id: opt(Type.String()),
-  agent_status: opt(Status),
 })
 export type WorkspaceInfo = Static<typeof WorkspaceInfoSchema>
 
-export const TabInfoSchema = Type.Object({
-  tab_id: Type.String(),
-  workspace_id: opt(Type.String()),
-  number: opt(Type.Number()),
-  label: opt(Type.String()),
-  focused: opt(Type.Boolean()),
-  pane_count: opt(Type.Number()),
-  agent_status: opt(Status),
-})
+export const TabInfoSchema = Type.Object({ tab_id: Type.String(), workspace_id: opt(Type.String()), ...listedFields })
 export type TabInfo = Static<typeof TabInfoSchema>
 
 export const SnapshotSchema = Type.Object({
@@ -99,9 +84,7 @@ export const SnapshotSchema = Type.Object({
   workspaces: Type.Array(WorkspaceInfoSchema),
   protocol: Type.Integer(),
   version: Type.String(),
-  focused_pane_id: opt(Type.String()),
-  focused_tab_id: opt(Type.String()),
-  focused_workspace_id: opt(Type.String()),
+  ...optionalStrings('focused_pane_id', 'focused_tab_id', 'focused_workspace_id'),
 })
 export type Snapshot = Static<typeof SnapshotSchema>
 
@@ -135,11 +118,8 @@ export const PaneStatusChangedSchema = Type.Object({
   event: Type.Literal('pane.agent_status_changed'),
   data: Type.Object({
     pane_id: Type.String(),
-    workspace_id: opt(Type.String()),
     agent_status: opt(Status),
-    agent: opt(Type.String()),
-    title: opt(Type.String()),
-    display_agent: opt(Type.String()),
+    ...optionalStrings('workspace_id', 'agent', 'title', 'display_agent'),
     state_labels: opt(Labels),
   }),
 })

@@ -2,7 +2,7 @@
 // devices live there too). Revoking a device deletes its subscriptions (the
 // server listens for revocations; at open, those of devices revoked while it was
 // down are dropped).
-import { Database } from 'bun:sqlite'
+import { openSharedDb } from '../server/sqlite'
 import { randomBytes } from 'node:crypto'
 
 /** The statuses a subscription can ask to hear about. */
@@ -56,9 +56,7 @@ const toRecord = (r: Row): PushSubscriptionRecord => ({
 })
 
 export function createPushStore(dbPath: string, clock: () => number = Date.now): PushStore {
-  const db = new Database(dbPath, { create: true, strict: true })
-  db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('PRAGMA journal_mode = WAL')
+  const db = openSharedDb(dbPath)
   db.exec(SCHEMA)
   // Devices revoked (or gone) while the server was down: their subscriptions go.
   try {

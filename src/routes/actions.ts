@@ -3,7 +3,7 @@
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { cyclePermissionMode } from '../answer/mode'
-import { paneTargets } from './edge'
+import { paneTargets, plainTextErrors } from './edge'
 import { needs } from '../auth/scopes'
 import type { Principal } from '../auth/types'
 import { AttachmentNotTaken, handAttachments } from '../attachments/hand'
@@ -89,11 +89,7 @@ export function actionRoutes(ctx: Ctx) {
         ),
         response: {
           200: t.Object({ sent: t.Boolean(), enter_suppressed: t.Optional(t.Boolean()) }),
-          400: t.String(),
-          401: t.String(),
-          404: t.String(),
-          409: t.String(),
-          502: t.String(),
+          ...plainTextErrors(400, 401, 404, 409, 502),
         },
         detail: needs(
           'type',
@@ -128,11 +124,7 @@ export function actionRoutes(ctx: Ctx) {
         ),
         response: {
           200: t.Object({ sent: t.Boolean(), duplicate: t.Optional(t.Boolean()) }),
-          400: t.String(),
-          401: t.String(),
-          404: t.String(),
-          409: t.String(),
-          502: t.String(),
+          ...plainTextErrors(400, 401, 404, 409, 502),
         },
         detail: needs(
           'answer',
@@ -177,12 +169,7 @@ export function actionRoutes(ctx: Ctx) {
             agent_status: t.Optional(t.String()),
             next_fingerprint: t.Optional(t.Union([t.String(), t.Null()], { description: 'the dialog now on screen (next tab, follow-up review), or null' })),
           }),
-          400: t.String(),
-          401: t.String(),
-          404: t.String(),
-          409: t.String(),
-          422: t.String(),
-          502: t.String(),
+          ...plainTextErrors(400, 401, 404, 409, 422, 502),
         },
         detail: needs(
           'answer',
@@ -212,12 +199,7 @@ export function actionRoutes(ctx: Ctx) {
             permission_mode: t.Union([t.String(), t.Null()]),
             confirmed: t.Boolean({ description: 'true only when the footer on screen shows the new mode' }),
           }),
-          400: t.String(),
-          401: t.String(),
-          404: t.String(),
-          409: t.String(),
-          422: t.String(),
-          502: t.String(),
+          ...plainTextErrors(400, 401, 404, 409, 422, 502),
         },
         detail: needs('answer', { summary: 'Cycle the permission mode (Shift+Tab) and read it back', tags: ['actions'] }, 'mode.cycle'),
       },

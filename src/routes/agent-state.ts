@@ -7,7 +7,7 @@ import { CardSchema } from '../card/card'
 import { grammarFor } from '../card/registry'
 import type { HerdrClient } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
-import { paneTargets } from './edge'
+import { paneTargets, plainTextErrors } from './edge'
 import { needs } from '../auth/scopes'
 
 export const paneQuery = t.Object(
@@ -45,7 +45,7 @@ export function agentStateRoutes(ctx: Ctx) {
     {
       query: paneQuery,
       agentTarget: true,
-      response: { 200: CardSchema, 400: t.String(), 401: t.String(), 404: t.String(), 502: t.String() },
+      response: { 200: CardSchema, ...plainTextErrors(400, 401, 404, 502) },
       detail: needs('read', {
         summary: 'The parsed state card of an agent pane',
         description:

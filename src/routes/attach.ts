@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Ctx } from '../server/ctx'
 import { paneTargets } from './edge'
+import { logSocketClose, openSeconds } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
@@ -81,12 +82,10 @@ export function attachRoutes(ctx: Ctx) {
         const c = ws.data.attach
         const raw = ws.raw
         // First, before any await: a device revoked during the upgrade gets no socket.
-        c.unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
-        if (!c.unregister) {
+        c.unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => {
           c.closed = true
-          raw.close(1000, 'device revoked')
-          return
-        }
+        })
+        if (!c.unregister) return
         c.openedAt = Date.now()
         ctx.logger?.info('socket open', { socket: 'attach', pane: c.pane, device: whoOf(ws.data) })
         const paint = async () => {
@@ -170,21 +169,14 @@ export function attachRoutes(ctx: Ctx) {
       },
       close(ws, code, reason) {
         const c = ws.data.attach
-        ctx.logger?.info('socket close', {
-          socket: 'attach',
-          pane: c.pane,
-          code,
-          reason: reason || undefined,
-          seconds: c.openedAt === undefined ? undefined : Math.round((Date.now() - c.openedAt) / 100) / 10,
-          device: whoOf(ws.data),
-        })
+        logSocketClose(ctx.logger, ws.data, { socket: 'attach', pane: c.pane, openedAt: c.openedAt, code, reason })
         // one audit row per session that opened: who watched which pane, how long, and how much was typed (never what)
         if (c.openedAt !== undefined)
           ctx.audit.write({
             device_id: whoOf(ws.data) ?? '-',
             action: 'terminal',
             pane: c.pane,
-            detail: { bytes_typed: c.typedBytes, seconds: Math.round((Date.now() - c.openedAt) / 100) / 10 },
+            detail: { bytes_typed: c.typedBytes, seconds: openSeconds(c.openedAt) },
             status: 101,
           })
         c.closed = true

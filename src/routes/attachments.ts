@@ -8,7 +8,7 @@ import { needs } from '../auth/scopes'
 import type { Principal } from '../auth/types'
 import { ATTACHMENT_TYPES, mediaType, sniff, type AttachmentType } from '../attachments/kind'
 import { ATTACHMENT_MAX_BYTES } from '../attachments/store'
-import { paneTargets } from './edge'
+import { paneTargets, plainTextErrors } from './edge'
 import { RAW_BODY_KEY } from '../auth/guard'
 
 const TOO_LARGE = `larger than ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MiB`
@@ -64,14 +64,7 @@ export function attachmentRoutes(ctx: Ctx) {
       agentTarget: true,
       response: {
         201: t.Object({ id: t.String(), path: t.String({ description: 'where the agent reads it' }), bytes: t.Integer(), mime: t.String() }),
-        400: t.String(),
-        401: t.String(),
-        403: t.String(),
-        404: t.String(),
-        413: t.String(),
-        415: t.String(),
-        502: t.String(),
-        503: t.String(),
+        ...plainTextErrors(400, 401, 403, 404, 413, 415, 502, 503),
       },
       detail: needs(
         'type',

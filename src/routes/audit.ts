@@ -3,6 +3,7 @@
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
+import { plainTextErrors } from './edge'
 
 export const AuditRowSchema = t.Object({
   id: t.Integer(),
@@ -29,7 +30,7 @@ export function auditRoutes(ctx: Ctx) {
       },
       { error: QUERY_ERROR },
     ),
-    response: { 200: t.Object({ rows: t.Array(AuditRowSchema) }), 400: t.String(), 401: t.String(), 403: t.String() },
+    response: { 200: t.Object({ rows: t.Array(AuditRowSchema) }), ...plainTextErrors(400, 401, 403) },
     detail: needs('admin', {
       summary: 'The audit log: every write taken from a phone or the admin token, newest first',
       description: 'Kept 90 days, at most 100,000 rows. `gothalo audit` prints the same from the shell.',

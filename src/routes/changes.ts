@@ -8,7 +8,7 @@ import { changesOf, diffOf } from '../changes/repo'
 import { ENTRIES_MAX, RAW_MAX, TEXT_MAX, listEntries, mimeOf, readStart, resolveIn } from '../changes/files'
 import { repoRoot } from '../changes/git'
 import type { HerdrClient } from '../herdr/client'
-import { paneTargets } from './edge'
+import { paneTargets, plainTextErrors } from './edge'
 
 const Status = t.Union([t.Literal('modified'), t.Literal('added'), t.Literal('deleted'), t.Literal('renamed'), t.Literal('untracked'), t.Literal('conflicted')])
 
@@ -86,7 +86,7 @@ export function changesRoutes(ctx: Ctx) {
       {
         query: t.Object({ pane: t.String({ minLength: 1 }) }, { error: 'want ?pane=<pane_id>' }),
         paneTarget: true,
-        response: { 200: ChangesSchema, 400: t.String(), 401: t.String(), 403: t.String(), 404: t.String(), 502: t.String() },
+        response: { 200: ChangesSchema, ...plainTextErrors(400, 401, 403, 404, 502) },
         detail: needs('read', {
           summary: "What changed in the pane's repository: branch, ahead/behind, every changed file with +/− counts",
           description:
@@ -114,7 +114,7 @@ export function changesRoutes(ctx: Ctx) {
           { error: 'want ?pane=<pane_id>&path=<path>&staged=0|1' },
         ),
         paneTarget: true,
-        response: { 200: DiffSchema, 400: t.String(), 401: t.String(), 403: t.String(), 404: t.String(), 502: t.String() },
+        response: { 200: DiffSchema, ...plainTextErrors(400, 401, 403, 404, 502) },
         detail: needs('read', {
           summary: "One changed file's diff, as hunks of numbered lines",
           description:
@@ -163,12 +163,7 @@ export function changesRoutes(ctx: Ctx) {
         paneTarget: true,
         response: {
           200: t.Union([FilesSchema, t.Any()]),
-          400: t.String(),
-          401: t.String(),
-          403: t.String(),
-          404: t.String(),
-          413: t.String(),
-          502: t.String(),
+          ...plainTextErrors(400, 401, 403, 404, 413, 502),
         },
         detail: needs('read', {
           summary: 'A directory, a file, or its bytes, inside the repository (or the pane directory outside git)',

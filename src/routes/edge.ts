@@ -2,7 +2,7 @@
 // macro checks a route's pane target and looks up its agent, and herdr failures
 // become statuses in app.ts's one onError, through herdrFailure. A route names
 // what it targets; its 404 text ('no such agent' / 'no such pane') follows.
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { herdrFor, type HerdrClient, type HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
@@ -19,6 +19,14 @@ export interface Failure {
  */
 export function herdrFailure(e: HerdrError, notFound: string | undefined): Failure {
   return e.kind === 'not_found' && notFound !== undefined ? { code: 404, body: notFound } : { code: 502, body: e.message }
+}
+
+/**
+ * A route's refusals for its OpenAPI `response`: each status a plain-text body
+ * (every error the bridge answers is text, docs/bridge.md Conventions).
+ */
+export function plainTextErrors<const Code extends number>(...codes: Code[]): Record<Code, ReturnType<typeof t.String>> {
+  return Object.fromEntries(codes.map((code) => [code, t.String()])) as Record<Code, ReturnType<typeof t.String>>
 }
 
 /** Targets we pass to herdr: pane ids or agent names; nothing that could read as a flag. */

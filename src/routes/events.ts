@@ -51,12 +51,10 @@ export function eventsRoutes(ctx: Ctx) {
         const raw = ws.raw
         const flow = raw as unknown as { getBufferedAmount(): number }
         // First, before any await: a device revoked during the upgrade gets no socket.
-        const unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
-        if (!unregister) {
+        const unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => {
           c.closed = true
-          raw.close(1000, 'device revoked')
-          return
-        }
+        })
+        if (!unregister) return
         c.cleanup.push(unregister)
         ctx.logger?.info('socket open', { socket: 'events', device: whoOf(ws.data) })
         /** Sends a frame; false (and the socket closed) once the client has fallen 1 MiB behind. */

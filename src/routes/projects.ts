@@ -7,7 +7,7 @@ import { needs } from '../auth/scopes'
 import { AGENT_KINDS, projectsOf } from '../projects/listing'
 import { listDir, listRoots, resolveDir } from '../projects/roots'
 import { startAgent } from '../projects/start'
-import { paneTargets } from './edge'
+import { paneTargets, plainTextErrors } from './edge'
 
 const Kind = t.Union([t.Literal('claude'), t.Literal('pi'), t.Literal('opencode'), t.Literal('codex')], { description: 'the agent to start' })
 
@@ -46,7 +46,7 @@ export function projectRoutes(ctx: Ctx) {
         return { projects: projectsOf(await p.finder.find(), snap?.agents ?? [], p.roots, ctx.clock()) }
       },
       {
-        response: { 200: t.Object({ projects: t.Array(ProjectSchema, { description: 'newest first, at most 50' }) }), 401: t.String(), 403: t.String() },
+        response: { 200: t.Object({ projects: t.Array(ProjectSchema, { description: 'newest first, at most 50' }) }), ...plainTextErrors(401, 403) },
         detail: needs('read', {
           summary: 'The directories agents worked in, with their sessions',
           description:
@@ -65,7 +65,7 @@ export function projectRoutes(ctx: Ctx) {
       },
       {
         query: t.Object({ path: t.Optional(t.String({ maxLength: 4096 })) }),
-        response: { 200: DirsSchema, 401: t.String(), 403: t.String(), 404: t.String() },
+        response: { 200: DirsSchema, ...plainTextErrors(401, 403, 404) },
         detail: needs('read', {
           summary: 'Browse the directories inside the project roots',
           description:
@@ -107,13 +107,7 @@ export function projectRoutes(ctx: Ctx) {
         ),
         response: {
           201: t.Object({ pane_id: t.String(), name: t.String(), agent_status: t.Optional(t.Literal('blocked')) }),
-          400: t.String(),
-          401: t.String(),
-          403: t.String(),
-          404: t.String(),
-          409: t.String(),
-          502: t.String(),
-          503: t.String(),
+          ...plainTextErrors(400, 401, 403, 404, 409, 502, 503),
           504: t.String({ description: 'not ready within 30 s: the text names the pane, left running' }),
         },
         detail: needs(
@@ -140,12 +134,7 @@ export function projectRoutes(ctx: Ctx) {
         agentTarget: true,
         response: {
           200: t.Object({ stopped: t.Literal(true) }),
-          400: t.String(),
-          401: t.String(),
-          403: t.String(),
-          404: t.String(),
-          409: t.String(),
-          502: t.String(),
+          ...plainTextErrors(400, 401, 403, 404, 409, 502),
         },
         detail: needs(
           'start',

@@ -5,6 +5,7 @@ import type { Ctx } from '../server/ctx'
 import type { Principal } from '../auth/types'
 import { PUSH_EVENTS, type PushEvent } from '../push/store'
 import { needs } from '../auth/scopes'
+import { plainTextErrors } from './edge'
 
 const SubscriptionSchema = t.Object({
   id: t.String(),
@@ -39,8 +40,7 @@ export function pushRoutes(ctx: Ctx) {
     .get('/push/vapid-public-key', ({ status }) => (push ? { key: push.publicKey } : status(503, NOT_CONFIGURED)), {
       response: {
         200: t.Object({ key: t.String({ description: 'the VAPID public key, base64url (applicationServerKey)' }) }),
-        401: t.String(),
-        503: t.String(),
+        ...plainTextErrors(401, 503),
       },
       detail: needs('read', { summary: 'The VAPID public key a browser subscribes with', tags: ['push'] }),
     })
@@ -72,7 +72,7 @@ export function pushRoutes(ctx: Ctx) {
           },
           { error: 'want {"subscription": <PushSubscription JSON>, "events": ["blocked","done"]}' },
         ),
-        response: { 200: t.Object({ id: t.String() }), 400: t.String(), 401: t.String(), 403: t.String(), 503: t.String() },
+        response: { 200: t.Object({ id: t.String() }), ...plainTextErrors(400, 401, 403, 503) },
         detail: needs(
           'read',
           {
@@ -94,7 +94,7 @@ export function pushRoutes(ctx: Ctx) {
         return push.store.list(deviceOf(p)).map((s) => ({ id: s.id, endpoint: s.endpoint, events: s.events, created_at: s.created_at }))
       },
       {
-        response: { 200: t.Array(SubscriptionSchema), 401: t.String(), 503: t.String() },
+        response: { 200: t.Array(SubscriptionSchema), ...plainTextErrors(401, 503) },
         detail: needs('read', { summary: "This device's push subscriptions", tags: ['push'] }),
       },
     )
@@ -109,7 +109,7 @@ export function pushRoutes(ctx: Ctx) {
       },
       {
         params: t.Object({ id: t.String() }),
-        response: { 200: t.Object({ deleted: t.Boolean() }), 401: t.String(), 404: t.String(), 503: t.String() },
+        response: { 200: t.Object({ deleted: t.Boolean() }), ...plainTextErrors(401, 404, 503) },
         detail: needs('read', { summary: 'Unsubscribe', tags: ['push'] }, 'push.unsubscribe'),
       },
     )

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { snapshotRows, SnapshotRowSchema } from '../events/rows'
 import { needs } from '../auth/scopes'
+import { plainTextErrors } from './edge'
 
 export const SnapshotSchema = t.Object({
   panes: t.Array(SnapshotRowSchema),
@@ -20,7 +21,7 @@ export function snapshotRoutes(ctx: Ctx) {
       return { panes, herdr: { version: snap.version, protocol: snap.protocol } }
     },
     {
-      response: { 200: SnapshotSchema, 401: t.String(), 502: t.String() },
+      response: { 200: SnapshotSchema, ...plainTextErrors(401, 502) },
       detail: needs('read', { summary: 'Every pane herdr knows, one row each', tags: ['panes'] }),
     },
   )

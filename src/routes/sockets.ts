@@ -1,6 +1,8 @@
 // Open sockets by device, so revoking a device closes its sockets at once,
-// and all of them, so a shutdown closes each with a normal 1000.
+// and all of them, so a shutdown closes each with a normal 1000. Also what every
+// socket does alike at its open (admission) and its close (the log line).
 import type { AuthStore, Principal } from '../auth/types'
+import { whoOf, type Logger } from '../server/log'
 
 export type Close = (code: number, reason: string) => void
 
@@ -58,6 +60,20 @@ export class SocketRegistry {
     return this.add(principal, closeSocket)
   }
 
+  /**
+   * admit() for a socket at its open, `raw` being the socket itself: when the
+   * token no longer identifies anyone, `refused` runs (the route marks its socket
+   * closed) and the socket is closed with 1000 'device revoked'.
+   */
+  admitOrRefuse(auth: AuthStore, data: unknown, raw: { close(code: number, reason: string): void }, refused: () => void): (() => void) | undefined {
+    const unregister = this.admit(auth, data, (code, reason) => raw.close(code, reason))
+    if (!unregister) {
+      refused()
+      raw.close(1000, 'device revoked')
+    }
+    return unregister
+  }
+
   closeDevice(deviceId: string): number {
     const set = this.byDevice.get(deviceId)
     if (!set) return 0
@@ -73,4 +89,25 @@ export class SocketRegistry {
     for (const s of this.byDevice.values()) n += s.size
     return n
   }
+}
+
+/** How long a socket was open, in seconds to a tenth; undefined when it never opened. */
+export function openSeconds(openedAt: number | undefined): number | undefined {
+  return openedAt === undefined ? undefined : Math.round((Date.now() - openedAt) / 100) / 10
+}
+
+/** The 'socket close' line of a pane's socket: which one, its pane, how it closed, how long it was open, whose. */
+export function logSocketClose(
+  logger: Logger | undefined,
+  data: unknown,
+  c: { socket: string; pane: string; openedAt?: number; code: number; reason: string },
+): void {
+  logger?.info('socket close', {
+    socket: c.socket,
+    pane: c.pane,
+    code: c.code,
+    reason: c.reason || undefined,
+    seconds: openSeconds(c.openedAt),
+    device: whoOf(data),
+  })
 }

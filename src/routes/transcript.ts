@@ -10,6 +10,7 @@ import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcri
 import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
+import { logSocketClose } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
@@ -87,12 +88,8 @@ export function transcriptRoutes(ctx: Ctx) {
         c.openedAt = Date.now()
         clearTimeout(c.orphan)
         // First, before any await: a device revoked during the upgrade gets no socket.
-        const unregister = ctx.sockets.admit(ctx.auth, ws.data, (code, reason) => raw.close(code, reason))
-        if (!unregister) {
-          release(c)
-          raw.close(1000, 'device revoked')
-          return
-        }
+        const unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => release(c))
+        if (!unregister) return
         c.cleanup.push(unregister)
         // While its reading is paused, Bun reports no close and its idle timeout
         // does not run, so a dropped client would hold its stream, file and
@@ -200,14 +197,7 @@ export function transcriptRoutes(ctx: Ctx) {
       },
       close(ws, code, reason) {
         const c = ws.data.tx
-        ctx.logger?.info('socket close', {
-          socket: 'agent-transcript',
-          pane: c.pane,
-          code,
-          reason: reason || undefined,
-          seconds: c.openedAt === undefined ? undefined : Math.round((Date.now() - c.openedAt) / 100) / 10,
-          device: whoOf(ws.data),
-        })
+        logSocketClose(ctx.logger, ws.data, { socket: 'agent-transcript', pane: c.pane, openedAt: c.openedAt, code, reason })
         release(c)
       },
     })

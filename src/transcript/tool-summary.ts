@@ -13,6 +13,24 @@ export type Obj = Record<string, unknown>
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
+/**
+ * The text of a message's content: a string as it is, else its blocks' text
+ * joined by newlines. A `text` block gives its text; `other` gives what the
+ * kind shows for any other block (`[image]`, an attachment's placeholder), or
+ * undefined to leave it out.
+ */
+export function textOfBlocks(content: unknown, other: (block: Obj) => string | undefined): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  const parts: string[] = []
+  for (const b of content) {
+    if (!isObj(b)) continue
+    const text = b.type === 'text' && typeof b.text === 'string' ? b.text : other(b)
+    if (text !== undefined) parts.push(text)
+  }
+  return parts.join('\n')
+}
+
 // ── one-line summaries and names ────────────────────────────────────────────
 
 /** Roughly what fits one phone row. */

@@ -14,28 +14,18 @@ import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { readHeadLines } from '../../jsonl/files'
-import { JsonlFiles } from '../../jsonl/timeline'
-import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
-import { NO_TRANSCRIPT, paneCwd } from '../../source'
-import type { IndexStore } from '../../jsonl/index-store'
+import type { AgentHomes, TranscriptSource } from '../../source'
+import { paneCwd } from '../../source'
+import { sessionFileSource, type SessionSourceOptions } from '../../jsonl/session-source'
 import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine, countCodexLineTapped } from './normalize'
 import { usageFold } from '../../../usage/fold'
 import { addCodexUsage } from '../../../usage/kinds/codex'
-import type { UsageTally } from '../../../usage/tally'
+import { CODEX_WARM_UP_LINES } from './warm-up'
 
 /** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
 const codexUsageFold = usageFold('codex-usage/1', countCodexLineTapped, addCodexUsage)
-import { CODEX_WARM_UP_LINES } from './warm-up'
-import { jsonlWarmUp } from '../../jsonl/warm-up'
 
-export interface CodexSourceOptions {
-  pollMs?: number
-  log?: (m: string) => void
-  /** the on-disk index cache (data dir): a restart does not read a rollout again */
-  indexStore?: IndexStore
-  /** the JSONL files registry (default: one of its own) */
-  jsonl?: JsonlFiles
-}
+export type CodexSourceOptions = SessionSourceOptions
 
 export interface CodexSession {
   path: string
@@ -208,36 +198,21 @@ export class CodexLocator {
 }
 
 export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = {}): TranscriptSource {
-  const log = opts.log ?? ((m: string) => console.warn(m))
   const codexDir = codexDirOf(homes)
   const locator = new CodexLocator(codexDir)
-  const jsonl = opts.jsonl ?? new JsonlFiles()
-  return {
-    kinds: ['codex'],
-    warmUp: jsonlWarmUp(CODEX_WARM_UP_LINES, { normalize: normalizeCodexLine, count: countCodexLine, fold: codexUsageFold }),
-    async resolve(agent, o): Promise<Resolved | Unresolved> {
-      if (o.subagent !== undefined) return NO_TRANSCRIPT
-      const at = await locator.locate(agent)
-      if (!at) return NO_TRANSCRIPT
-      try {
-        // read only through a real path inside CODEX_HOME (a rollout symlinked out of it is refused)
-        const timeline = await jsonl.acquire(at.path, normalizeCodexLine, {
-          count: countCodexLine,
-          fold: codexUsageFold,
-          pollMs: opts.pollMs,
-          log,
-          within: codexDir,
-          store: opts.indexStore,
-        })
-        const usage = async () => (await jsonl.heldFacts(at.path, normalizeCodexLine))?.facts as UsageTally | undefined
-        return { ok: true, sessionId: at.threadId, timeline, usage }
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
-        throw e
-      }
+  return sessionFileSource(
+    {
+      kind: 'codex',
+      normalize: normalizeCodexLine,
+      count: countCodexLine,
+      usage: codexUsageFold,
+      warmUpLines: CODEX_WARM_UP_LINES,
+      within: codexDir,
+      locate: async (agent) => {
+        const at = await locator.locate(agent)
+        return at && { path: at.path, sessionId: at.threadId }
+      },
     },
-    async currentSession(agent) {
-      return (await locator.locate(agent))?.threadId
-    },
-  }
+    opts,
+  )
 }

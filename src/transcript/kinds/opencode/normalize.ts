@@ -17,6 +17,7 @@ import {
   previewDiff as snippetDiff,
   str,
   stripSingleFileHeaders,
+  textOfBlocks,
   withPreviewDiff,
   type Obj,
 } from '../../tool-summary'
@@ -279,15 +280,7 @@ function v2Tool(b: Obj, callEntryId: string, resultEntryId: string, ts: string |
 }
 
 function toolContentText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  const parts: string[] = []
-  for (const c of content) {
-    if (!isObj(c)) continue
-    if (c.type === 'text' && typeof c.text === 'string') parts.push(c.text)
-    else if (c.type === 'file') parts.push(attachmentText(str(c.mime), str(c.name)))
-  }
-  return parts.join('\n')
+  return textOfBlocks(content, (c) => (c.type === 'file' ? attachmentText(str(c.mime), str(c.name)) : undefined))
 }
 
 // ---------------------------------------------------------------- 1.x info + parts

@@ -16,6 +16,7 @@ import {
   previewDiff,
   str,
   stripSingleFileHeaders,
+  textOfBlocks,
   withPreviewDiff,
   type Obj,
 } from '../../tool-summary'
@@ -338,15 +339,7 @@ function bashResult(msg: Obj, callId: string, id: string, head: Head): Draft {
 
 /** Text of a string or (text|image)[] content; images as [image]. */
 function contentText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  const parts: string[] = []
-  for (const b of content) {
-    if (!isObj(b)) continue
-    if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text)
-    else if (b.type === 'image') parts.push('[image]')
-  }
-  return parts.join('\n')
+  return textOfBlocks(content, (b) => (b.type === 'image' ? '[image]' : undefined))
 }
 
 // ---- resolution helpers (pure) ----

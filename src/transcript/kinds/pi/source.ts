@@ -14,29 +14,18 @@ import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { listJsonlFiles, newestMatching } from '../../jsonl/files'
-import type { IndexStore } from '../../jsonl/index-store'
-import { JsonlFiles } from '../../jsonl/timeline'
-import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
-import { NO_TRANSCRIPT, paneCwd } from '../../source'
+import type { AgentHomes, TranscriptSource } from '../../source'
+import { paneCwd } from '../../source'
+import { sessionFileSource, type SessionSourceOptions } from '../../jsonl/session-source'
 import { countPiLine, encodePiCwd, normalizePiLine, piHeaderCwd, piSessionIdFromPath, countPiLineTapped } from './normalize'
 import { usageFold } from '../../../usage/fold'
 import { addPiUsage } from '../../../usage/kinds/pi'
-import type { UsageTally } from '../../../usage/tally'
+import { PI_WARM_UP_LINES } from './warm-up'
 
 /** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
 const piUsageFold = usageFold('pi-usage/1', countPiLineTapped, addPiUsage)
-import { PI_WARM_UP_LINES } from './warm-up'
-import { jsonlWarmUp } from '../../jsonl/warm-up'
 
-export interface PiSourceOptions {
-  /** tail poll (contract: 250 ms) */
-  pollMs?: number
-  log?: (m: string) => void
-  /** the on-disk index cache (data dir) */
-  indexStore?: IndexStore
-  /** the JSONL files registry (default: one of its own) */
-  jsonl?: JsonlFiles
-}
+export type PiSourceOptions = SessionSourceOptions
 
 /** Where a pane's pi session is: a file (maybe not written yet) and its id. */
 export interface PiSessionFile {
@@ -135,37 +124,16 @@ export async function locatePiSession(piDir: string, agent: AgentInfo): Promise<
 }
 
 export function createPiSource(homes: AgentHomes, opts: PiSourceOptions = {}): TranscriptSource {
-  const log = opts.log ?? ((m: string) => console.warn(m))
-  const jsonl = opts.jsonl ?? new JsonlFiles()
-  return {
-    kinds: ['pi'],
-    warmUp: jsonlWarmUp(PI_WARM_UP_LINES, { normalize: normalizePiLine, count: countPiLine, fold: piUsageFold }),
-    async resolve(agent, o): Promise<Resolved | Unresolved> {
-      if (o.subagent !== undefined) return NO_TRANSCRIPT
-      const at = await locatePiSession(homes.piDir, agent)
-      if (!at) return NO_TRANSCRIPT
-      let timeline
-      try {
-        // The index only counts entries (countPiLine); pages and the tail normalize.
-        timeline = await jsonl.acquire(at.path, normalizePiLine, {
-          count: countPiLine,
-          fold: piUsageFold,
-          allowMissing: at.pending,
-          pollMs: opts.pollMs,
-          log,
-          within: homes.piDir,
-          store: opts.indexStore,
-        })
-      } catch (e) {
-        // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
-        throw e
-      }
-      const usage = async () => (await jsonl.heldFacts(at.path, normalizePiLine))?.facts as UsageTally | undefined
-      return { ok: true, sessionId: at.sessionId, timeline, usage }
+  return sessionFileSource(
+    {
+      kind: 'pi',
+      normalize: normalizePiLine,
+      count: countPiLine,
+      usage: piUsageFold,
+      warmUpLines: PI_WARM_UP_LINES,
+      within: homes.piDir,
+      locate: (agent) => locatePiSession(homes.piDir, agent),
     },
-    async currentSession(agent) {
-      return (await locatePiSession(homes.piDir, agent))?.sessionId
-    },
-  }
+    opts,
+  )
 }

@@ -1,0 +1,81 @@
+// The transcript source of a kind whose conversation is one JSONL file per
+// session and that has no subagents (pi, codex): the kind says how it finds a
+// pane's session file and how its usage is folded; opening the file, serving
+// it and its usage, and following it are the same for both. Claude's source is
+// its own (subagents and their roster).
+import type { AgentInfo } from '../../herdr/types'
+import { NO_TRANSCRIPT, type Resolved, type TranscriptSource, type Unresolved } from '../source'
+import type { IndexStore } from './index-store'
+import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
+import type { UsageTally } from '../../usage/tally'
+import { JsonlFiles } from './timeline'
+import { jsonlWarmUp } from './warm-up'
+
+export interface SessionSourceOptions {
+  /** tail poll (contract: 250 ms) */
+  pollMs?: number
+  log?: (m: string) => void
+  /** the on-disk index cache (data dir): a restart does not read a session file again */
+  indexStore?: IndexStore
+  /** the JSONL files registry (default: one of its own) */
+  jsonl?: JsonlFiles
+}
+
+/** Where a pane's session is: its file and its id. */
+export interface SessionFile {
+  path: string
+  sessionId: string
+  /** the file does not exist yet: served as an empty timeline that streams once it appears */
+  pending?: boolean
+}
+
+export interface SessionFileKind {
+  kind: string
+  /** one line → entries; the index only counts them (`count`), pages and the tail normalize */
+  normalize: LineNormalizer
+  count: LineCounter
+  /** the index pass's usage fold (GET /usage, context_pct): from the same parse as the count */
+  usage: LineFold<UsageTally>
+  /** the kind's sample lines for the warm-up (TranscriptSource.warmUp) */
+  warmUpLines: readonly string[]
+  /** the agent's home: a file is read only through a real path inside it (one symlinked out of it is refused) */
+  within: string
+  /** Finds the pane's session file without opening it (resolve and currentSession share this). */
+  locate(agent: AgentInfo): Promise<SessionFile | undefined>
+}
+
+export function sessionFileSource(k: SessionFileKind, opts: SessionSourceOptions = {}): TranscriptSource {
+  const log = opts.log ?? ((m: string) => console.warn(m))
+  const jsonl = opts.jsonl ?? new JsonlFiles()
+  return {
+    kinds: [k.kind],
+    warmUp: jsonlWarmUp(k.warmUpLines, { normalize: k.normalize, count: k.count, fold: k.usage }),
+    async resolve(agent, o): Promise<Resolved | Unresolved> {
+      // no subagents: ?subagent= is "no transcript"
+      if (o.subagent !== undefined) return NO_TRANSCRIPT
+      const at = await k.locate(agent)
+      if (!at) return NO_TRANSCRIPT
+      let timeline
+      try {
+        timeline = await jsonl.acquire(at.path, k.normalize, {
+          count: k.count,
+          fold: k.usage,
+          allowMissing: at.pending,
+          pollMs: opts.pollMs,
+          log,
+          within: k.within,
+          store: opts.indexStore,
+        })
+      } catch (e) {
+        // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
+        throw e
+      }
+      const usage = async () => (await jsonl.heldFacts(at.path, k.normalize))?.facts as UsageTally | undefined
+      return { ok: true, sessionId: at.sessionId, timeline, usage }
+    },
+    async currentSession(agent) {
+      return (await k.locate(agent))?.sessionId
+    },
+  }
+}
