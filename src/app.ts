@@ -212,6 +212,8 @@ export function createApp(deps: AppDeps) {
       log,
       // Sockets on one session poll its roster every rosterPollMs each: share one re-read.
       rosterFreshMs: Math.min(1000, timing.rosterPollMs / 2),
+      // every row build asks for the context figure (the hub's roster poll): read it once a poll at most
+      usageFreshMs: timing.rosterPollMs / 2,
       rosterCounters: counters.roster,
       indexStore,
     })

@@ -26,6 +26,8 @@ export interface SourceOptions {
   jsonl?: JsonlFiles
   /** opencode's sessions (default: a registry of its own) */
   opencode?: OpencodeSessions
+  /** a row's context figure this fresh is not read again (default 1.5 s) */
+  usageFreshMs?: number
   /** where Claude's subagent rosters count (default: counters of their own) */
   rosterCounters?: RosterCounters
 }
@@ -70,6 +72,7 @@ export function createSources(homes: AgentHomes, opts: SourceOptions = {}): Sour
       return r.ok ? r.usage : undefined
     },
     opts.log ?? (() => {}),
+    opts.usageFreshMs,
   )
   return {
     forKind,
