@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value'
 import type { FakePane } from '../../src/demo/fake-herdr'
 import { UsageSchema } from '../../src/usage/tally'
 import { startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
+import { startFakeOpencode } from '../support/opencode-service'
 import { agentPane, FAST } from '../support/transcript-socket'
 
 const FIX = join(import.meta.dir, '../../fixtures')
@@ -262,6 +263,57 @@ describe('pi, codex, opencode', () => {
       cost_usd: 0,
     })
     expect(assistant.length).toBe(5)
+  })
+})
+
+describe('opencode through its service', () => {
+  test('a message still streaming replaces its figures, a new one adds: folded from the tail polls', async () => {
+    const id = 'ses_dc9c81e7effeFPj4Gy4Pf06H0I'
+    const v2 = JSON.parse(readFileSync(join(FIX, `opencode/v2/api-session-${id}-message.json`), 'utf8')).data as any[]
+    const svc = startFakeOpencode({
+      sessions: JSON.parse(readFileSync(join(FIX, 'opencode/api/api-session-list.json'), 'utf8')).data,
+      messages: { [id]: structuredClone(v2) },
+    })
+    const stateHome = join(root, `oc-state-${Math.random().toString(36).slice(2, 8)}`)
+    svc.register(stateHome)
+    try {
+      const { b, body } = await usageOf(agentPane('opencode', '/home/me/oc/proj', { kind: 'id', value: id }), {
+        xdgStateHome: stateHome,
+        xdgDataHome: join(stateHome, 'data'),
+      })
+      const assistants = v2.filter((m) => m.type === 'assistant')
+      // every assistant message of this session: tokens {input 120, output 42, cache 0/0}, cost 0
+      expect(assistants.every((m) => m.tokens.input === 120 && m.tokens.output === 42 && m.cost === 0)).toBe(true)
+      expect(body.tokens).toEqual({ input: 120 * assistants.length, output: 42 * assistants.length, cache_read: 0, cache_write: 0 })
+      const turn: any = {
+        id: 'msg_zz02',
+        type: 'assistant',
+        agent: 'build',
+        model: { id: 'm2', providerID: 'p' },
+        time: { created: 1796206200100 },
+        cost: 0.5,
+        tokens: { input: 900, output: 1, reasoning: 0, cache: { read: 5000, write: 100 } },
+        content: [],
+      }
+      svc.messages.get(id)!.push(turn)
+      const ask = async () => (await (await b.get(`/usage?pane=${PANE}`)).json()) as any
+      const first = await waitFor(async () => {
+        const u = await ask()
+        return u.model === 'm2' && u
+      })
+      expect(first.context).toEqual({ used_tokens: 6000 })
+      expect(first.cost_usd).toBe(0.5)
+      turn.tokens = { input: 900, output: 80, reasoning: 0, cache: { read: 5000, write: 100 } }
+      turn.cost = 0.75
+      turn.time.completed = 1796206201000
+      const done = await waitFor(async () => {
+        const u = await ask()
+        return u.cost_usd === 0.75 && u
+      })
+      expect(done.tokens).toEqual({ input: 120 * assistants.length + 900, output: 42 * assistants.length + 80, cache_read: 5000, cache_write: 100 })
+    } finally {
+      await svc.stop()
+    }
   })
 })
 

@@ -8,8 +8,6 @@ import type { AgentInfo } from '../../../herdr/types'
 import type { AgentHomes, Resolved, TranscriptSource, Unresolved } from '../../source'
 import { NO_TRANSCRIPT, paneCwd } from '../../source'
 import { pickOpencodeSession } from './resolve'
-import { addOpencodeUsage } from '../../../usage/kinds/opencode'
-import { UsageTally } from '../../../usage/tally'
 import { createOpencodeServiceClient, findService, OpencodeServiceError, type OpencodeServiceClient, type OpencodeServiceInfo } from './service'
 import { openOpencodeStore, opencodeDataDir, type OpencodeSession, type OpencodeStore } from './store'
 import { OpencodeSessions, newestUntilByLimit, type MessageFeed } from './timeline'
@@ -136,28 +134,6 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
     }
   }
 
-  /**
-   * A session's usage from its messages (opencode keeps no file to index: one
-   * read of the messages, skipped while the store says nothing changed).
-   */
-  const tallies = new Map<string, { version: number; tally: UsageTally }>()
-  function usageOf(at: Located): () => Promise<UsageTally> {
-    return async () => {
-      const feed = feedOf(at)
-      const version = feed.version?.()
-      const hit = tallies.get(at.key)
-      if (hit && version !== undefined && hit.version === version) return hit.tally
-      const tally = new UsageTally()
-      for (const m of await feed.all()) addOpencodeUsage(tally, m)
-      if (version !== undefined) {
-        tallies.delete(at.key)
-        tallies.set(at.key, { version, tally })
-        if (tallies.size > 32) tallies.delete(tallies.keys().next().value!)
-      }
-      return tally
-    }
-  }
-
   const recent = new Map<string, { at: number; p: Promise<Located | undefined> }>()
   /** locate(), shared for a moment among the sockets of one pane polling at once. */
   function locateShared(agent: AgentInfo): Promise<Located | undefined> {
@@ -179,7 +155,7 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
       if (!at) return NO_TRANSCRIPT
       try {
         const timeline = await sessions.acquire(at.key, () => feedOf(at!), { pollMs: opts.pollMs, log })
-        return { ok: true, sessionId: at.session.id, timeline, usage: usageOf(at) }
+        return { ok: true, sessionId: at.session.id, timeline, usage: async () => timeline.usage() }
       } catch (e) {
         if (at.via !== 'service' || !unusable(e)) throw e
       }
@@ -189,7 +165,7 @@ export function createOpencodeSource(homes: AgentHomes, opts: OpencodeSourceOpti
       if (!s || !session) return NO_TRANSCRIPT
       at = { via: 'store', key: `store:${dataDir}\0${session.id}`, session, store: s }
       const timeline = await sessions.acquire(at.key, () => feedOf(at!), { pollMs: opts.pollMs, log })
-      return { ok: true, sessionId: session.id, timeline, usage: usageOf(at) }
+      return { ok: true, sessionId: session.id, timeline, usage: async () => timeline.usage() }
     },
     async currentSession(agent) {
       try {

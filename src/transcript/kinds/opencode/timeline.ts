@@ -7,6 +7,9 @@
 import { placed, type Entry } from '../../entry'
 import type { Timeline } from '../../timeline'
 import { opencodeMessageId } from './normalize'
+import { isObj } from '../../tool-summary'
+import { addOpencodeUsage } from '../../../usage/kinds/opencode'
+import { UsageTally } from '../../../usage/tally'
 import { emptyTailState, tailStep, type OpencodeTailState } from './tail'
 
 /** Where a session's messages come from (the service or the store). */
@@ -28,6 +31,8 @@ export interface OpencodeTimelineOptions {
 /** A Timeline over one opencode session. */
 export interface OpencodeTimeline extends Timeline {
   onReset(listener: () => void): () => void
+  /** the session's usage, from the assistant messages the load and the tail polls have seen */
+  usage(): UsageTally
 }
 
 /** What a registry of opencode sessions counts, for tests and measurements. */
@@ -52,6 +57,12 @@ class SessionCache {
   private lastVersion: number | undefined = undefined
   private lastError = ''
   readonly grow = new Set<(entries: Entry[]) => void>()
+  /**
+   * The assistant messages' usage by message id, in session order, folded from
+   * what the load and each tail poll read (no read of its own): a message read
+   * again (still streaming) replaces its figures in place.
+   */
+  private readonly turns = new Map<string, unknown>()
   readonly reset = new Set<() => void>()
 
   constructor(
@@ -68,6 +79,8 @@ class SessionCache {
     const v = this.feed.version?.()
     const all = await this.feed.all()
     const r = tailStep(emptyTailState, [...all].reverse())
+    this.turns.clear()
+    this.noteTurns(all)
     this.entries = r.newDrafts.map((d, i) => placed(d, i + 1))
     this.state = r.state
     this.lastVersion = v
@@ -101,6 +114,7 @@ class SessionCache {
       }
       this.state = r.state
       this.lastVersion = v
+      this.noteTurns([...desc].reverse())
       if (!r.newDrafts.length) return
       const base = this.entries.length
       const added = r.newDrafts.map((d, i) => placed(d, base + i + 1))
@@ -113,6 +127,22 @@ class SessionCache {
       if (msg !== this.lastError) this.log(`opencode tail ${this.key}: ${msg}`)
       this.lastError = msg
     }
+  }
+
+  /** Keeps what usage needs of each assistant message (its info, not its parts), oldest first. */
+  private noteTurns(oldestFirst: unknown[]): void {
+    for (const m of oldestFirst) {
+      const id = opencodeMessageId(m)
+      const info = isObj(m) && isObj(m.info) ? m.info : m
+      if (id === undefined || !isObj(info) || (info.role ?? info.type) !== 'assistant') continue
+      this.turns.set(id, { ...info, parts: undefined, content: undefined })
+    }
+  }
+
+  usage(): UsageTally {
+    const tally = new UsageTally()
+    for (const m of this.turns.values()) addOpencodeUsage(tally, m)
+    return tally
   }
 
   startPolling(): void {
@@ -236,6 +266,7 @@ function handleOn(cache: SessionCache, released: (cache: SessionCache) => void):
     },
     onGrow: (l) => subscribe(cache.grow, l),
     onReset: (l) => subscribe(cache.reset, l),
+    usage: () => cache.usage(),
     release: () => {
       if (done) return
       done = true
