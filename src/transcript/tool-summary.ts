@@ -19,7 +19,7 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' ? 
  * kind shows for any other block (`[image]`, an attachment's placeholder), or
  * undefined to leave it out.
  */
-export function textOfBlocks(content: unknown, other: (block: Obj) => string | undefined): string {
+export function blocksText(content: unknown, other: (block: Obj) => string | undefined): string {
   if (typeof content === 'string') return content
   if (!Array.isArray(content)) return ''
   const parts: string[] = []

@@ -8,6 +8,7 @@
 import type { Draft, Role, ToolCall } from '../../entry'
 import {
   basename,
+  blocksText,
   capBody,
   cappedResult,
   inputSummary,
@@ -17,7 +18,6 @@ import {
   previewDiff as snippetDiff,
   str,
   stripSingleFileHeaders,
-  textOfBlocks,
   withPreviewDiff,
   type Obj,
 } from '../../tool-summary'
@@ -280,7 +280,7 @@ function v2Tool(b: Obj, callEntryId: string, resultEntryId: string, ts: string |
 }
 
 function toolContentText(content: unknown): string {
-  return textOfBlocks(content, (c) => (c.type === 'file' ? attachmentText(str(c.mime), str(c.name)) : undefined))
+  return blocksText(content, (c) => (c.type === 'file' ? attachmentText(str(c.mime), str(c.name)) : undefined))
 }
 
 // ---------------------------------------------------------------- 1.x info + parts

@@ -6,6 +6,7 @@ import type { Draft, ToolCall } from '../../entry'
 import { countJsonLineTapped, isBlankLine, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import {
   basename,
+  blocksText,
   capBody,
   capOutput,
   cappedResult,
@@ -16,7 +17,6 @@ import {
   previewDiff,
   str,
   stripSingleFileHeaders,
-  textOfBlocks,
   withPreviewDiff,
   type Obj,
 } from '../../tool-summary'
@@ -339,7 +339,7 @@ function bashResult(msg: Obj, callId: string, id: string, head: Head): Draft {
 
 /** Text of a string or (text|image)[] content; images as [image]. */
 function contentText(content: unknown): string {
-  return textOfBlocks(content, (b) => (b.type === 'image' ? '[image]' : undefined))
+  return blocksText(content, (b) => (b.type === 'image' ? '[image]' : undefined))
 }
 
 // ---- resolution helpers (pure) ----
