@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Ctx } from '../server/ctx'
 import { paneTargets } from './edge'
-import { logSocketClose, openSeconds } from './sockets'
+import { bunSocket, logSocketClose, openSeconds } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
@@ -80,7 +80,7 @@ export function attachRoutes(ctx: Ctx) {
       attachPane: true,
       open(ws) {
         const c = ws.data.attach
-        const raw = ws.raw
+        const raw = bunSocket(ws)
         // First, before any await: a device revoked during the upgrade gets no socket.
         c.unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => {
           c.closed = true
@@ -138,7 +138,7 @@ export function attachRoutes(ctx: Ctx) {
         c.input += clean
         c.typedBytes += Buffer.byteLength(clean)
         if (c.input.length > ctx.counters.attach.maxQueuedInput) ctx.counters.attach.maxQueuedInput = c.input.length
-        const flow = ws.raw as unknown as { pause(): void; resume(): void }
+        const flow = bunSocket(ws)
         if (c.input.length > ATTACH_INPUT_MAX && !c.inputPaused) {
           c.inputPaused = true
           flow.pause()

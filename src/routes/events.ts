@@ -10,6 +10,7 @@ import { whoOf } from '../server/log'
 import { asVisibility } from '../events/frames'
 import type { Principal } from '../auth/types'
 import { needs } from '../auth/scopes'
+import { bunSocket } from './sockets'
 
 /** A client whose unsent frames pass this is dropped (spec: 1 MiB). */
 export const EVENTS_QUEUE_LIMIT = 1 << 20
@@ -48,8 +49,7 @@ export function eventsRoutes(ctx: Ctx) {
       eventsConn: true,
       open(ws) {
         const c = ws.data.ev
-        const raw = ws.raw
-        const flow = raw as unknown as { getBufferedAmount(): number }
+        const raw = bunSocket(ws)
         // First, before any await: a device revoked during the upgrade gets no socket.
         const unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => {
           c.closed = true
@@ -61,7 +61,7 @@ export function eventsRoutes(ctx: Ctx) {
         const send = (frame: unknown): boolean => {
           if (c.closed) return false
           const r = raw.send(JSON.stringify(frame))
-          if (r === 0 || flow.getBufferedAmount() > EVENTS_QUEUE_LIMIT) {
+          if (r === 0 || raw.getBufferedAmount() > EVENTS_QUEUE_LIMIT) {
             ctx.log('events: a client stopped reading (queue over 1 MiB); dropping it')
             c.closed = true
             raw.close(1008, 'client too slow')

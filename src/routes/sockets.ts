@@ -1,10 +1,17 @@
 // Open sockets by device, so revoking a device closes its sockets at once,
 // and all of them, so a shutdown closes each with a normal 1000. Also what every
 // socket does alike at its open (admission) and its close (the log line).
+import type { ServerWebSocket } from 'bun'
 import type { AuthStore, Principal } from '../auth/types'
 import { whoOf, type Logger } from '../server/log'
 
 export type Close = (code: number, reason: string) => void
+
+/**
+ * The socket as Bun serves it, flow control included (getBufferedAmount,
+ * pause, resume, terminate): Elysia's type for `ws.raw` predates it.
+ */
+export const bunSocket = (ws: { raw: unknown }): ServerWebSocket<unknown> => ws.raw as ServerWebSocket<unknown>
 
 /** The token of a request: `Authorization: Bearer …`, else `?token=`. */
 export function tokenOf(headers: Record<string, string | undefined>, query: Record<string, unknown>): string | undefined {

@@ -10,7 +10,7 @@ import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcri
 import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
-import { logSocketClose } from './sockets'
+import { bunSocket, logSocketClose } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
@@ -81,12 +81,10 @@ export function transcriptRoutes(ctx: Ctx) {
       transcriptConn: true,
       open(ws) {
         const c = ws.data.tx
-        const raw = ws.raw
-        // Bun's ServerWebSocket flow control (Elysia's type for raw predates it).
-        const flow = raw as unknown as { getBufferedAmount(): number; pause(): void; resume(): void; terminate(): void }
         c.opened = true
         c.openedAt = Date.now()
         clearTimeout(c.orphan)
+        const raw = bunSocket(ws)
         // First, before any await: a device revoked during the upgrade gets no socket.
         const unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => release(c))
         if (!unregister) return
@@ -105,7 +103,7 @@ export function transcriptRoutes(ctx: Ctx) {
         c.cleanup.push(unwatch)
         const watch = () => {
           if (watchdog) return
-          let queued = flow.getBufferedAmount()
+          let queued = raw.getBufferedAmount()
           let movedAt = Date.now()
           watchdog = setInterval(
             () => {
@@ -113,7 +111,7 @@ export function transcriptRoutes(ctx: Ctx) {
               try {
                 raw.ping()
               } catch {}
-              const now = flow.getBufferedAmount()
+              const now = raw.getBufferedAmount()
               if (now === 0 || now < queued) movedAt = Date.now()
               // Bun may empty a paused socket's queue without a drain event: resume sending.
               if (now === 0) c.stream?.drain()
@@ -122,7 +120,7 @@ export function transcriptRoutes(ctx: Ctx) {
                 if (raw.readyState === 1) ctx.log(`transcript ${c.pane}: client stopped reading for ${stallMs} ms; closing`)
                 release(c)
                 try {
-                  flow.terminate()
+                  raw.terminate()
                 } catch {}
               }
             },
@@ -140,16 +138,16 @@ export function transcriptRoutes(ctx: Ctx) {
           {
             send: (frame) => {
               const r = raw.send(JSON.stringify(frame))
-              const queued = flow.getBufferedAmount()
+              const queued = raw.getBufferedAmount()
               if (queued > counters.maxBufferedBytes) counters.maxBufferedBytes = queued
               return r
             },
             pauseReading: () => {
-              flow.pause()
+              raw.pause()
               watch()
             },
             resumeReading: () => {
-              flow.resume()
+              raw.resume()
               unwatch()
             },
             close: (code, reason) => raw.close(code, reason),
