@@ -23,6 +23,12 @@ function answerTextProblem(body: { text?: string }): string | undefined {
   return undefined
 }
 
+/**
+ * What /approve and /answer reply alike: whether keys were sent, and whether the
+ * request repeated one already carried out (then nothing is sent again).
+ */
+const answered = { sent: t.Boolean(), duplicate: t.Optional(t.Boolean()) }
+
 export function actionRoutes(ctx: Ctx) {
   const answering = ctx.answering
   return new Elysia({ name: 'actions' })
@@ -123,7 +129,7 @@ export function actionRoutes(ctx: Ctx) {
           { error: 'want {"agent": pane_id, "seq": state_change_seq, "fingerprint"?: string}' },
         ),
         response: {
-          200: t.Object({ sent: t.Boolean(), duplicate: t.Optional(t.Boolean()) }),
+          200: t.Object(answered),
           ...plainTextErrors(400, 401, 404, 409, 502),
         },
         detail: needs(
@@ -164,8 +170,7 @@ export function actionRoutes(ctx: Ctx) {
         ),
         response: {
           200: t.Object({
-            sent: t.Boolean(),
-            duplicate: t.Optional(t.Boolean()),
+            ...answered,
             agent_status: t.Optional(t.String()),
             next_fingerprint: t.Optional(t.Union([t.String(), t.Null()], { description: 'the dialog now on screen (next tab, follow-up review), or null' })),
           }),
