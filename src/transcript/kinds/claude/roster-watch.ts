@@ -14,6 +14,8 @@ import { openInside, type FactsView } from '../../jsonl/jsonl-file'
 import type { Subagent } from '../../roster'
 import { ParentFacts, RESULT_MARKER, ROSTER_LINE_MARKERS, buildRoster, type SubagentFileFacts } from './roster-logic'
 
+// Declared as the JSONL files' counters are (jsonl-file.ts), a factory of named zeros and its type:
+// the two share that form only; each counts its own part's work.
 /** What a roster registry's watchers did (its own: each app has its own), for tests and measurements. */
 export type RosterCounters = ReturnType<typeof newRosterCounters>
 
