@@ -1,11 +1,11 @@
 // GET /usage: context, tokens, cost and the plan's limits of a pane's session,
 // as the session's own records state them (docs/bridge.md, "Usage"). Read from
 // the transcript's index pass: an indexed session answers from its fold.
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { UsageSchema } from '../usage/tally'
 import { paneQuery } from './agent-state'
-import { paneTargets } from './edge'
+import { paneTargets, plainTextErrors } from './edge'
 import { needs } from '../auth/scopes'
 
 export function usageRoutes(ctx: Ctx) {
@@ -18,7 +18,7 @@ export function usageRoutes(ctx: Ctx) {
     {
       query: paneQuery,
       agentTarget: true,
-      response: { 200: UsageSchema, 400: t.String(), 401: t.String(), 404: t.String(), 500: t.String(), 502: t.String() },
+      response: { 200: UsageSchema, ...plainTextErrors(400, 401, 404, 500, 502) },
       detail: needs('read', {
         summary: "Context filled, tokens, cost and plan limits of an agent's session",
         description:
