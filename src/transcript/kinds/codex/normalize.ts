@@ -222,10 +222,46 @@ function planEvent(p: Obj): Slot[] | undefined {
 const UNIFIED_EXEC_DONE = /^Chunk ID: [^\n]*\n(?:[^\n]*\n)*?Process (?:exited with code -?\d+|running with session ID \S+)\n/
 const PATCH_DONE = /^Exit code: 0\nWall time: [^\n]*\nOutput:\nSuccess\. Updated the following files:\n/
 
+/**
+ * What codex itself takes for a sandbox denial (its is_likely_sandbox_denied keywords). A
+ * command the sandbox stopped gets no CommandExecution item (0.171.0, read-only sandbox:
+ * "out.txt: Read-only file system", exit 1): its output is the only record that it failed.
+ */
+const SANDBOX_DENIED = /operation not permitted|permission denied|read-only file system|seccomp|sandbox|landlock|failed to write file/i
+const EXITED_NONZERO = /(?:^|\n)Process exited with code (?!0\n)-?\d+\n/
+
 /** An output whose substance an item_completed carries (command ended or still running; patch applied). */
 function carriedElsewhere(output: unknown): boolean {
-  return typeof output === 'string' && (UNIFIED_EXEC_DONE.test(output) || PATCH_DONE.test(output))
+  if (typeof output !== 'string') return false
+  if (PATCH_DONE.test(output)) return true
+  if (!UNIFIED_EXEC_DONE.test(output)) return false
+  return !(EXITED_NONZERO.test(output) && SANDBOX_DENIED.test(output))
 }
+
+/**
+ * Outputs codex writes when a call did not run or did not do its work (the user declined the
+ * approval, the harness refused the arguments, the session or patch was bad): ok:false.
+ * Texts as in the 0.171.0 binary; "aborted by user" (Esc on an approval, or an interrupt) may
+ * follow a "Wall time" line.
+ */
+const TOOL_FAILED = new RegExp(
+  '^(?:Wall time: [^\\n]*\\n)?(?:' +
+    [
+      'aborted by user\\b',
+      '(?:exec command|patch) rejected by user',
+      '[^\\n]*; rejected by user approval settings',
+      '`\\w+` requires an explicit ',
+      'failed to parse function arguments',
+      'unsupported call: ',
+      'unknown process id ',
+      'write_stdin failed: ',
+      'stdin is closed for this session',
+      'apply_patch verification failed',
+      'sandbox denied exec error',
+    ].join('|') +
+    ')',
+  'i',
+)
 
 function outputText(output: unknown): string {
   if (typeof output === 'string') return output
@@ -259,7 +295,7 @@ function readOutput(raw: string): { ok: boolean; text: string } {
       // plain text after all
     }
   }
-  let ok = !/(?:^|\n)aborted by user\b/.test(raw)
+  let ok = !TOOL_FAILED.test(raw) && !/(?:^|\n)aborted by user\b/.test(raw)
   const exited = /(?:^|\n)Process exited with code (-?\d+)/.exec(raw) ?? /^Exit code: (-?\d+)/.exec(raw)
   if (exited && exited[1] !== '0') ok = false
   const at = raw.indexOf('\nOutput:\n')
@@ -354,12 +390,13 @@ function callDraft(slot: Extract<Slot, { as: 'call' }>, id: string, head: Head):
     const files = patchFiles(patch)
     if (files.length) {
       tool.file = basename(files[0].path)
-      tool.input_summary = oneLine(files.map((f) => `${f.op} ${f.path}`).join(', '))
+      tool.input_summary = oneLine(files.map((f) => `${f.op} ${f.path}${f.moveTo ? ` → ${f.moveTo}` : ''}`).join(', '))
     } else tool.input_summary = oneLine(patch)
     return { id, ...head, role: slot.by, kind: 'tool_call', tool: withPreviewDiff(tool, patchDiff(files)), parsed: true }
   } else if (name === 'write_stdin') {
+    // what was typed, quoted with its escapes: "codex\n" is a name and Enter, "\u0003" is ctrl+c
     const chars = str(a.chars)
-    tool.input_summary = oneLine(`session ${String(a.session_id ?? '?')}${chars ? `: ${chars}` : ''}`)
+    tool.input_summary = oneLine(`session ${String(a.session_id ?? '?')}${chars ? `: ${JSON.stringify(chars)}` : ''}`)
   } else if (name === 'request_user_input' && Array.isArray(a.questions)) {
     tool.input_summary = oneLine(
       a.questions
@@ -402,7 +439,8 @@ function commandDraft(item: Obj, id: string, head: Head): Draft {
   const code = typeof item.exit_code === 'number' ? item.exit_code : undefined
   const ok = code === 0 || (code === undefined && item.status === 'completed')
   const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n')
-  const shown = out ? out.replace(/\n$/, '') : code !== undefined && code !== 0 ? `exit code ${code}` : ''
+  // a tty command's output has CRLF line ends
+  const shown = out ? out.replace(/\r\n/g, '\n').replace(/\r?\n$/, '') : code !== undefined && code !== 0 ? `exit code ${code}` : ''
   return { id, ...head, role: 'user', kind: 'tool_result', result: cappedResult(item.id as string, ok, shown), parsed: true }
 }
 
@@ -420,6 +458,8 @@ function fileChangeDraft(item: Obj, id: string, head: Head): Draft {
 interface PatchFile {
   op: 'A' | 'M' | 'D'
   path: string
+  /** Update with "*** Move to:": the new path */
+  moveTo?: string
   /** Add: the file's lines; Update: the hunks' lines (" ", "-", "+" prefixed, "@@" separators) */
   lines: string[]
 }
@@ -435,6 +475,8 @@ export function patchFiles(patch: string): PatchFile[] {
       files.push(cur)
       continue
     }
+    const move = /^\*\*\* Move to: (.+)$/.exec(l)
+    if (move && cur) cur.moveTo = move[1].trim()
     if (l === '*** End Patch') cur = undefined
     if (!cur || l.startsWith('*** ')) continue // Begin Patch, Move to, End of File
     cur.lines.push(l)
