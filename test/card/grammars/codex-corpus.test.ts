@@ -17,7 +17,20 @@ const ROOT = join(import.meta.dir, '../../../fixtures/screens')
 const ESC = /\u001b/
 const BOX = /[─━│┃╭╮╰╯╌╹▀▄├└┌┐┘┤┬┴┼▐▛▜▝▘█\u2800-\u28ff]/
 const VARIANTS = ['.txt', '.ansi', '.recent.txt']
-export const CODEX_SCENARIOS = ['approval', 'error', 'interrupt', 'patch', 'plan', 'resume', 'working', 'trust', 'live', 'digits'].map((s) => `codex-${s}`)
+export const CODEX_SCENARIOS = [
+  'approval',
+  'error',
+  'interrupt',
+  'patch',
+  'plan',
+  'resume',
+  'working',
+  'trust',
+  'live',
+  'digits',
+  'exec-approvals',
+  'patch-approvals',
+].map((s) => `codex-${s}`)
 
 interface Expected {
   agent: string

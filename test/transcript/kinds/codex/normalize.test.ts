@@ -206,8 +206,10 @@ describe('shapes the corpus does not show', () => {
   })
   test('declined and refused calls are failures, whatever their text', () => {
     const out = (output: string) =>
-      normalizeCodexLine(JSON.stringify({ timestamp: '2026-12-02T16:00:10.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output } }), 1)[0]
-        .result!.ok
+      normalizeCodexLine(
+        JSON.stringify({ timestamp: '2026-12-02T16:00:10.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output } }),
+        1,
+      )[0].result!.ok
     for (const text of [
       'exec command rejected by user',
       'patch rejected by user',
@@ -221,7 +223,20 @@ describe('shapes the corpus does not show', () => {
       expect([text, out(text)]).toEqual([text, false])
     expect(out('Plan updated')).toBe(true)
     // a failing command that is not a sandbox denial has its item: the model's copy is dropped
-    expect(normalizeCodexLine(JSON.stringify({ timestamp: '2026-12-02T16:00:10.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output: 'Chunk ID: a\nWall time: 0.0 seconds\nProcess exited with code 1\nOutput:\ncat: x: No such file or directory\n' } }), 1)).toEqual([])
+    expect(
+      normalizeCodexLine(
+        JSON.stringify({
+          timestamp: '2026-12-02T16:00:10.000Z',
+          type: 'response_item',
+          payload: {
+            type: 'function_call_output',
+            call_id: 'c',
+            output: 'Chunk ID: a\nWall time: 0.0 seconds\nProcess exited with code 1\nOutput:\ncat: x: No such file or directory\n',
+          },
+        }),
+        1,
+      ),
+    ).toEqual([])
   })
   test('images are attachments; injected context and developer text are dropped', () => {
     expect(one('look at this').map((d) => [d.kind, d.text])).toEqual([
