@@ -71,6 +71,7 @@ stop_run() {
 # ── other agents (capture.sh picks the start function from the scenario's folder) ──
 
 start_codex() { # [codex args…]  e.g. -a on-request -s read-only | --dangerously-bypass-approvals-and-sandbox
+  # CODEX_FEATURES: lines for [features]; CODEX_EXTRA_TOML: tables appended to config.toml
   # gpt-5.5 is the newest catalog model that still gets the classic tools (exec_command,
   # apply_patch, update_plan); the notice entry skips the "Meet GPT-6 Sol" upgrade screen.
   mkdir -p "$CAP_DIR/home/.codex" "$CAP_DIR/proj" "$CAP_DIR/screens"
@@ -87,6 +88,7 @@ env_key = "MOCK_API_KEY"
 
 [features]
 daemon_auto_start = false
+${CODEX_FEATURES:-}
 
 [analytics]
 enabled = false

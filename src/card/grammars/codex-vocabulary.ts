@@ -10,6 +10,11 @@ export interface CodexDialogKind {
   rule: string
   /** the title row (trimmed); group 1, when present, is the question (else the whole row) */
   title: RegExp
+  /**
+   * a menu the user opened (/permissions and its "Enable full access?"): nobody asked the
+   * user anything, so unless herdr calls the pane blocked the conversation heads the card
+   */
+  userMenu?: boolean
 }
 
 export interface CodexVocabulary {
@@ -118,9 +123,16 @@ export const codexVocabulary: CodexVocabulary = {
   dialogs: [
     { rule: 'codex.dialog.command', title: /^(Would you like to run the following command\?)/ },
     { rule: 'codex.dialog.patch', title: /^(Would you like to make the following edits\?)/ },
-    { rule: 'codex.dialog.network', title: /^(Would you like to (?:allow|grant)\b.*\?)/ },
+    // write_stdin into a command that runs outside the sandbox (0.171.0: "… to terminal 85218?")
+    { rule: 'codex.dialog.stdin', title: /^(Would you like to send input to (?:the existing terminal|terminal \S+)\?)/ },
+    // request_permissions (feature request_permissions_tool): filesystem and network grants
+    { rule: 'codex.dialog.permissions', title: /^(Would you like to grant these permissions\?)/ },
+    { rule: 'codex.dialog.network', title: /^(Would you like to (?:allow|grant)\b.*\?|Do you want to approve network access to \S.*\?)/ },
     { rule: 'codex.dialog.implement-plan', title: /^(Implement this plan\?)$/ },
     { rule: 'codex.dialog.trust', title: /^(Trust this folder\?|Do you trust the files in this folder\?)/ },
+    // the user's own menus: /permissions ("Update Model Permissions") and its confirmation
+    { rule: 'codex.dialog.full-access', title: /^(Enable full access\?)$/, userMenu: true },
+    { rule: 'codex.dialog.menu', title: /^(Update Model Permissions|Select Model and Effort|Select Reasoning Level.*)$/, userMenu: true },
   ],
   dialog: {
     cursor: /^\s*›\s*/,

@@ -290,6 +290,7 @@ function readOutput(raw: string): { ok: boolean; text: string } {
           return { ok: code === undefined || code === 0, text: j.output }
         }
         if (isObj(j.answers)) return { ok: true, text: answersText(j.answers) }
+        if (isObj(j.permissions)) return grantText(j.permissions, j.scope)
       }
     } catch {
       // plain text after all
@@ -301,6 +302,22 @@ function readOutput(raw: string): { ok: boolean; text: string } {
   const at = raw.indexOf('\nOutput:\n')
   const text = at >= 0 && /^(?:Chunk ID|Exit code|Wall time):/.test(raw) ? raw.slice(at + '\nOutput:\n'.length) : raw.replace(/^Wall time: [^\n]*\n/, '') // "Wall time: 3.2 seconds\naborted by user"
   return { ok, text: text.replace(/\n$/, '') }
+}
+
+/**
+ * request_permissions' answer: what was granted ({network: {enabled}, file_system: {read,
+ * write}}, null for none) and for how long. Nothing granted (the user declined) is ok:false.
+ */
+function grantText(perms: Obj, scope: unknown): { ok: boolean; text: string } {
+  const parts: string[] = []
+  if (isObj(perms.network) && perms.network.enabled === true) parts.push('network')
+  const fs = isObj(perms.file_system) ? perms.file_system : {}
+  for (const kind of ['read', 'write'] as const) {
+    const paths = Array.isArray(fs[kind]) ? (fs[kind] as unknown[]).filter((x) => typeof x === 'string') : []
+    if (paths.length) parts.push(`${kind} ${paths.join(', ')}`)
+  }
+  if (!parts.length) return { ok: false, text: 'No permissions granted' }
+  return { ok: true, text: `Granted${typeof scope === 'string' ? ` for the ${scope}` : ''}: ${parts.join('; ')}` }
 }
 
 /** request_user_input's answers: "new_name: greet_user". */
@@ -404,6 +421,11 @@ function callDraft(slot: Extract<Slot, { as: 'call' }>, id: string, head: Head):
         .filter(Boolean)
         .join(' · '),
     )
+  } else if (name === 'request_permissions' && isObj(a.permissions)) {
+    const asked = grantText(a.permissions, undefined)
+    tool.input_summary = oneLine(asked.ok ? asked.text.replace(/^Granted: /, '') : '')
+    const why = str(a.reason)
+    if (why) tool.subtitle = oneLine(why)
   } else if (name === 'view_image' && typeof a.path === 'string') {
     tool.file = basename(a.path)
     tool.input_summary = oneLine(a.path)

@@ -176,6 +176,19 @@ describe('corpus rollouts', () => {
     expect(results[5].output_summary).toMatch(/^aborted by user after /)
   })
 
+  test('permissions: request_permissions asks for network and a folder; declined is a failure, a grant says what and for how long', () => {
+    const d = drafts('codex-permissions')
+    const calls = d.filter((x) => x.kind === 'tool_call').map((c) => [c.tool!.name, c.tool!.input_summary, c.tool!.subtitle])
+    expect(calls).toEqual([
+      ['request_permissions', 'network; write /tmp/gothalo-capture/codex-permissions/proj/../reports', 'Write the report to ../reports and fetch the template'],
+      ['request_permissions', 'write /tmp/gothalo-capture/codex-permissions/proj/../reports', 'Write the report to ../reports'],
+    ])
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => x.result)).toEqual([
+      { for_id: 'call_mock000002', ok: false, output_summary: 'No permissions granted' },
+      { for_id: 'call_mock000008', ok: true, output_summary: 'Granted for the session: write /tmp/gothalo-capture/codex-permissions/reports' },
+    ])
+  })
+
   test('resume: the resumed turn is appended to the old file, no second header, no repeats', () => {
     const d = drafts('codex-resume', 0)
     expect(d.filter((x) => x.kind === 'message').map((x) => `${x.role}: ${x.text}`)).toEqual([
