@@ -19,11 +19,18 @@ if (!runRoot) {
   process.exit(2)
 }
 const FIXTURES = join(import.meta.dir, '../../fixtures/screens')
+/** NAME picks any RUN-NAME folder; AGENT/NAME only that agent's (cc… for claude, codex-…, opencode-…, pi-…). */
+const picks = (n: string, dir: string) => {
+  const slash = n.indexOf('/')
+  if (slash < 0) return dir.endsWith('-' + n)
+  const agent = n.slice(0, slash)
+  return dir.endsWith('-' + n.slice(slash + 1)) && dir.startsWith(agent === 'claude' ? 'cc' : agent + '-')
+}
 const TITLE = '(title)'
 let screens = 0
 const wrong: string[] = []
 for (const dir of readdirSync(runRoot).sort()) {
-  if (only.length && !only.some((n) => dir.endsWith('-' + n.slice(n.indexOf('/') + 1)))) continue
+  if (only.length && !only.some((n) => picks(n, dir))) continue
   const expFile = join(FIXTURES, dir, 'expected.json')
   if (!existsSync(expFile)) {
     console.log(`${dir}: no fixture to compare with (new scenario?)`)
@@ -31,7 +38,9 @@ for (const dir of readdirSync(runRoot).sort()) {
   }
   const expected = JSON.parse(readFileSync(expFile, 'utf8'))
   for (const [label, want] of Object.entries<any>(expected.screens)) {
-    const file = join(runRoot, dir, `${label}.txt`)
+    // the coloured capture when there is one: opencode shows its selected option by colour only
+    const ansi = join(runRoot, dir, `${label}.ansi`)
+    const file = existsSync(ansi) ? ansi : join(runRoot, dir, `${label}.txt`)
     if (!existsSync(file)) {
       wrong.push(`${dir}/${label}: not recorded in this run`)
       continue
@@ -55,6 +64,11 @@ for (const dir of readdirSync(runRoot).sort()) {
     // dialog's context rows, which expected.json does not name)
     const blocked = want.blocked ? { ...blockedOf(expected.agent, want.blocked), fingerprint: undefined } : undefined
     const got = card.blocked ? { ...card.blocked, fingerprint: undefined } : undefined
+    // unnumbered buttons (opencode's permission box) are index 0 on the card; expected.json
+    // numbers them by position
+    if (got && blocked && got.options.length === blocked.options.length && got.options.every((o) => o.index === 0)) {
+      blocked.options = blocked.options.map((o) => ({ ...o, index: 0 }))
+    }
     if (mask(JSON.stringify(got ?? null)) !== mask(JSON.stringify(blocked ?? null))) {
       diffs.push(`blocked ${JSON.stringify(got)} ≠ ${JSON.stringify(blocked)}`)
     }

@@ -77,14 +77,23 @@ function readBox(lines: readonly string[], top: number, bottom: number, styled: 
     for (let k = rows.length - 1; k > titleAt; k--) {
       if (!anyMatch(v.dialogHint, rows[k])) continue
       const hint = v.hintStart.exec(rows[k])
-      const before = (hint ? rows[k].slice(0, hint.index) : rows[k]).trim()
+      let before = (hint ? rows[k].slice(0, hint.index) : rows[k]).trim()
+      buttonsAt = k
+      // a narrow pane (72 columns) puts the hints on their own row under the buttons
+      if (!before) {
+        let j = k - 1
+        while (j > titleAt && !rows[j].trim()) j--
+        if (j > titleAt && rows[j].trim().split(/\s{2,}/).length >= 2) {
+          before = rows[j].trim()
+          buttonsAt = j
+        }
+      }
       labels = before
         ? before
             .split(/\s{2,}/)
             .map((s) => s.trim())
             .filter(Boolean)
         : []
-      buttonsAt = k
       break
     }
     const context: string[] = []
