@@ -38,7 +38,7 @@ agent_setup() {
   esac
   AGENT_BIN=${!var:-$(command -v "$1" || true)}
   [ -x "$AGENT_BIN" ] || { echo "set $var to the $1 executable" >&2; exit 2; }
-  VERSION=$("$AGENT_BIN" --version 2>/dev/null | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+  VERSION=$("$AGENT_BIN" --version 2>&1 | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
   case $1 in
     claude) PREFIX=${FIXTURE_PREFIX:-cc${VERSION##*.}}; MOCK=$HERE/mock-anthropic.mjs ;;
     codex) PREFIX=${FIXTURE_PREFIX:-codex}; MOCK=$HERE/mock-openai.mjs ;;
