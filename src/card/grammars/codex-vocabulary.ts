@@ -80,7 +80,7 @@ export const codexVocabulary: CodexVocabulary = {
   footer: [
     /^\s{2}\S.* · \/\S*/, // "  GPT-5.5 default · /home/me/proj · Title"
     /^\s{2}(?:← for agents · )?\? for shortcuts\b/,
-    /Plan mode \(shift\+tab to cycle\)\s*$/,
+    /Plan mode \(shift\+tab to cycle\)(?:\s*$|\s+·\s)/,
     /^\s{2}(?:⚠ )?\d+ warnings? · /,
   ],
   status: /^[•◦]\s.*\(\s*(?:\d+[hms]\s*)+•\s*esc to interrupt\)/,
@@ -118,7 +118,8 @@ export const codexVocabulary: CodexVocabulary = {
   exitSummary: [/^To continue this session, run:/, /^\s*codex resume [0-9a-f-]{8,}/, /^Token usage: total=/],
   picker: /^\s*Resume a previous session$/,
   pickerRow: /^\s*›\s+(\S.*)$/,
-  planModeLabel: /Plan mode \(shift\+tab to cycle\)\s*$/,
+  // the label may share its row with a notice ("Plan mode (shift+tab to cycle) · ⚠ 1 warning · f2 to view")
+  planModeLabel: /Plan mode \(shift\+tab to cycle\)(?:\s*$|\s+·\s)/,
   questionProgress: /^\s*Questions? \d+\/\d+(?: \(\d+ unanswered\))?$/,
   dialogs: [
     { rule: 'codex.dialog.command', title: /^(Would you like to run the following command\?)/ },

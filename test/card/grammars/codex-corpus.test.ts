@@ -31,6 +31,7 @@ export const CODEX_SCENARIOS = [
   'exec-approvals',
   'patch-approvals',
   'permissions',
+  'queue',
 ].map((s) => `codex-${s}`)
 
 interface Expected {

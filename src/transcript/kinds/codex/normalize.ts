@@ -258,6 +258,7 @@ const TOOL_FAILED = new RegExp(
       'stdin is closed for this session',
       'apply_patch verification failed',
       'sandbox denied exec error',
+      '\\w+ is unavailable in ', // "request_user_input is unavailable in Default mode"
     ].join('|') +
     ')',
   'i',

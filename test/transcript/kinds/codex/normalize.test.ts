@@ -189,6 +189,16 @@ describe('corpus rollouts', () => {
     ])
   })
 
+  test('queue: two approved commands in one step; two questions answered; the same tool refused in Default mode fails', () => {
+    const d = drafts('codex-queue')
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => [x.result!.for_id, x.result!.ok, x.result!.output_summary ?? ''])).toEqual([
+      ['call_mock000002', true, ''],
+      ['call_mock000004', true, ''],
+      ['call_mock000012', true, 'layout: src/ (Recommended)\ntests: unittest'],
+      ['call_mock000018', false, 'request_user_input is unavailable in Default mode'],
+    ])
+  })
+
   test('resume: the resumed turn is appended to the old file, no second header, no repeats', () => {
     const d = drafts('codex-resume', 0)
     expect(d.filter((x) => x.kind === 'message').map((x) => `${x.role}: ${x.text}`)).toEqual([
