@@ -133,7 +133,7 @@ export const codexVocabulary: CodexVocabulary = {
     { rule: 'codex.dialog.trust', title: /^(Trust this folder\?|Do you trust the files in this folder\?)/ },
     // the user's own menus: /permissions ("Update Model Permissions") and its confirmation
     { rule: 'codex.dialog.full-access', title: /^(Enable full access\?)$/, userMenu: true },
-    { rule: 'codex.dialog.menu', title: /^(Update Model Permissions|Select Model and Effort|Select Reasoning Level.*)$/, userMenu: true },
+    { rule: 'codex.dialog.menu', title: /^(Update Model Permissions)$/, userMenu: true },
   ],
   dialog: {
     cursor: /^\s*›\s*/,
