@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Record Claude Code scenarios into fixtures/screens/: one command per release.
+# Record Claude Code (and codex, opencode, pi: AGENT/NAME) scenarios into fixtures/screens/: one command per release.
 #
 #   CLAUDE_BIN=/path/to/claude scripts/capture/capture.sh [NAME…]     (default: every scenario)
 #
