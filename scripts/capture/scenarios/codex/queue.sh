@@ -1,11 +1,12 @@
-# Two escalated commands in one step (approvals queued one after the other); in Plan mode a
+# Two escalated commands in one step (approvals queued one after the other, in either order:
+# alpha or beta may ask first); in Plan mode a
 # request_user_input with two questions, the second also at 70 columns; the same tool in
 # Default mode, which codex refuses ("unavailable in Default mode").
 start_codex -a on-request -s workspace-write
 waitfor 'Ask Codex to do anything' 40; pause 1
 send 'prepare two folders'
-waitfor 'alpha folder' 30; waitfor 'Press enter to confirm' 30; pause 0.5; shot 01-queue-first; keys y
-waitfor 'beta folder' 30; waitfor 'Press enter to confirm' 30; pause 0.5; shot 02-queue-second; keys Enter
+waitfor 'Press enter to confirm' 30; pause 0.5; shot 01-queue-first; keys y
+waitfor 'You approved codex' 30; waitfor 'Press enter to confirm' 30; pause 0.5; shot 02-queue-second; keys Enter
 waitfor 'Worked for' 30; pause 1; shot 03-done
 keys BTab; waitfor 'Plan mode' 10; pause 1
 send 'plan the project layout'
