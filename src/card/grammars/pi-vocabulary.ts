@@ -19,6 +19,8 @@ export interface PiVocabulary {
   errorRow: RegExp
   /** errors pi retries by itself (its own list): the assistant carries on after one */
   retryable: RegExp
+  /** pi gave up retrying (or the user cancelled the retry): the turn is over, whatever the error */
+  retryGaveUp: RegExp
   /** first row of a tool box: "$ cmd" (bash), "read|write|edit|ls|find|grep <path>" */
   toolHeader: RegExp[]
   /** last rows of a tool box ("Took 0.0s", "Elapsed 3.0s", "Command exited with code 1") */
@@ -64,6 +66,8 @@ export const piVocabulary: PiVocabulary = seenIn('0.73.1', {
   // seen in pi 0.73.1 (fixtures/screens/pi-notices): Esc on a held stream
   turnEnd: [/^Operation aborted$/, /^Aborted after \d+ retry attempts?$/],
   errorRow: /^Error: \S/,
+  // seen in pi 0.73.1 (pi-retries, pi-notices): "Error: Retry failed after 3 attempts: 529 …"
+  retryGaveUp: /^Error: Retry failed after \d+ attempts?:/,
   // pi 0.73.1 agent-session.js _isRetryableError
   retryable:
     /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|fetch failed|socket hang up|timed? out|timeout|terminated/i,

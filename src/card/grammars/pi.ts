@@ -133,7 +133,7 @@ export function groupsOf(rows: readonly string[], v: PiVocabulary = V): PiGroup[
     else if (g.kind === 'tool') next = 'text'
     // pi retries a retryable error by itself: its next words are the assistant's; after
     // any other error the turn is over and the user speaks next
-    else if (g.kind === 'error') next = v.retryable.test(g.rows.join(' ')) ? 'text' : 'user'
+    else if (g.kind === 'error') next = v.retryable.test(g.rows.join(' ')) && !v.retryGaveUp.test(firstText(g.rows)) ? 'text' : 'user'
     out.push({ kind: g.kind as PiGroupKind, rows: g.rows })
   }
   return out

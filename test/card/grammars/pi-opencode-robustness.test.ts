@@ -227,6 +227,22 @@ describe('pi layouts the corpus does not show', () => {
     const retried = [' pi v0.73.1', '', '', ' Go', '', '', ' Error: 529 overloaded', '', ' Recovered.']
     expect(groupsOf(retried).map((g) => g.kind)).toEqual(['banner', 'user', 'error', 'text'])
     expect(buildCard(fakeAgent('pi', 'done'), [...retried, ...editor].join('\n')).headline).toBe('Recovered.')
+    // pi gave up: the turn is over even though the error was a retryable one
+    const gaveUp = [
+      ' pi v0.73.1',
+      '',
+      '',
+      ' Go',
+      '',
+      '',
+      ' Error: 529 overloaded',
+      '',
+      ' Error: Retry failed after 3 attempts: 529 overloaded',
+      '',
+      '',
+      ' Still there?',
+    ]
+    expect(groupsOf(gaveUp).map((g) => g.kind)).toEqual(['banner', 'user', 'error', 'error', 'user'])
   })
 
   test('"Aborted after 2 retry attempts" ends the turn; the loader row never heads it', () => {
