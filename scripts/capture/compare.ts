@@ -38,9 +38,9 @@ for (const dir of readdirSync(runRoot).sort()) {
   }
   const expected = JSON.parse(readFileSync(expFile, 'utf8'))
   for (const [label, want] of Object.entries<any>(expected.screens)) {
-    // the coloured capture when there is one: opencode shows its selected option by colour only
+    // opencode shows its selected option by colour only: its coloured capture; the plain one for the others
     const ansi = join(runRoot, dir, `${label}.ansi`)
-    const file = existsSync(ansi) ? ansi : join(runRoot, dir, `${label}.txt`)
+    const file = expected.agent === 'opencode' && existsSync(ansi) ? ansi : join(runRoot, dir, `${label}.txt`)
     if (!existsSync(file)) {
       wrong.push(`${dir}/${label}: not recorded in this run`)
       continue
