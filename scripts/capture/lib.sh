@@ -99,10 +99,10 @@ screen_reader_detection_done = true
 [notice.model_migrations]
 "gpt-5.5" = "gpt-6-sol"
 
-[projects."$CAP_DIR/proj"]
-trust_level = "${CODEX_TRUST:-trusted}"
 ${CODEX_EXTRA_TOML:-}
 TOML
+  # CODEX_TRUST=none: the project is not listed, so codex asks "Trust this folder?" at startup
+  [ "${CODEX_TRUST:-trusted}" = none ] || printf '\n[projects."%s"]\ntrust_level = "%s"\n' "$CAP_DIR/proj" "${CODEX_TRUST:-trusted}" >> "$CAP_DIR/home/.codex/config.toml"
   codex_again "$@"
 }
 
