@@ -55,6 +55,8 @@ for arg in "${names[@]}"; do
   scen=$HERE/scenarios/$agent/$name
   [ -f "$scen.sh" ] && [ -f "$scen.json" ] || { echo "no scenario $name ($scen.sh + .json)" >&2; exit 2; }
   run=$PREFIX-$name
+  # the shared corpus's one opencode scenario is fixtures/screens/opencode: opencode/opencode
+  [ "$name" = "$agent" ] && run=$PREFIX
   CAP_DIR=$CAP_ROOT/$run
   CAP_SOCKET=gothalo-cap-$run-$$
   CAP_PORT=${CAP_PORT:-$((20000 + RANDOM % 10000))}

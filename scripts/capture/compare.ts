@@ -24,7 +24,9 @@ const picks = (n: string, dir: string) => {
   const slash = n.indexOf('/')
   if (slash < 0) return dir.endsWith('-' + n)
   const agent = n.slice(0, slash)
-  return dir.endsWith('-' + n.slice(slash + 1)) && dir.startsWith(agent === 'claude' ? 'cc' : agent + '-')
+  const name = n.slice(slash + 1)
+  if (name === agent) return dir === agent // opencode/opencode: the shared corpus's fixtures/screens/opencode
+  return dir.endsWith('-' + name) && dir.startsWith(agent === 'claude' ? 'cc' : agent + '-')
 }
 const TITLE = '(title)'
 let screens = 0
