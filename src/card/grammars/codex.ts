@@ -143,13 +143,14 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
   if (paragraph.length) {
     const top = paragraph[0]
     const question = paragraph.map((i) => rowAt(i).trim()).join(' ')
-    return {
-      blocked: { question, options },
-      rule: 'codex.dialog.numbered',
-      context: rowsBetween(paragraph[paragraph.length - 1] + 1, optionRow),
-      top,
-      tentative: true,
+    const context = rowsBetween(paragraph[paragraph.length - 1] + 1, optionRow)
+    // a known title wrapped onto two rows (a narrow pane)
+    for (const kind of v.dialogs) {
+      const m = kind.title.exec(question)
+      if (m && m[0].length === question.length)
+        return { blocked: { question: (m[1] ?? m[0]).trim(), options }, rule: kind.rule, context, top, tentative: kind.userMenu }
     }
+    return { blocked: { question, options }, rule: 'codex.dialog.numbered', context, top, tentative: true }
   }
   return { blocked: { question: '', options }, rule: 'codex.dialog.untitled', context: [], top: optionRow, tentative: true }
 }

@@ -186,6 +186,47 @@ describe('dialogs', () => {
     })
   })
 
+  test('unseen layouts of a known dialog: cursor indented with the options, a title wrapped at a narrow width', () => {
+    const indented = [
+      '› x',
+      '',
+      '  Would you like to run the following command?',
+      '',
+      '  $ ls',
+      '',
+      '    1. Yes, proceed (y)',
+      '  › 2. No, and tell Codex what to do differently (esc)',
+      '',
+      '  Press enter to confirm or esc to cancel',
+    ].join('\n')
+    const r = readCodex(indented, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.command')
+    expect(r.blocked!.options.map((o) => [o.index, o.selected])).toEqual([
+      [1, false],
+      [2, true],
+    ])
+    // 40 columns: the title wraps onto two rows; joined, it is still the known title
+    const wrapped = [
+      '› x',
+      '',
+      '  Would you like to run the following',
+      '  command?',
+      '',
+      '  $ ls',
+      '',
+      '› 1. Yes, proceed (y)',
+      '  2. No, and tell Codex what to do',
+      '     differently (esc)',
+      '',
+      '  Press enter to confirm or esc',
+      '  to cancel',
+    ].join('\n')
+    const w = readCodex(wrapped, agent('blocked'))
+    expect(w.rule).toBe('codex.dialog.command')
+    expect(w.blocked!.question).toBe('Would you like to run the following command?')
+    expect(w.blocked!.options.map((o) => o.label)).toEqual(['Yes, proceed (y)', 'No, and tell Codex what to do differently (esc)'])
+  })
+
   test('the options of an answered dialog, followed by the composer, are not live', () => {
     const r = readCodex(
       screen('  Would you like to run the following command?', '', '› 1. Yes, proceed (y)', '  2. No (esc)', '', '• Ran ls', '  └ a'),
