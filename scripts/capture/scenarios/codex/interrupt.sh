@@ -1,4 +1,4 @@
-# The corpus scenario codex-interrupt (/work/shared/corpus, captured 2026-12-02 with the shared
+# The corpus scenario codex-interrupt (the shared capture corpus, recorded 2026-12-02 with its
 # tools' codex-corpus.sh), ported to this runner so check-live.sh can record it again and
 # compare with fixtures/screens/codex-interrupt. Those fixtures are the corpus copies (paths under
 # /home/me): run this scenario with check-live.sh, not capture.sh into the fixtures.

@@ -2,9 +2,9 @@
 # heredoc (allow always, then its "This will allow …" confirmation), an edit at 72 columns,
 # a read outside the project (external_directory), a webfetch rejected, then a question
 # tool dialog.
-mkdir -p "$CAP_DIR/proj" "$CAP_DIR/shared"
+mkdir -p "$CAP_DIR/proj" "$CAP_DIR/common"
 echo hello > "$CAP_DIR/proj/hello.txt"
-echo "indent = 2" > "$CAP_DIR/shared/config.txt"
+echo "indent = 2" > "$CAP_DIR/common/config.txt"
 OPENCODE_PERMISSION='{"bash":"ask","edit":"ask","webfetch":"ask","external_directory":"ask","read":"allow"}' start_opencode
 waitfor 'Ask anything|ctrl\+p' 60; pause 2
 send 'Tidy the project'
