@@ -57,7 +57,7 @@ for (const [i, screen] of garbage.entries())
  */
 function contractBlocked(kind: string, blocked: { question: string; options: { index: number }[] } | undefined) {
   // the permission box and its "Always allow" confirmation: unnumbered buttons
-  if (kind !== 'opencode' || !/^(?:Permission required|Always allow)$/.test(blocked?.question ?? '')) return blocked
+  if (kind !== 'opencode' || !blocked || !/^(?:Permission required|Always allow)$/.test(blocked.question)) return blocked
   return { ...blocked, options: blocked.options.map((o) => ({ ...o, index: 0 })) }
 }
 
