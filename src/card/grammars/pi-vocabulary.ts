@@ -10,6 +10,8 @@ export interface PiVocabulary {
   banner: RegExp[]
   /** one-row notices pi prints between turns ("✓ New session started"): a turn boundary */
   notice: RegExp[]
+  /** first row of a notice block of several rows ("[compaction]" + "Compacted from N tokens …"): a turn boundary */
+  noticeBlock: RegExp[]
   /**
    * the row that ends an assistant message the user stopped ("Operation aborted", "Aborted
    * after 2 retry attempts"): the turn is over, the half answer above it stays the turn's
@@ -63,6 +65,8 @@ export const piVocabulary: PiVocabulary = seenIn('0.73.1', {
     /^[✓✔]\s+\S/, // "✓ New session started"
     /^(?:New session started|Session (?:resumed|compacted|forked)\b)/,
   ],
+  // seen in pi 0.73.1 (fixtures/screens/pi-compact): /compact's summary block
+  noticeBlock: [/^\[compaction\]$/],
   // seen in pi 0.73.1 (fixtures/screens/pi-notices): Esc on a held stream
   turnEnd: [/^Operation aborted$/, /^Aborted after \d+ retry attempts?$/],
   errorRow: /^Error: \S/,

@@ -67,6 +67,7 @@ function classify(rows: readonly string[], v: PiVocabulary): RawKind {
   if (anyMatch(v.toolHeader, first)) return 'tool'
   if (anyMatch(v.toolFooter, lastText(rows))) return 'toolTail'
   if (anyMatch(v.notice, first) && rows.filter((r) => r.trim()).length === 1) return 'notice'
+  if (anyMatch(v.noticeBlock, first)) return 'notice'
   return 'plain'
 }
 

@@ -253,6 +253,26 @@ describe('pi layouts the corpus does not show', () => {
     expect(buildCard(fakeAgent('pi', 'working'), [...spinning, ...editor].join('\n')).headline).toBe('Working on it.')
   })
 
+  test('a "[compaction]" block is a notice: the turn after it has said nothing yet', () => {
+    const rows = [
+      ' pi v0.73.1',
+      '',
+      '',
+      ' Go',
+      '',
+      '',
+      ' Answer one.',
+      '',
+      '',
+      ' [compaction]',
+      ' Compacted from 162 tokens (ctrl+o to expand)',
+      '',
+      '',
+      ' Next?',
+    ]
+    expect(groupsOf(rows).map((g) => g.kind)).toEqual(['banner', 'user', 'text', 'notice', 'user'])
+  })
+
   test('a word cut at the last column goes on without a space', () => {
     // 80 columns: the row fills to pi's right padding (79), the next row goes on mid-word
     const cut = ' ' + 'x'.repeat(78)
