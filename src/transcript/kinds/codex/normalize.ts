@@ -7,7 +7,10 @@
 // Pairing: a result's for_id is the call's call_id. A command's result is its
 // CommandExecution item (exit code, output); the model's view of the same result
 // (function_call_output "Chunk ID … Process exited with code N … Output:", or "Process
-// running with session ID N" while it keeps going) is dropped so a call has one result.
+// running with session ID N" while it keeps going) is dropped so a call has one result,
+// except a non-zero exit the sandbox caused (codex writes no item for a command its sandbox
+// stopped: that output is its only result). A call the user declined or the harness refused
+// ("aborted by user", "exec command rejected by user", "`justification` requires …") is ok:false.
 // A command that outlives its turn (interrupted, or still running when the model moved
 // on) reports later under the same call id: the output "aborted by user" is one result,
 // the late CommandExecution another. A successful apply_patch's result is its FileChange
