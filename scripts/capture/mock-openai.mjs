@@ -57,7 +57,7 @@ function toolNames(tools) {
 }
 
 function itemsFor(blocks, custom) {
-  const hasTool = blocks.some((b) => b.tool !== undefined)
+  const hasTool = blocks.some((b) => b.tool !== undefined || b.toolSearch !== undefined)
   return blocks.map((b) => {
     if (b.text !== undefined) {
       const phase = b.phase === undefined ? (hasTool ? 'commentary' : 'final_answer') : b.phase
@@ -78,13 +78,25 @@ function itemsFor(blocks, custom) {
       else item.summary = [{ type: 'summary_text', text: r }]
       return item
     }
+    if (b.toolSearch !== undefined) {
+      // codex's client-side tool search (MCP tools are deferred behind it)
+      return {
+        type: 'tool_search_call',
+        id: nextId('tsc'),
+        call_id: b.id || nextId('call'),
+        status: 'completed',
+        execution: 'client',
+        arguments: { query: b.toolSearch },
+      }
+    }
     const callId = b.id || nextId('call')
     if (custom.has(b.tool)) {
       const input = typeof b.input === 'string' ? b.input : (b.input?.input ?? JSON.stringify(b.input))
       return { type: 'custom_tool_call', id: nextId('ctc'), status: 'completed', call_id: callId, name: b.tool, input }
     }
     const args = typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {})
-    return { type: 'function_call', id: nextId('fc'), status: 'completed', call_id: callId, name: b.tool, arguments: args }
+    const fc = { type: 'function_call', id: nextId('fc'), status: 'completed', call_id: callId, name: b.tool, arguments: args }
+    return b.namespace ? { ...fc, namespace: b.namespace } : fc
   })
 }
 

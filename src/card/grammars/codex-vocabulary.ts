@@ -63,6 +63,11 @@ export interface CodexVocabulary {
   planModeLabel: RegExp
   /** request_user_input's progress row above its question ("Question 1/2 (1 unanswered)") */
   questionProgress: RegExp
+  /**
+   * an MCP form's progress row ("Field 1/1", "Field 1/1 (1 required unanswered)"): above a
+   * tool approval's title, or above an elicitation's message (the question) and field name
+   */
+  fieldProgress: RegExp
   /** the dialogs, by title; the first whose title is above the options names the rule */
   dialogs: CodexDialogKind[]
   /** options, cursor and hint rows, read by the shared dialog reader */
@@ -121,11 +126,15 @@ export const codexVocabulary: CodexVocabulary = {
   // the label may share its row with a notice ("Plan mode (shift+tab to cycle) · ⚠ 1 warning · f2 to view")
   planModeLabel: /Plan mode \(shift\+tab to cycle\)(?:\s*$|\s+·\s)/,
   questionProgress: /^\s*Questions? \d+\/\d+(?: \(\d+ unanswered\))?$/,
+  // seen in 0.171.0 (fixtures/screens/codex-mcp)
+  fieldProgress: /^\s*Field \d+\/\d+(?: \(\d+ required unanswered\))?$/,
   dialogs: [
     { rule: 'codex.dialog.command', title: /^(Would you like to run the following command\?)/ },
     { rule: 'codex.dialog.patch', title: /^(Would you like to make the following edits\?)/ },
     // write_stdin into a command that runs outside the sandbox (0.171.0: "… to terminal 85218?")
     { rule: 'codex.dialog.stdin', title: /^(Would you like to send input to (?:the existing terminal|terminal \S+)\?)/ },
+    // an MCP tool call under on-request (0.171.0, under "Field 1/1")
+    { rule: 'codex.dialog.mcp', title: /^(Allow the .+ MCP server to run tool .+\?)$/ },
     // request_permissions (feature request_permissions_tool): filesystem and network grants
     { rule: 'codex.dialog.permissions', title: /^(Would you like to grant these permissions\?)/ },
     { rule: 'codex.dialog.network', title: /^(Would you like to (?:allow|grant)\b.*\?|Do you want to approve network access to \S.*\?)/ },

@@ -117,7 +117,8 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
       }
       continue
     }
-    if (!popup && (v.cell.test(row) || v.prompt.test(row) || v.doneMarker.test(row) || anyMatch(v.footer, row))) break // the conversation above the dialog
+    // the conversation above the dialog (a cell, a prompt, a tool cell's "+ Show details")
+    if (!popup && (v.cell.test(row) || v.prompt.test(row) || v.doneMarker.test(row) || anyMatch(v.footer, row) || anyMatch(v.chrome, row))) break
     if (seenBlank) {
       paragraph = [i]
       seenBlank = false
@@ -130,6 +131,11 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
       // the title's own paragraph (the trust prompt explains itself under the question)
       const context = rowsBetween(i + 1, optionRow)
       return { blocked: { question, options }, rule: kind.rule, context: rest ? [rest, ...context] : context, top: i, tentative: kind.userMenu }
+    }
+    if (v.fieldProgress.test(lines[i])) {
+      // an MCP elicitation: the message under "Field N/M", then the field's name
+      const rows = rowsBetween(i + 1, optionRow)
+      if (rows.length) return { blocked: { question: rows[0], options }, rule: 'codex.dialog.elicitation', context: rows.slice(1), top: i }
     }
     if (v.questionProgress.test(lines[i])) {
       // request_user_input: "Question 1/2 (1 unanswered)", then the question's paragraph
@@ -475,6 +481,7 @@ export const codexRules = manifest('codex', [
   { id: 'codex.layout.unrecognised', field: 'headline', says: "none of codex's landmarks on screen: the fallback reading" },
   ...V.dialogs.map((d) => ({ id: d.rule, field: 'blocked.question' as const, says: `a live dialog titled ${d.title}` })),
   { id: 'codex.dialog.question', field: 'blocked.question', says: 'request_user_input: the paragraph under "Question N/M"' },
+  { id: 'codex.dialog.elicitation', field: 'blocked.question', says: 'an MCP elicitation: the message under "Field N/M" (the field name is context)' },
   { id: 'codex.dialog.numbered', field: 'blocked.question', says: 'a numbered dialog with an unknown title: the paragraph above its options (a guess)' },
   { id: 'codex.dialog.untitled', field: 'blocked.question', says: 'numbered options with nothing above them but the conversation: no question (a guess)' },
   { id: 'codex.dialog.options', field: 'blocked.options', says: 'the numbered options, "›" on the selected one' },

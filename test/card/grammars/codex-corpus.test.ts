@@ -32,6 +32,7 @@ export const CODEX_SCENARIOS = [
   'patch-approvals',
   'permissions',
   'queue',
+  'mcp',
 ].map((s) => `codex-${s}`)
 
 interface Expected {

@@ -227,6 +227,13 @@ describe('dialogs', () => {
     expect(w.blocked!.options.map((o) => o.label)).toEqual(['Yes, proceed (y)', 'No, and tell Codex what to do differently (esc)'])
   })
 
+  test('a tool cell\'s "+ Show details" above unknown options is never the question', () => {
+    const s = ['› x', '', '• Calling tracker.frob', '    + Show details', '', '› 1. Go', '  2. Stop', '', '  enter to submit | esc to cancel'].join('\n')
+    const r = readCodex(s, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.untitled')
+    expect(r.blocked!.question).toBe('')
+  })
+
   test('the options of an answered dialog, followed by the composer, are not live', () => {
     const r = readCodex(
       screen('  Would you like to run the following command?', '', '› 1. Yes, proceed (y)', '  2. No (esc)', '', '• Ran ls', '  └ a'),

@@ -245,10 +245,10 @@ function carriedElsewhere(output: unknown): boolean {
  * Outputs codex writes when a call did not run or did not do its work (the user declined the
  * approval, the harness refused the arguments, the session or patch was bad): ok:false.
  * Texts as in the 0.171.0 binary; "aborted by user" (Esc on an approval, or an interrupt) may
- * follow a "Wall time" line.
+ * follow a "Wall time" line, an MCP call's text a "Wall time … Output:" part.
  */
 const TOOL_FAILED = new RegExp(
-  '^(?:Wall time: [^\\n]*\\n)?(?:' +
+  '^(?:Wall time: [^\\n]*\\n)?(?:Output:\\n)?(?:' +
     [
       'aborted by user\\b',
       '(?:exec command|patch) rejected by user',
@@ -262,6 +262,10 @@ const TOOL_FAILED = new RegExp(
       'apply_patch verification failed',
       'sandbox denied exec error',
       '\\w+ is unavailable in ', // "request_user_input is unavailable in Default mode"
+      // an MCP tool call the user cancelled on its approval ("Cancel this tool call"), or refused
+      'user (?:cancelled|canceled|rejected) MCP tool call',
+      'MCP tool call (?:blocked|requires approval|cancelled)',
+      'tool call (?:rejected|was cancelled)\\b',
     ].join('|') +
     ')',
   'i',

@@ -200,6 +200,15 @@ describe('corpus rollouts', () => {
     ])
   })
 
+  test('mcp: an MCP call whose approval the user cancelled is a failure; answered and allowed ones succeed', () => {
+    const d = drafts('codex-mcp')
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => [x.tool?.name, x.result!.for_id, x.result!.ok, x.result!.output_summary])).toEqual([
+      [undefined, 'call_mock000008', true, 'Priority: low'],
+      [undefined, 'call_mock000012', false, 'user cancelled MCP tool call'],
+      [undefined, 'call_mock000016', true, 'Deleted issue #7'],
+    ])
+  })
+
   test('resume: the resumed turn is appended to the old file, no second header, no repeats', () => {
     const d = drafts('codex-resume', 0)
     expect(d.filter((x) => x.kind === 'message').map((x) => `${x.role}: ${x.text}`)).toEqual([
