@@ -142,7 +142,8 @@ export const codexVocabulary: CodexVocabulary = {
     { rule: 'codex.dialog.trust', title: /^(Trust this folder\?|Do you trust the files in this folder\?)/ },
     // the user's own menus: /permissions ("Update Model Permissions") and its confirmation
     { rule: 'codex.dialog.full-access', title: /^(Enable full access\?)$/, userMenu: true },
-    { rule: 'codex.dialog.menu', title: /^(Update Model Permissions)$/, userMenu: true },
+    // seen in 0.171.0: /permissions, /model, /review (fixtures/screens/codex-permissions, codex-menus)
+    { rule: 'codex.dialog.menu', title: /^(Update Model Permissions|Select Model and Effort|Select a review preset)$/, userMenu: true },
   ],
   dialog: {
     cursor: /^\s*›\s*/,

@@ -33,6 +33,7 @@ export const CODEX_SCENARIOS = [
   'permissions',
   'queue',
   'mcp',
+  'menus',
 ].map((s) => `codex-${s}`)
 
 interface Expected {
