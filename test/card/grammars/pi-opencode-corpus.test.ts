@@ -53,7 +53,17 @@ function wantBlocked(want: DialogReading | undefined, variant: string): DialogRe
 
 const VARIANTS = ['.txt', '.ansi', '.recent.txt']
 
-for (const scenario of ['pi-basic', 'pi-new-session', 'pi-notices', 'pi-retries', 'pi-compact', 'opencode', 'opencode-permissions', 'opencode-more']) {
+for (const scenario of [
+  'pi-basic',
+  'pi-new-session',
+  'pi-notices',
+  'pi-retries',
+  'pi-compact',
+  'pi-retry-abort',
+  'opencode',
+  'opencode-permissions',
+  'opencode-more',
+]) {
   const expected: Expected = JSON.parse(readFileSync(join(ROOT, scenario, 'expected.json'), 'utf8'))
   const read = expected.agent === 'pi' ? readPi : readOpencode
   describe(scenario, () => {
