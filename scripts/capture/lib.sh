@@ -67,3 +67,74 @@ stop_run() {
   [ -f "$CAP_DIR/mock.pid" ] && kill "$(cat "$CAP_DIR/mock.pid")" 2>/dev/null || true
   rm -f "$CAP_DIR/mock.pid"
 }
+
+# ── other agents (capture.sh picks the start function from the scenario's folder) ──
+
+start_codex() { # [codex args…]  e.g. -a on-request -s read-only | --dangerously-bypass-approvals-and-sandbox
+  # CODEX_FEATURES: lines for [features]; CODEX_EXTRA_TOML: tables appended to config.toml
+  # gpt-5.5 is the newest catalog model that still gets the classic tools (exec_command,
+  # apply_patch, update_plan); the notice entry skips the "Meet GPT-6 Sol" upgrade screen.
+  mkdir -p "$CAP_DIR/home/.codex" "$CAP_DIR/proj" "$CAP_DIR/screens"
+  cat > "$CAP_DIR/home/.codex/config.toml" <<TOML
+model = "${CODEX_MODEL:-gpt-5.5}"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "Mock"
+base_url = "http://127.0.0.1:$CAP_PORT/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+
+[features]
+daemon_auto_start = false
+${CODEX_FEATURES:-}
+
+[analytics]
+enabled = false
+
+[tui]
+screen_reader_detection_done = true
+
+[notice.model_migrations]
+"gpt-5.5" = "gpt-6-sol"
+
+${CODEX_EXTRA_TOML:-}
+TOML
+  # CODEX_TRUST=none: the project is not listed, so codex asks "Trust this folder?" at startup
+  [ "${CODEX_TRUST:-trusted}" = none ] || printf '\n[projects."%s"]\ntrust_level = "%s"\n' "$CAP_DIR/proj" "${CODEX_TRUST:-trusted}" >> "$CAP_DIR/home/.codex/config.toml"
+  codex_again "$@"
+}
+
+codex_again() { # [codex args…]  (re)start codex in this run's HOME and project, e.g. `codex_again resume`
+  # codex warns when bubblewrap is not on PATH; the npm package ships one.
+  local bw; bw=$(ls -d "$(dirname "$AGENT_BIN")"/../@openai/codex-*/vendor/*/codex-resources 2>/dev/null | head -1)
+  local args=""; local a; for a in "$@"; do args+=" $(printf %q "$a")"; done
+  _tm kill-session -t cap 2>/dev/null || true
+  _tm new-session -d -s cap -x "${COLS:-120}" -y "${ROWS:-45}" -c "$CAP_DIR/proj" \
+    "env HOME=$CAP_DIR/home MOCK_API_KEY=mockkey PATH=${bw:+$bw:}\$PATH ${CAP_ENV:-} $AGENT_BIN --no-daemon$args; echo EXITED \$?; sleep 600"
+}
+
+start_pi() { # [pi args…]
+  mkdir -p "$CAP_DIR/home/.pi/agent" "$CAP_DIR/proj" "$CAP_DIR/screens"
+  cat > "$CAP_DIR/home/.pi/agent/models.json" <<JSON
+{"providers":{"mock":{"baseUrl":"http://127.0.0.1:$CAP_PORT","api":"anthropic-messages","apiKey":"mockkey","compat":{"supportsEagerToolInputStreaming":false},"models":[{"id":"claude-mock-1","name":"Mock Claude","reasoning":true,"input":["text"],"contextWindow":200000,"maxTokens":8000}]}}}
+JSON
+  local args=""; local a; for a in "$@"; do args+=" $(printf %q "$a")"; done
+  _tm new-session -d -s cap -x "${COLS:-120}" -y "${ROWS:-45}" -c "$CAP_DIR/proj" \
+    "env HOME=$CAP_DIR/home PI_OFFLINE=1 ${CAP_ENV:-} $AGENT_BIN --provider mock --model claude-mock-1$args; echo EXITED \$?; sleep 600"
+}
+
+start_opencode() { # [opencode args…]  OPENCODE_PERMISSION='{"bash":"ask"}' sets the permission block
+  local h=$CAP_DIR/home
+  mkdir -p "$h/.config/opencode" "$CAP_DIR/proj" "$CAP_DIR/screens"
+  cat > "$h/.config/opencode/opencode.json" <<JSON
+{"\$schema":"https://opencode.ai/config.json","model":"mock/claude-mock-1","small_model":"mock/claude-mock-1","autoupdate":false,"share":"disabled",
+ "provider":{"mock":{"npm":"@ai-sdk/anthropic","name":"Mock Anthropic","options":{"baseURL":"http://127.0.0.1:$CAP_PORT/v1","apiKey":"mockkey"},
+  "models":{"claude-mock-1":{"name":"Mock Claude","tool_call":true,"reasoning":false,"limit":{"context":200000,"output":8000}}}}},
+ "permission":${OPENCODE_PERMISSION:-{\}}}
+JSON
+  local args=""; local a; for a in "$@"; do args+=" $(printf %q "$a")"; done
+  _tm new-session -d -s cap -x "${COLS:-120}" -y "${ROWS:-45}" -c "$CAP_DIR/proj" \
+    "env HOME=$h XDG_CONFIG_HOME=$h/.config XDG_DATA_HOME=$h/.local/share XDG_CACHE_HOME=$h/.cache XDG_STATE_HOME=$h/.local/state OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_SHARE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 ${CAP_ENV:-} $AGENT_BIN$args; echo EXITED \$?; sleep 600"
+}

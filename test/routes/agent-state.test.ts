@@ -56,7 +56,8 @@ for (const [i, screen] of garbage.entries())
  * number on screen, so the contract's index is 0 ("0 if unnumbered").
  */
 function contractBlocked(kind: string, blocked: { question: string; options: { index: number }[] } | undefined) {
-  if (kind !== 'opencode' || blocked?.question !== 'Permission required') return blocked
+  // the permission box and its "Always allow" confirmation: unnumbered buttons
+  if (kind !== 'opencode' || !blocked || !/^(?:Permission required|Always allow)$/.test(blocked.question)) return blocked
   return { ...blocked, options: blocked.options.map((o) => ({ ...o, index: 0 })) }
 }
 

@@ -10,6 +10,11 @@ export interface CodexDialogKind {
   rule: string
   /** the title row (trimmed); group 1, when present, is the question (else the whole row) */
   title: RegExp
+  /**
+   * a menu the user opened (/permissions and its "Enable full access?"): nobody asked the
+   * user anything, so unless herdr calls the pane blocked the conversation heads the card
+   */
+  userMenu?: boolean
 }
 
 export interface CodexVocabulary {
@@ -58,6 +63,11 @@ export interface CodexVocabulary {
   planModeLabel: RegExp
   /** request_user_input's progress row above its question ("Question 1/2 (1 unanswered)") */
   questionProgress: RegExp
+  /**
+   * an MCP form's progress row ("Field 1/1", "Field 1/1 (1 required unanswered)"): above a
+   * tool approval's title, or above an elicitation's message (the question) and field name
+   */
+  fieldProgress: RegExp
   /** the dialogs, by title; the first whose title is above the options names the rule */
   dialogs: CodexDialogKind[]
   /** options, cursor and hint rows, read by the shared dialog reader */
@@ -75,7 +85,7 @@ export const codexVocabulary: CodexVocabulary = {
   footer: [
     /^\s{2}\S.* · \/\S*/, // "  GPT-5.5 default · /home/me/proj · Title"
     /^\s{2}(?:← for agents · )?\? for shortcuts\b/,
-    /Plan mode \(shift\+tab to cycle\)\s*$/,
+    /Plan mode \(shift\+tab to cycle\)(?:\s*$|\s+·\s)/,
     /^\s{2}(?:⚠ )?\d+ warnings? · /,
   ],
   status: /^[•◦]\s.*\(\s*(?:\d+[hms]\s*)+•\s*esc to interrupt\)/,
@@ -113,14 +123,27 @@ export const codexVocabulary: CodexVocabulary = {
   exitSummary: [/^To continue this session, run:/, /^\s*codex resume [0-9a-f-]{8,}/, /^Token usage: total=/],
   picker: /^\s*Resume a previous session$/,
   pickerRow: /^\s*›\s+(\S.*)$/,
-  planModeLabel: /Plan mode \(shift\+tab to cycle\)\s*$/,
+  // the label may share its row with a notice ("Plan mode (shift+tab to cycle) · ⚠ 1 warning · f2 to view")
+  planModeLabel: /Plan mode \(shift\+tab to cycle\)(?:\s*$|\s+·\s)/,
   questionProgress: /^\s*Questions? \d+\/\d+(?: \(\d+ unanswered\))?$/,
+  // seen in 0.171.0 (fixtures/screens/codex-mcp)
+  fieldProgress: /^\s*Field \d+\/\d+(?: \(\d+ required unanswered\))?$/,
   dialogs: [
     { rule: 'codex.dialog.command', title: /^(Would you like to run the following command\?)/ },
     { rule: 'codex.dialog.patch', title: /^(Would you like to make the following edits\?)/ },
-    { rule: 'codex.dialog.network', title: /^(Would you like to (?:allow|grant)\b.*\?)/ },
+    // write_stdin into a command that runs outside the sandbox (0.171.0: "… to terminal 85218?")
+    { rule: 'codex.dialog.stdin', title: /^(Would you like to send input to (?:the existing terminal|terminal \S+)\?)/ },
+    // an MCP tool call under on-request (0.171.0, under "Field 1/1")
+    { rule: 'codex.dialog.mcp', title: /^(Allow the .+ MCP server to run tool .+\?)$/ },
+    // request_permissions (feature request_permissions_tool): filesystem and network grants
+    { rule: 'codex.dialog.permissions', title: /^(Would you like to grant these permissions\?)/ },
+    { rule: 'codex.dialog.network', title: /^(Would you like to (?:allow|grant)\b.*\?|Do you want to approve network access to \S.*\?)/ },
     { rule: 'codex.dialog.implement-plan', title: /^(Implement this plan\?)$/ },
     { rule: 'codex.dialog.trust', title: /^(Trust this folder\?|Do you trust the files in this folder\?)/ },
+    // the user's own menus: /permissions ("Update Model Permissions") and its confirmation
+    { rule: 'codex.dialog.full-access', title: /^(Enable full access\?)$/, userMenu: true },
+    // seen in 0.171.0: /permissions, /model, /review (fixtures/screens/codex-permissions, codex-menus)
+    { rule: 'codex.dialog.menu', title: /^(Update Model Permissions|Select Model and Effort|Select a review preset)$/, userMenu: true },
   ],
   dialog: {
     cursor: /^\s*›\s*/,

@@ -25,6 +25,8 @@ const MAX_COMPOSER_ROWS = 12
 const MAX_FOOTER_ROWS = 4
 // how far above the options a dialog's title may be (reason, command, description rows)
 const MAX_DIALOG_ROWS = 30
+// options this far in are a popup drawn over the conversation, not a dialog under it
+const POPUP_INDENT = 8
 
 type BlockKind = 'banner' | 'prompt' | 'prose' | 'tool' | 'info' | 'status' | 'done' | 'interrupted' | 'error' | 'other'
 
@@ -38,6 +40,8 @@ export interface CodexDialog {
   blocked: Blocked
   /** the vocabulary rule that named it */
   rule: string
+  /** a menu the user opened, or a dialog whose title is not known: only a blocked pane shows it */
+  tentative?: boolean
   /** rows between the title and the options (command, reason, destination) */
   context: string[]
   /** first screen row of the dialog (its title, or the question's progress row) */
@@ -85,18 +89,40 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
   const optionRow = firstOption >= 0 ? firstOption : read.questionStart
   const options = read.blocked.options.map((o) => ({ ...o, label: o.label.replace(v.descriptionGap, '').trim() }))
   const floor = Math.max(0, optionRow - MAX_DIALOG_ROWS)
+  // a popup centred over the conversation ("Enable full access?" at column 26) is read from
+  // its own left column: the conversation shows through on the left of its rows
+  const left = indentOf(lines[optionRow])
+  const popup = left >= POPUP_INDENT
+  const rowAt = (i: number) => (popup ? lines[i].slice(left) : lines[i])
   const rowsBetween = (from: number, to: number) => {
     const out: string[] = []
     for (let i = from; i < to; i++) {
-      const t = lines[i].trim()
-      if (t && !isRule(lines[i]) && !isBoxArt(lines[i])) out.push(t)
+      const row = rowAt(i)
+      const t = row.trim()
+      if (t && !isRule(row) && !isBoxArt(row)) out.push(t)
     }
     return out
   }
+  // the rows above the options up to the conversation: the nearest paragraph is an unknown
+  // dialog's title (codex draws a title, a blank row, then context rows or the options)
+  let paragraph: number[] = []
+  let seenBlank = false
   for (let i = optionRow - 1; i >= floor; i--) {
-    const t = lines[i].trim()
-    if (!t) continue
-    if (v.cell.test(lines[i]) || v.prompt.test(lines[i])) break // the conversation above the dialog
+    const row = rowAt(i)
+    const t = row.trim()
+    if (!t) {
+      if (paragraph.length) {
+        if (popup) break // the popup's top
+        seenBlank = true
+      }
+      continue
+    }
+    // the conversation above the dialog (a cell, a prompt, a tool cell's "+ Show details")
+    if (!popup && (v.cell.test(row) || v.prompt.test(row) || v.doneMarker.test(row) || anyMatch(v.footer, row) || anyMatch(v.chrome, row))) break
+    if (seenBlank) {
+      paragraph = [i]
+      seenBlank = false
+    } else paragraph.unshift(i)
     for (const kind of v.dialogs) {
       const m = kind.title.exec(t)
       if (!m) continue
@@ -104,7 +130,12 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
       const rest = t.slice(m[0].length).trim()
       // the title's own paragraph (the trust prompt explains itself under the question)
       const context = rowsBetween(i + 1, optionRow)
-      return { blocked: { question, options }, rule: kind.rule, context: rest ? [rest, ...context] : context, top: i }
+      return { blocked: { question, options }, rule: kind.rule, context: rest ? [rest, ...context] : context, top: i, tentative: kind.userMenu }
+    }
+    if (v.fieldProgress.test(lines[i])) {
+      // an MCP elicitation: the message under "Field N/M", then the field's name
+      const rows = rowsBetween(i + 1, optionRow)
+      if (rows.length) return { blocked: { question: rows[0], options }, rule: 'codex.dialog.elicitation', context: rows.slice(1), top: i }
     }
     if (v.questionProgress.test(lines[i])) {
       // request_user_input: "Question 1/2 (1 unanswered)", then the question's paragraph
@@ -112,7 +143,22 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
       return { blocked: { question: question || read.blocked.question, options }, rule: 'codex.dialog.question', context: [], top: i }
     }
   }
-  return { blocked: { question: read.blocked.question, options }, rule: 'codex.dialog.numbered', context: read.context, top: read.top }
+  // an unknown title: the paragraph nearest the options when one lies above them in the
+  // dialog, a guess (codex.dialog.numbered); none (the options right under the conversation):
+  // no question at all (codex.dialog.untitled). Never a conversation cell as the question.
+  if (paragraph.length) {
+    const top = paragraph[0]
+    const question = paragraph.map((i) => rowAt(i).trim()).join(' ')
+    const context = rowsBetween(paragraph[paragraph.length - 1] + 1, optionRow)
+    // a known title wrapped onto two rows (a narrow pane)
+    for (const kind of v.dialogs) {
+      const m = kind.title.exec(question)
+      if (m && m[0].length === question.length)
+        return { blocked: { question: (m[1] ?? m[0]).trim(), options }, rule: kind.rule, context, top, tentative: kind.userMenu }
+    }
+    return { blocked: { question, options }, rule: 'codex.dialog.numbered', context, top, tentative: true }
+  }
+  return { blocked: { question: '', options }, rule: 'codex.dialog.untitled', context: [], top: optionRow, tentative: true }
 }
 
 // rows after a live dialog's options that mean the list is old conversation
@@ -135,6 +181,18 @@ export function codexLayoutOf(screen: string, v: CodexVocabulary = V): CodexLayo
     layout.composer = composer.row
     layout.convEnd = composer.row
     layout.planMode = composer.footer.some((l) => v.planModeLabel.test(l))
+    // a popup drawn over the conversation, right above the composer ("Enable full access?"):
+    // numbered options and their hint row ("enter select · esc back") end just above it
+    const above = lines.slice(0, composer.row)
+    let end = above.length - 1
+    while (end >= 0 && !above[end].trim()) end--
+    if (end >= 0 && anyMatch(v.dialog.hint, above[end])) {
+      const read = readDialog(above, 0, width, v.dialog, LIVE_BREAKER)
+      if (read) {
+        layout.dialog = dialogOf(above, read, v)
+        layout.convEnd = layout.dialog.top
+      }
+    }
     return layout
   }
   const read = readDialog(lines, 0, width, v.dialog, LIVE_BREAKER)
@@ -322,6 +380,12 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
   const transcript = transcriptOf(layout, blocks, v)
   const base = { transcript: transcript.length ? transcript : undefined, parsed: true }
 
+  // a menu the user opened, or numbered options under no known title, while herdr does not
+  // call the pane blocked: the conversation heads the card (the menu is not a question)
+  if (layout.dialog?.tentative && agent?.agent_status !== 'blocked') {
+    layout.convEnd = layout.dialog.top
+    layout.dialog = undefined
+  }
   if (layout.dialog) {
     const { blocked, context, rule } = layout.dialog
     const lines = [...context]
@@ -417,7 +481,9 @@ export const codexRules = manifest('codex', [
   { id: 'codex.layout.unrecognised', field: 'headline', says: "none of codex's landmarks on screen: the fallback reading" },
   ...V.dialogs.map((d) => ({ id: d.rule, field: 'blocked.question' as const, says: `a live dialog titled ${d.title}` })),
   { id: 'codex.dialog.question', field: 'blocked.question', says: 'request_user_input: the paragraph under "Question N/M"' },
-  { id: 'codex.dialog.numbered', field: 'blocked.question', says: 'a numbered dialog with an unknown title: its question paragraph' },
+  { id: 'codex.dialog.elicitation', field: 'blocked.question', says: 'an MCP elicitation: the message under "Field N/M" (the field name is context)' },
+  { id: 'codex.dialog.numbered', field: 'blocked.question', says: 'a numbered dialog with an unknown title: the paragraph above its options (a guess)' },
+  { id: 'codex.dialog.untitled', field: 'blocked.question', says: 'numbered options with nothing above them but the conversation: no question (a guess)' },
   { id: 'codex.dialog.options', field: 'blocked.options', says: 'the numbered options, "›" on the selected one' },
   ...turnRules('codex'),
   { id: 'codex.turn.error', field: 'headline', says: 'the turn ended with "■ …" (an error)' },

@@ -23,6 +23,8 @@ export interface OpencodeVocabulary {
   spinner: RegExp
   /** hint rows that make a framed block at the bottom a live dialog */
   dialogHint: RegExp[]
+  /** the hint of a question call's review tab (no options: Enter submits the answers) */
+  reviewHint: RegExp
   /** the permission dialog's title row: group 1 is the question */
   permissionTitle: RegExp
   /** where the hints start on a button row ("ctrl+f fullscreen  ⇆ select  enter confirm") */
@@ -54,6 +56,7 @@ export const opencodeVocabulary: OpencodeVocabulary = seenIn('1.18.33', {
   chrome: [/^● Tip\b/, /^(?:tab agents|ctrl\+p commands)\b/],
   spinner: /^[\u2800-\u28ff]\s+/,
   dialogHint: [/↑↓ select/, /⇆ (?:select|tab)/, /\benter (?:submit|confirm|toggle)\b/, /\besc dismiss\b/],
+  reviewHint: /⇆ tab\s+enter submit\b/,
   permissionTitle: /^△\s+(\S.*)$/,
   hintStart: /(?:^|\s{2,})(?:ctrl\+\S+|⇆|↑↓|enter|esc|tab)\s/,
   exitSummary: [/^Session\s{2,}\S/, /^Continue\s+opencode\b/],

@@ -31,6 +31,8 @@ export interface OpencodeDialog {
   /** rows between the title and the buttons (tool kind, command, diff) */
   context: string[]
   kind: 'question' | 'permission'
+  /** the rule that read it, when not opencode.dialog.<kind> */
+  rule?: string
 }
 
 export interface OpencodeLayout {
@@ -77,14 +79,23 @@ function readBox(lines: readonly string[], top: number, bottom: number, styled: 
     for (let k = rows.length - 1; k > titleAt; k--) {
       if (!anyMatch(v.dialogHint, rows[k])) continue
       const hint = v.hintStart.exec(rows[k])
-      const before = (hint ? rows[k].slice(0, hint.index) : rows[k]).trim()
+      let before = (hint ? rows[k].slice(0, hint.index) : rows[k]).trim()
+      buttonsAt = k
+      // a narrow pane (72 columns) puts the hints on their own row under the buttons
+      if (!before) {
+        let j = k - 1
+        while (j > titleAt && !rows[j].trim()) j--
+        if (j > titleAt && rows[j].trim().split(/\s{2,}/).length >= 2) {
+          before = rows[j].trim()
+          buttonsAt = j
+        }
+      }
       labels = before
         ? before
             .split(/\s{2,}/)
             .map((s) => s.trim())
             .filter(Boolean)
         : []
-      buttonsAt = k
       break
     }
     const context: string[] = []
@@ -114,7 +125,7 @@ function readBox(lines: readonly string[], top: number, bottom: number, styled: 
   // question picker: numbered options, read by the shared dialog reader
   const width = paneWidth(rows)
   const read = readDialog(rows, 0, width, v.question, /(?!)/)
-  if (!read) return undefined
+  if (!read) return reviewOf(rows, v)
   const options = read.blocked.options.map((o) => ({ ...o, selected: false }))
   let pick = -1
   if (styled) {
@@ -139,6 +150,20 @@ function readBox(lines: readonly string[], top: number, bottom: number, styled: 
   }
   if (options.length) options[Math.max(pick, 0)].selected = true
   return { blocked: { question: read.blocked.question, options }, context: [], kind: 'question' }
+}
+
+/**
+ * The last tab of a question tool call with several questions ("Style   Case   Confirm"):
+ * no options, a title ("Review") and the answers, submitted with Enter. Its title is the
+ * question; the answers are the context.
+ */
+function reviewOf(rows: readonly string[], v: OpencodeVocabulary): OpencodeDialog | undefined {
+  if (!rows.some((r) => v.reviewHint.test(r))) return undefined
+  const texts = rows.map((r) => r.trim()).filter((t) => t && !anyMatch(v.dialogHint, t) && !isBoxArt(t))
+  const tabbed = texts.length > 1 && texts[0].split(/\s{2,}/).length >= 2
+  const body = tabbed ? texts.slice(1) : texts
+  if (!body.length) return undefined
+  return { blocked: { question: body[0], options: [] }, context: body.slice(1), kind: 'question', rule: 'opencode.dialog.review' }
 }
 
 export function opencodeLayoutOf(screen: string, v: OpencodeVocabulary = V): OpencodeLayout {
@@ -290,7 +315,7 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
   if (layout.dialog) {
     const { blocked, context, kind } = layout.dialog
     const picked = blocked.options.findIndex((o) => o.selected)
-    const question = { rule: `opencode.dialog.${kind}`, why: `a live ${kind} dialog (rows ${layout.dialogRows?.join('-')})` }
+    const question = { rule: layout.dialog.rule ?? `opencode.dialog.${kind}`, why: `a live ${kind} dialog (rows ${layout.dialogRows?.join('-')})` }
     return {
       ...base,
       headline: blocked.question,
@@ -334,6 +359,11 @@ export const opencodeRules = manifest('opencode', [
   { id: 'opencode.layout.unrecognised', field: 'headline', says: 'neither prompt box, dialog nor exit summary: the fallback reading' },
   { id: 'opencode.dialog.permission', field: 'blocked.question', says: 'a "Permission required" box with its buttons' },
   { id: 'opencode.dialog.question', field: 'blocked.question', says: 'a question-tool form with numbered options' },
+  {
+    id: 'opencode.dialog.review',
+    field: 'blocked.question',
+    says: 'the review tab of a several-question call: its title, the answers as context, no options (Enter submits)',
+  },
   { id: 'opencode.dialog.buttons', field: 'blocked.options', says: 'unnumbered permission buttons (index 0), the highlighted one by colour' },
   { id: 'opencode.dialog.numbered', field: 'blocked.options', says: 'numbered question options, the highlighted one by colour' },
   ...turnRules('opencode'),

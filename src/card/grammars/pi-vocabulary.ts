@@ -10,6 +10,19 @@ export interface PiVocabulary {
   banner: RegExp[]
   /** one-row notices pi prints between turns ("✓ New session started"): a turn boundary */
   notice: RegExp[]
+  /** first row of a notice block of several rows ("[compaction]" + "Compacted from N tokens …"): a turn boundary */
+  noticeBlock: RegExp[]
+  /**
+   * the row that ends an assistant message the user stopped ("Operation aborted", "Aborted
+   * after 2 retry attempts"): the turn is over, the half answer above it stays the turn's
+   */
+  turnEnd: RegExp[]
+  /** a failed request's error, drawn in the assistant message ("Error: 529 {…}") */
+  errorRow: RegExp
+  /** errors pi retries by itself (its own list): the assistant carries on after one */
+  retryable: RegExp
+  /** pi gave up retrying (or the user cancelled the retry): the turn is over, whatever the error */
+  retryGaveUp: RegExp
   /** first row of a tool box: "$ cmd" (bash), "read|write|edit|ls|find|grep <path>" */
   toolHeader: RegExp[]
   /** last rows of a tool box ("Took 0.0s", "Elapsed 3.0s", "Command exited with code 1") */
@@ -51,8 +64,17 @@ export const piVocabulary: PiVocabulary = seenIn('0.73.1', {
   notice: [
     /^[✓✔]\s+\S/, // "✓ New session started"
     /^(?:New session started|Session (?:resumed|compacted|forked)\b)/,
-    /^(?:Operation aborted|Aborted)\b/,
   ],
+  // seen in pi 0.73.1 (fixtures/screens/pi-compact): /compact's summary block
+  noticeBlock: [/^\[compaction\]$/],
+  // seen in pi 0.73.1 (fixtures/screens/pi-notices): Esc on a held stream
+  turnEnd: [/^Operation aborted$/, /^Aborted after \d+ retry attempts?$/],
+  errorRow: /^Error: \S/,
+  // seen in pi 0.73.1 (pi-retries, pi-notices): "Error: Retry failed after 3 attempts: 529 …"
+  retryGaveUp: /^Error: Retry failed after \d+ attempts?:/,
+  // pi 0.73.1 agent-session.js _isRetryableError
+  retryable:
+    /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|fetch failed|socket hang up|timed? out|timeout|terminated/i,
   toolHeader: [/^\$ \S/, /^(?:read|write|edit|ls|find|grep|bash)\s+\S/],
   toolFooter: [/^Took \d/, /^Elapsed \d/, /^Command exited with code -?\d+/, /^Command (?:aborted|timed out)\b/],
   spinner: /^[\u2800-\u28ff]\s+(?:Working|Retrying|Compacting|Thinking)\b.*(?:\.\.\.|…)/,

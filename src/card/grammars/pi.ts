@@ -13,7 +13,7 @@ import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type DialogReading, type DriveState, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
-import { anyMatch, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
+import { anyMatch, columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
 import { readTurn, turnFields, unwrapProse } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
@@ -21,8 +21,12 @@ import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 // the editor grows with its draft; its two rules are never further apart than this
 const MAX_EDITOR_ROWS = 40
 
-/** user = a prompt, text = the assistant's thinking + text, tool = a tool box */
-export type PiGroupKind = 'banner' | 'notice' | 'spinner' | 'tool' | 'user' | 'text'
+/**
+ * user = a prompt, text = the assistant's thinking + text, tool = a tool box, error = a
+ * failed request's "Error: …" (the assistant's last word when the turn failed), ended =
+ * "Operation aborted" under a stopped answer
+ */
+export type PiGroupKind = 'banner' | 'notice' | 'spinner' | 'tool' | 'user' | 'text' | 'error' | 'ended'
 
 export interface PiGroup {
   kind: PiGroupKind
@@ -58,10 +62,19 @@ function classify(rows: readonly string[], v: PiVocabulary): RawKind {
   const first = firstText(rows)
   if (anyMatch(v.banner, first)) return 'banner'
   if (v.spinner.test(first)) return 'spinner'
+  if (anyMatch(v.turnEnd, first)) return 'ended'
+  if (v.errorRow.test(first)) return 'error'
   if (anyMatch(v.toolHeader, first)) return 'tool'
   if (anyMatch(v.toolFooter, lastText(rows))) return 'toolTail'
   if (anyMatch(v.notice, first) && rows.filter((r) => r.trim()).length === 1) return 'notice'
+  if (anyMatch(v.noticeBlock, first)) return 'notice'
   return 'plain'
+}
+
+/** Rows that are a component of their own even one blank row from the text above (the loader, "Operation aborted", an error). */
+function startsComponent(row: string, v: PiVocabulary): boolean {
+  const t = row.trim()
+  return v.spinner.test(t) || anyMatch(v.turnEnd, t) || v.errorRow.test(t)
 }
 
 /** Cut rows at runs of 2+ blank rows; then settle tool boxes and who said each plain group. */
@@ -77,12 +90,16 @@ export function groupsOf(rows: readonly string[], v: PiVocabulary = V): PiGroup[
   for (const l of rows) {
     if (!l.trim() || isRule(l) || isDashedRule(l) || isBoxArt(l)) {
       blanks++
-      if (blanks >= 2) flush()
+      // an error is one paragraph: the assistant's next words (after a retry) are another component
+      if (blanks >= 2 || (cur.length && v.errorRow.test(cur[0].trim()))) flush()
       else if (cur.length) cur.push('')
       continue
     }
     blanks = 0
+    if (cur.length && startsComponent(l, v)) flush()
     cur.push(l)
+    // the loader and "Operation aborted" are one row: what follows is another component
+    if (v.spinner.test(l.trim()) || anyMatch(v.turnEnd, l.trim())) flush()
   }
   flush()
 
@@ -113,8 +130,11 @@ export function groupsOf(rows: readonly string[], v: PiVocabulary = V): PiGroup[
       next = next === 'user' ? 'text' : 'user'
       continue
     }
-    if (g.kind === 'banner' || g.kind === 'notice') next = 'user'
+    if (g.kind === 'banner' || g.kind === 'notice' || g.kind === 'ended') next = 'user'
     else if (g.kind === 'tool') next = 'text'
+    // pi retries a retryable error by itself: its next words are the assistant's; after
+    // any other error the turn is over and the user speaks next
+    else if (g.kind === 'error') next = v.retryable.test(g.rows.join(' ')) && !v.retryGaveUp.test(firstText(g.rows)) ? 'text' : 'user'
     out.push({ kind: g.kind as PiGroupKind, rows: g.rows })
   }
   return out
@@ -148,9 +168,30 @@ export function piLayoutOf(screen: string, v: PiVocabulary = V): PiLayout {
  * columns short of the pane's width: wrapped when next's first word would not have fitted.
  */
 
-/** A text group's logical lines: the one-column indent removed, soft wraps joined. */
+/**
+ * A text group's logical lines: the one-column indent removed, soft wraps joined. A word
+ * too long for the pane (an error's JSON) is cut at the last column and goes on at the
+ * next row's start: a row that fills the pane to pi's right padding joins without a space.
+ */
 function proseLines(rows: readonly string[], width: number, v: PiVocabulary): string[] {
-  return unwrapProse(rows, width, v.padding, (row) => row.replace(/^ /, ''))
+  const out: string[] = []
+  let chunk: string[] = []
+  const flush = () => {
+    if (chunk.length) out.push(...unwrapProse(chunk, width, v.padding, (row) => row.replace(/^ /, '')))
+    chunk = []
+  }
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]
+    const prev = i > 0 ? rows[i - 1] : ''
+    if (row.trim() && prev.trim() && columns(prev) >= width - v.padding + 1 && !/\s/.test(row[1] ?? ' ') && chunk.length) {
+      // hard break inside a word: glue onto the previous row before unwrapping
+      chunk[chunk.length - 1] = prev + row.replace(/^ /, '')
+      continue
+    }
+    chunk.push(row)
+  }
+  flush()
+  return out
 }
 
 function toolStep(g: PiGroup, v: PiVocabulary): string {
@@ -262,7 +303,7 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
     {
       blocks: layout.groups,
       isPrompt: (g) => g.kind === 'user' || g.kind === 'notice' || g.kind === 'banner',
-      isProse: (g) => g.kind === 'text',
+      isProse: (g) => g.kind === 'text' || g.kind === 'error',
       isTool: (g) => g.kind === 'tool',
       proseOf: (g) => proseLines(g.rows, layout.width, v),
       stepOf: (g) => toolStep(g, v),

@@ -109,6 +109,131 @@ describe('dialogs', () => {
     expect(r.blocked!.options.map((o) => o.label)).toEqual(['Fine', 'Not fine'])
   })
 
+  test('an unknown title over context rows is the question; the context stays out of it', () => {
+    const s = [
+      '› x',
+      '',
+      '• Asking.',
+      '',
+      '  Would you like to frobnicate the widget?',
+      '',
+      '  Reason: it is stale',
+      '',
+      '  $ frob --all',
+      '',
+      '› 1. Yes, proceed (y)',
+      '  2. No, and tell Codex what to do differently (esc)',
+      '',
+      '  Press enter to confirm or esc to cancel',
+    ].join('\n')
+    const r = readCodex(s, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.numbered')
+    expect(r.blocked!.question).toBe('Would you like to frobnicate the widget?')
+    expect(r.detail).toBe('Reason: it is stale\n$ frob --all')
+  })
+
+  test('options right under the conversation: no question, never a conversation cell (codex.dialog.untitled)', () => {
+    const s = ['› x', '', '• I need something.', '', '› 1. Yes', '  2. No', '', '  enter select · esc back'].join('\n')
+    const r = readCodex(s, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.untitled')
+    expect(r.blocked!.question).toBe('')
+    expect(r.blocked!.options.map((o) => o.label)).toEqual(['Yes', 'No'])
+    const card = buildCard(agent('blocked'), s)
+    expect(card.blocked?.question ?? '').not.toMatch(/need something/)
+  })
+
+  test("a menu the user opened is the conversation's card unless herdr calls the pane blocked", () => {
+    const s = [
+      '› x',
+      '',
+      '• All set.',
+      '',
+      '  Worked for 2s • 10:00',
+      '',
+      '  Update Model Permissions',
+      '› 1. Ask for approval (current)  Read and edit',
+      '  2. Full Access                 Anything',
+      '  enter select · esc back',
+    ].join('\n')
+    const idle = readCodex(s, agent('idle'))
+    expect(idle.headline).toBe('All set.')
+    expect(idle.blocked).toBeUndefined()
+    const blocked = readCodex(s, agent('blocked'))
+    expect(blocked.rule).toBe('codex.dialog.menu')
+    expect(blocked.blocked!.question).toBe('Update Model Permissions')
+    expect(blocked.blocked!.options.map((o) => o.label)).toEqual(['Ask for approval (current)', 'Full Access'])
+  })
+
+  test('a popup centred over the conversation is read from its own column', () => {
+    const s = screen(
+      '• A long answer',
+      '                     Frobnicate everything?',
+      '  Worked for 5s • 1  This cannot be undone.',
+      '',
+      '                   › 1. Yes      Do it',
+      '                     2. Cancel   Go back',
+      '',
+      '                     enter select · esc back',
+    )
+    const r = readCodex(s, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.numbered')
+    expect(r.blocked).toEqual({
+      question: 'Frobnicate everything? This cannot be undone.',
+      options: [
+        { index: 1, label: 'Yes', selected: true },
+        { index: 2, label: 'Cancel', selected: false },
+      ],
+    })
+  })
+
+  test('unseen layouts of a known dialog: cursor indented with the options, a title wrapped at a narrow width', () => {
+    const indented = [
+      '› x',
+      '',
+      '  Would you like to run the following command?',
+      '',
+      '  $ ls',
+      '',
+      '    1. Yes, proceed (y)',
+      '  › 2. No, and tell Codex what to do differently (esc)',
+      '',
+      '  Press enter to confirm or esc to cancel',
+    ].join('\n')
+    const r = readCodex(indented, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.command')
+    expect(r.blocked!.options.map((o) => [o.index, o.selected])).toEqual([
+      [1, false],
+      [2, true],
+    ])
+    // 40 columns: the title wraps onto two rows; joined, it is still the known title
+    const wrapped = [
+      '› x',
+      '',
+      '  Would you like to run the following',
+      '  command?',
+      '',
+      '  $ ls',
+      '',
+      '› 1. Yes, proceed (y)',
+      '  2. No, and tell Codex what to do',
+      '     differently (esc)',
+      '',
+      '  Press enter to confirm or esc',
+      '  to cancel',
+    ].join('\n')
+    const w = readCodex(wrapped, agent('blocked'))
+    expect(w.rule).toBe('codex.dialog.command')
+    expect(w.blocked!.question).toBe('Would you like to run the following command?')
+    expect(w.blocked!.options.map((o) => o.label)).toEqual(['Yes, proceed (y)', 'No, and tell Codex what to do differently (esc)'])
+  })
+
+  test('a tool cell\'s "+ Show details" above unknown options is never the question', () => {
+    const s = ['› x', '', '• Calling tracker.frob', '    + Show details', '', '› 1. Go', '  2. Stop', '', '  enter to submit | esc to cancel'].join('\n')
+    const r = readCodex(s, agent('blocked'))
+    expect(r.rule).toBe('codex.dialog.untitled')
+    expect(r.blocked!.question).toBe('')
+  })
+
   test('the options of an answered dialog, followed by the composer, are not live', () => {
     const r = readCodex(
       screen('  Would you like to run the following command?', '', '› 1. Yes, proceed (y)', '  2. No (esc)', '', '• Ran ls', '  └ a'),

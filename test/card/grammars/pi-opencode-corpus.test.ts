@@ -33,7 +33,7 @@ interface Expected {
   screens: Record<string, { agent_status: AgentStatus; permission_mode: null; headline: string | null; blocked?: DialogReading }>
 }
 
-const PERMISSION = /^Permission required$/
+const PERMISSION = /^(?:Permission required|Always allow)$/
 
 /** What the card must say, given expected.json and the capture's medium. */
 function wantBlocked(want: DialogReading | undefined, variant: string): DialogReading | undefined {
@@ -53,7 +53,17 @@ function wantBlocked(want: DialogReading | undefined, variant: string): DialogRe
 
 const VARIANTS = ['.txt', '.ansi', '.recent.txt']
 
-for (const scenario of ['pi-basic', 'pi-new-session', 'opencode']) {
+for (const scenario of [
+  'pi-basic',
+  'pi-new-session',
+  'pi-notices',
+  'pi-retries',
+  'pi-compact',
+  'pi-retry-abort',
+  'opencode',
+  'opencode-permissions',
+  'opencode-more',
+]) {
   const expected: Expected = JSON.parse(readFileSync(join(ROOT, scenario, 'expected.json'), 'utf8'))
   const read = expected.agent === 'pi' ? readPi : readOpencode
   describe(scenario, () => {

@@ -220,6 +220,66 @@ describe('pi layouts the corpus does not show', () => {
     expect(two.headline).toBe('Second line.')
   })
 
+  test('an error the API will not retry ends the turn: the next plain group is the user', () => {
+    const rows = [' pi v0.73.1', '', '', ' Go', '', '', ' Error: 400 bad request', '', '', ' Again please', '', '', ' Fine now.']
+    expect(groupsOf(rows).map((g) => g.kind)).toEqual(['banner', 'user', 'error', 'user', 'text'])
+    // a retryable one: pi retries by itself, its next words (one blank row below) are the assistant's
+    const retried = [' pi v0.73.1', '', '', ' Go', '', '', ' Error: 529 overloaded', '', ' Recovered.']
+    expect(groupsOf(retried).map((g) => g.kind)).toEqual(['banner', 'user', 'error', 'text'])
+    expect(buildCard(fakeAgent('pi', 'done'), [...retried, ...editor].join('\n')).headline).toBe('Recovered.')
+    // pi gave up: the turn is over even though the error was a retryable one
+    const gaveUp = [
+      ' pi v0.73.1',
+      '',
+      '',
+      ' Go',
+      '',
+      '',
+      ' Error: 529 overloaded',
+      '',
+      ' Error: Retry failed after 3 attempts: 529 overloaded',
+      '',
+      '',
+      ' Still there?',
+    ]
+    expect(groupsOf(gaveUp).map((g) => g.kind)).toEqual(['banner', 'user', 'error', 'error', 'user'])
+  })
+
+  test('"Aborted after 2 retry attempts" ends the turn; the loader row never heads it', () => {
+    const rows = [' pi v0.73.1', '', '', ' Go', '', '', ' Half an answer.', '', ' Aborted after 2 retry attempts']
+    expect(groupsOf(rows).map((g) => g.kind)).toEqual(['banner', 'user', 'text', 'ended'])
+    expect(buildCard(fakeAgent('pi', 'idle'), [...rows, ...editor].join('\n')).headline).toBe('Half an answer.')
+    const spinning = [' pi v0.73.1', '', '', ' Go', '', '', ' Working on it.', '', ' ⠋ Retrying (2/3) in 4s... (escape to cancel)']
+    expect(buildCard(fakeAgent('pi', 'working'), [...spinning, ...editor].join('\n')).headline).toBe('Working on it.')
+  })
+
+  test('a "[compaction]" block is a notice: the turn after it has said nothing yet', () => {
+    const rows = [
+      ' pi v0.73.1',
+      '',
+      '',
+      ' Go',
+      '',
+      '',
+      ' Answer one.',
+      '',
+      '',
+      ' [compaction]',
+      ' Compacted from 162 tokens (ctrl+o to expand)',
+      '',
+      '',
+      ' Next?',
+    ]
+    expect(groupsOf(rows).map((g) => g.kind)).toEqual(['banner', 'user', 'text', 'notice', 'user'])
+  })
+
+  test('a word cut at the last column goes on without a space', () => {
+    // 80 columns: the row fills to pi's right padding (79), the next row goes on mid-word
+    const cut = ' ' + 'x'.repeat(78)
+    const rows = [' pi v0.73.1', '', '', ' Go', '', '', ' Error: 400', cut, ' yz"}}']
+    expect(buildCard(fakeAgent('pi', 'done'), [...rows, ...editor].join('\n')).headline).toBe(`Error: 400 ${'x'.repeat(78)}yz"}}`)
+  })
+
   test('a screen that is not pi degrades to the raw fallback reading', () => {
     const r = readPi('$ ls\nfile.txt', undefined)
     expect(r.parsed).toBe(false)

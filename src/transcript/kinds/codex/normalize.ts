@@ -7,7 +7,10 @@
 // Pairing: a result's for_id is the call's call_id. A command's result is its
 // CommandExecution item (exit code, output); the model's view of the same result
 // (function_call_output "Chunk ID … Process exited with code N … Output:", or "Process
-// running with session ID N" while it keeps going) is dropped so a call has one result.
+// running with session ID N" while it keeps going) is dropped so a call has one result,
+// except a non-zero exit the sandbox caused (codex writes no item for a command its sandbox
+// stopped: that output is its only result). A call the user declined or the harness refused
+// ("aborted by user", "exec command rejected by user", "`justification` requires …") is ok:false.
 // A command that outlives its turn (interrupted, or still running when the model moved
 // on) reports later under the same call id: the output "aborted by user" is one result,
 // the late CommandExecution another. A successful apply_patch's result is its FileChange
@@ -236,10 +239,51 @@ function planEvent(p: Obj): Slot[] | undefined {
 const UNIFIED_EXEC_DONE = /^Chunk ID: [^\n]*\n(?:[^\n]*\n)*?Process (?:exited with code -?\d+|running with session ID \S+)\n/
 const PATCH_DONE = /^Exit code: 0\nWall time: [^\n]*\nOutput:\nSuccess\. Updated the following files:\n/
 
+/**
+ * What codex itself takes for a sandbox denial (its is_likely_sandbox_denied keywords). A
+ * command the sandbox stopped gets no CommandExecution item (0.171.0, read-only sandbox:
+ * "out.txt: Read-only file system", exit 1): its output is the only record that it failed.
+ */
+const SANDBOX_DENIED = /operation not permitted|permission denied|read-only file system|seccomp|sandbox|landlock|failed to write file/i
+const EXITED_NONZERO = /(?:^|\n)Process exited with code (?!0\n)-?\d+\n/
+
 /** An output whose substance an item_completed carries (command ended or still running; patch applied). */
 function carriedElsewhere(output: unknown): boolean {
-  return typeof output === 'string' && (UNIFIED_EXEC_DONE.test(output) || PATCH_DONE.test(output))
+  if (typeof output !== 'string') return false
+  if (PATCH_DONE.test(output)) return true
+  if (!UNIFIED_EXEC_DONE.test(output)) return false
+  return !(EXITED_NONZERO.test(output) && SANDBOX_DENIED.test(output))
 }
+
+/**
+ * Outputs codex writes when a call did not run or did not do its work (the user declined the
+ * approval, the harness refused the arguments, the session or patch was bad): ok:false.
+ * Texts as in the 0.171.0 binary; "aborted by user" (Esc on an approval, or an interrupt) may
+ * follow a "Wall time" line, an MCP call's text a "Wall time … Output:" part.
+ */
+const TOOL_FAILED = new RegExp(
+  '^(?:Wall time: [^\\n]*\\n)?(?:Output:\\n)?(?:' +
+    [
+      'aborted by user\\b',
+      '(?:exec command|patch) rejected by user',
+      '[^\\n]*; rejected by user approval settings',
+      '`\\w+` requires an explicit ',
+      'failed to parse function arguments',
+      'unsupported call: ',
+      'unknown process id ',
+      'write_stdin failed: ',
+      'stdin is closed for this session',
+      'apply_patch verification failed',
+      'sandbox denied exec error',
+      '\\w+ is unavailable in ', // "request_user_input is unavailable in Default mode"
+      // an MCP tool call the user cancelled on its approval ("Cancel this tool call"), or refused
+      'user (?:cancelled|canceled|rejected) MCP tool call',
+      'MCP tool call (?:blocked|requires approval|cancelled)',
+      'tool call (?:rejected|was cancelled)\\b',
+    ].join('|') +
+    ')',
+  'i',
+)
 
 function outputText(output: unknown): string {
   if (typeof output === 'string') return output
@@ -268,17 +312,34 @@ function readOutput(raw: string): { ok: boolean; text: string } {
           return { ok: code === undefined || code === 0, text: j.output }
         }
         if (isObj(j.answers)) return { ok: true, text: answersText(j.answers) }
+        if (isObj(j.permissions)) return grantText(j.permissions, j.scope)
       }
     } catch {
       // plain text after all
     }
   }
-  let ok = !/(?:^|\n)aborted by user\b/.test(raw)
+  let ok = !TOOL_FAILED.test(raw) && !/(?:^|\n)aborted by user\b/.test(raw)
   const exited = /(?:^|\n)Process exited with code (-?\d+)/.exec(raw) ?? /^Exit code: (-?\d+)/.exec(raw)
   if (exited && exited[1] !== '0') ok = false
   const at = raw.indexOf('\nOutput:\n')
   const text = at >= 0 && /^(?:Chunk ID|Exit code|Wall time):/.test(raw) ? raw.slice(at + '\nOutput:\n'.length) : raw.replace(/^Wall time: [^\n]*\n/, '') // "Wall time: 3.2 seconds\naborted by user"
   return { ok, text: text.replace(/\n$/, '') }
+}
+
+/**
+ * request_permissions' answer: what was granted ({network: {enabled}, file_system: {read,
+ * write}}, null for none) and for how long. Nothing granted (the user declined) is ok:false.
+ */
+function grantText(perms: Obj, scope: unknown): { ok: boolean; text: string } {
+  const parts: string[] = []
+  if (isObj(perms.network) && perms.network.enabled === true) parts.push('network')
+  const fs = isObj(perms.file_system) ? perms.file_system : {}
+  for (const kind of ['read', 'write'] as const) {
+    const paths = Array.isArray(fs[kind]) ? (fs[kind] as unknown[]).filter((x) => typeof x === 'string') : []
+    if (paths.length) parts.push(`${kind} ${paths.join(', ')}`)
+  }
+  if (!parts.length) return { ok: false, text: 'No permissions granted' }
+  return { ok: true, text: `Granted${typeof scope === 'string' ? ` for the ${scope}` : ''}: ${parts.join('; ')}` }
 }
 
 /** request_user_input's answers: "new_name: greet_user". */
@@ -368,12 +429,13 @@ function callDraft(slot: Extract<Slot, { as: 'call' }>, id: string, head: Head):
     const files = patchFiles(patch)
     if (files.length) {
       tool.file = basename(files[0].path)
-      tool.input_summary = oneLine(files.map((f) => `${f.op} ${f.path}`).join(', '))
+      tool.input_summary = oneLine(files.map((f) => `${f.op} ${f.path}${f.moveTo ? ` → ${f.moveTo}` : ''}`).join(', '))
     } else tool.input_summary = oneLine(patch)
     return { id, ...head, role: slot.by, kind: 'tool_call', tool: withPreviewDiff(tool, patchDiff(files)), parsed: true }
   } else if (name === 'write_stdin') {
+    // what was typed, quoted with its escapes: "codex\n" is a name and Enter, "\u0003" is ctrl+c
     const chars = str(a.chars)
-    tool.input_summary = oneLine(`session ${String(a.session_id ?? '?')}${chars ? `: ${chars}` : ''}`)
+    tool.input_summary = oneLine(`session ${String(a.session_id ?? '?')}${chars ? `: ${JSON.stringify(chars)}` : ''}`)
   } else if (name === 'request_user_input' && Array.isArray(a.questions)) {
     tool.input_summary = oneLine(
       a.questions
@@ -381,6 +443,11 @@ function callDraft(slot: Extract<Slot, { as: 'call' }>, id: string, head: Head):
         .filter(Boolean)
         .join(' · '),
     )
+  } else if (name === 'request_permissions' && isObj(a.permissions)) {
+    const asked = grantText(a.permissions, undefined)
+    tool.input_summary = oneLine(asked.ok ? asked.text.replace(/^Granted: /, '') : '')
+    const why = str(a.reason)
+    if (why) tool.subtitle = oneLine(why)
   } else if (name === 'view_image' && typeof a.path === 'string') {
     tool.file = basename(a.path)
     tool.input_summary = oneLine(a.path)
@@ -416,7 +483,8 @@ function commandDraft(item: Obj, id: string, head: Head): Draft {
   const code = typeof item.exit_code === 'number' ? item.exit_code : undefined
   const ok = code === 0 || (code === undefined && item.status === 'completed')
   const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n')
-  const shown = out ? out.replace(/\n$/, '') : code !== undefined && code !== 0 ? `exit code ${code}` : ''
+  // a tty command's output has CRLF line ends
+  const shown = out ? out.replace(/\r\n/g, '\n').replace(/\r?\n$/, '') : code !== undefined && code !== 0 ? `exit code ${code}` : ''
   return { id, ...head, role: 'user', kind: 'tool_result', result: cappedResult(item.id as string, ok, shown), parsed: true }
 }
 
@@ -434,6 +502,8 @@ function fileChangeDraft(item: Obj, id: string, head: Head): Draft {
 interface PatchFile {
   op: 'A' | 'M' | 'D'
   path: string
+  /** Update with "*** Move to:": the new path */
+  moveTo?: string
   /** Add: the file's lines; Update: the hunks' lines (" ", "-", "+" prefixed, "@@" separators) */
   lines: string[]
 }
@@ -449,6 +519,8 @@ export function patchFiles(patch: string): PatchFile[] {
       files.push(cur)
       continue
     }
+    const move = /^\*\*\* Move to: (.+)$/.exec(l)
+    if (move && cur) cur.moveTo = move[1].trim()
     if (l === '*** End Patch') cur = undefined
     if (!cur || l.startsWith('*** ')) continue // Begin Patch, Move to, End of File
     cur.lines.push(l)

@@ -121,6 +121,94 @@ describe('corpus rollouts', () => {
     expect(d.indexOf(results[0])).toBeGreaterThan(d.findIndex((x) => x.text === "The job is still running; I'll check back."))
   })
 
+  test('exec approvals: simple, heredoc, compound, a tty command and the write_stdin typing into it, a rejection', () => {
+    const d = drafts('codex-exec-approvals')
+    expect(d.filter((x) => x.kind === 'tool_call' || x.kind === 'tool_result').map(brief)).toEqual([
+      'call call_mock000002 exec_command',
+      'result call_mock000002 true',
+      'call call_mock000008 exec_command',
+      'result call_mock000008 true',
+      'call call_mock000012 exec_command',
+      'result call_mock000012 true',
+      'call call_mock000016 exec_command',
+      // what was typed into the running command, with its Enter; the command's own result says what came of it
+      'call call_mock000020 write_stdin',
+      'result call_mock000016 true',
+      'call call_mock000026 exec_command',
+      'result call_mock000026 false',
+    ])
+    const typed = d.find((x) => x.tool?.name === 'write_stdin')!
+    expect(typed.tool!.input_summary).toMatch(/^session \d+: "codex\\n"$/)
+    const tty = d.find((x) => x.kind === 'tool_result' && x.result!.for_id === 'call_mock000016')!
+    expect(tty.result!.output_summary).toBe('name? codex\nhello codex')
+    expect(d.find((x) => x.tool?.id === 'call_mock000008')!.tool!.command).toBe("cat > notes.txt <<'EOF'\nfirst line\nsecond line\nEOF\nwc -l notes.txt")
+    expect(d.find((x) => x.kind === 'tool_result' && x.result!.for_id === 'call_mock000026')!.result).toEqual({
+      for_id: 'call_mock000026',
+      ok: false,
+      output_summary: 'aborted by user',
+    })
+  })
+
+  test('patch approvals: add/update/delete and a move; a refused and a sandbox-stopped command fail; a rejected patch fails', () => {
+    const d = drafts('codex-patch-approvals')
+    const DOCS = 'docs' // the patch's folder (spelled apart: not a citation of this repo's docs)
+    const calls = d.filter((x) => x.kind === 'tool_call').map((c) => c.tool!.input_summary)
+    expect(calls).toEqual([
+      `A ${DOCS}/usage.md, M greet.py, D old.txt`,
+      `M notes.txt → ${DOCS}/notes.md`,
+      'M greet.py',
+      'python3 greet.py > out.txt',
+      'python3 greet.py > out.txt',
+      'A CHANGELOG.md',
+    ])
+    const results = d.filter((x) => x.kind === 'tool_result').map((x) => x.result!)
+    expect(results.map((r) => [r.for_id, r.ok])).toEqual([
+      ['call_mock000002', true],
+      ['call_mock000008', true],
+      ['call_mock000012', true],
+      // the harness refused the arguments: the command never ran
+      ['call_mock000016', false],
+      // the read-only sandbox stopped it: codex writes no CommandExecution item, the model's output is the only result
+      ['call_mock000020', false],
+      ['call_mock000026', false],
+    ])
+    expect(results[3].output_summary).toMatch(/^`justification` requires an explicit `sandbox_permissions`/)
+    expect(results[4].output_summary).toBe('/bin/bash: line 1: out.txt: Read-only file system')
+    expect(results[5].output_summary).toMatch(/^aborted by user after /)
+  })
+
+  test('permissions: request_permissions asks for network and a folder; declined is a failure, a grant says what and for how long', () => {
+    const d = drafts('codex-permissions')
+    const calls = d.filter((x) => x.kind === 'tool_call').map((c) => [c.tool!.name, c.tool!.input_summary, c.tool!.subtitle])
+    expect(calls).toEqual([
+      ['request_permissions', 'network; write /tmp/gothalo-capture/codex-permissions/proj/../reports', 'Write the report to ../reports and fetch the template'],
+      ['request_permissions', 'write /tmp/gothalo-capture/codex-permissions/proj/../reports', 'Write the report to ../reports'],
+    ])
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => x.result)).toEqual([
+      { for_id: 'call_mock000002', ok: false, output_summary: 'No permissions granted' },
+      { for_id: 'call_mock000008', ok: true, output_summary: 'Granted for the session: write /tmp/gothalo-capture/codex-permissions/reports' },
+    ])
+  })
+
+  test('queue: two approved commands in one step; two questions answered; the same tool refused in Default mode fails', () => {
+    const d = drafts('codex-queue')
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => [x.result!.for_id, x.result!.ok, x.result!.output_summary ?? ''])).toEqual([
+      ['call_mock000002', true, ''],
+      ['call_mock000004', true, ''],
+      ['call_mock000012', true, 'layout: src/ (Recommended)\ntests: unittest'],
+      ['call_mock000018', false, 'request_user_input is unavailable in Default mode'],
+    ])
+  })
+
+  test('mcp: an MCP call whose approval the user cancelled is a failure; answered and allowed ones succeed', () => {
+    const d = drafts('codex-mcp')
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => [x.tool?.name, x.result!.for_id, x.result!.ok, x.result!.output_summary])).toEqual([
+      [undefined, 'call_mock000008', true, 'Priority: low'],
+      [undefined, 'call_mock000012', false, 'user cancelled MCP tool call'],
+      [undefined, 'call_mock000016', true, 'Deleted issue #7'],
+    ])
+  })
+
   test('resume: the resumed turn is appended to the old file, no second header, no repeats', () => {
     const d = drafts('codex-resume', 0)
     expect(d.filter((x) => x.kind === 'message').map((x) => `${x.role}: ${x.text}`)).toEqual([
@@ -141,13 +229,47 @@ describe('shapes the corpus does not show', () => {
   })
   test('a move and a delete in one patch: headers per file', () => {
     const call = one('c_ap')[0].tool!
-    expect(call.input_summary).toBe('M a.txt, D old.txt')
+    expect(call.input_summary).toBe('M a.txt → b.txt, D old.txt')
     expect(call.diff).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n--- a/old.txt\n+++ /dev/null')
     expect(patchFiles('garbage')).toEqual([])
   })
   test('write_stdin: a poll is dropped, typing into the command is a call', () => {
     expect(one('c_poll')).toEqual([])
-    expect(one('c_ws')[0].tool).toMatchObject({ name: 'write_stdin', input_summary: 'session 12630: y' })
+    expect(one('c_ws')[0].tool).toMatchObject({ name: 'write_stdin', input_summary: 'session 12630: "y\\n"' })
+  })
+  test('declined and refused calls are failures, whatever their text', () => {
+    const out = (output: string) =>
+      normalizeCodexLine(
+        JSON.stringify({ timestamp: '2026-12-02T16:00:10.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output } }),
+        1,
+      )[0].result!.ok
+    for (const text of [
+      'exec command rejected by user',
+      'patch rejected by user',
+      'writing is blocked by read-only sandbox; rejected by user approval settings',
+      'failed to parse function arguments: expected value at line 1 column 1',
+      'unknown process id 12',
+      'write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true',
+      'apply_patch verification failed: Failed to find expected lines',
+      'Wall time: 0.4 seconds\naborted by user',
+    ])
+      expect([text, out(text)]).toEqual([text, false])
+    expect(out('Plan updated')).toBe(true)
+    // a failing command that is not a sandbox denial has its item: the model's copy is dropped
+    expect(
+      normalizeCodexLine(
+        JSON.stringify({
+          timestamp: '2026-12-02T16:00:10.000Z',
+          type: 'response_item',
+          payload: {
+            type: 'function_call_output',
+            call_id: 'c',
+            output: 'Chunk ID: a\nWall time: 0.0 seconds\nProcess exited with code 1\nOutput:\ncat: x: No such file or directory\n',
+          },
+        }),
+        1,
+      ),
+    ).toEqual([])
   })
   test('images are attachments; injected context and developer text are dropped', () => {
     expect(one('look at this').map((d) => [d.kind, d.text])).toEqual([
