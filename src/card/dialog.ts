@@ -20,6 +20,10 @@ export interface DialogVocabulary {
   chip: RegExp
   /** labels of options that ask the user to type ("Type something", "Tell Claude what to change") */
   freeText?: RegExp[]
+  /** a form whose numbered options run on below a ─ rule ("5. Chat about this"): the last one
+   *  above the rule is the own-answer row, whatever its label says (an answer typed into it
+   *  replaces "Type something.") */
+  freeTextBeforeRule?: boolean
   /** the unnumbered submit row of a multi-select form with the cursor on it ("❯    Next") */
   submitFocused?: RegExp
   /** unnumbered rows that are options too ("Submit"): groups (cursor?)(label); index 0 */
@@ -52,6 +56,8 @@ export interface DialogRead {
   questionFrom: 'question' | 'sentence' | 'title' | 'selected-option'
   /** numbered options "N. label", or a cursor-only menu (index 0) */
   optionsFrom: 'numbered' | 'cursor-menu'
+  /** the own-answer row, and how it was known: its wording, or its place above the rule */
+  freeText?: { index: number; from: 'wording' | 'layout' }
 }
 
 // how far apart two consecutive options may be (descriptions, a rule between them)
@@ -158,7 +164,23 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
     }
   }
 
+  // the own-answer row by its place: the last option above a ─ rule that more options follow
+  let freeText: DialogRead['freeText']
+  const worded = options.findIndex((o) => o.free_text)
+  if (worded >= 0) freeText = { index: options[worded].index, from: 'wording' }
+  else if (vocab.freeTextBeforeRule) {
+    for (let k = 0; k + 1 < group.length; k++) {
+      if (!lines.slice(group[k].row + 1, group[k + 1].row).some(isRule)) continue
+      const opt = options.find((o) => o.index === group[k].n)
+      if (opt) {
+        opt.free_text = true
+        freeText = { index: opt.index, from: 'layout' }
+      }
+      break
+    }
+  }
   const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered')
+  if (freeText) read.freeText = freeText
   if (options.some((o) => o.checked !== undefined)) read.blocked.multi_select = true
   if (vocab.submitFocused) {
     for (let i = group[0].row; i <= lastRow; i++) if (vocab.submitFocused.test(lines[i])) read.submitFocused = true

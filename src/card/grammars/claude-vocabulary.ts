@@ -184,6 +184,9 @@ export const claudeVocabulary: ClaudeVocabulary = {
     sectionEdge: seen(BOTH, /^▔{3,}$/),
     // 2.1.197 and 2.1.332: AskUserQuestion's own-answer row, the plan review's feedback row
     freeText: [seen(BOTH, /^Type something\.?$/), seen(BOTH, /^Tell Claude what to change$/)],
+    // 2.1.332 AskUserQuestion: "N. Type something." is the last row above the rule that
+    // "N+1. Chat about this" follows; an answer typed into it replaces those words
+    freeTextBeforeRule: true,
     // 2.1.332 multi-select: "❯    Next" under the boxes (the last tab's is "Submit")
     submitFocused: seen(V332, /^\s*[❯›]\s+(?:Next|Submit)$/),
   },

@@ -11,6 +11,7 @@ import { anyMatch, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFra
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
 import { readTurn, turnFields, unwrapProse } from '../turn'
+import { DEFAULT_CELL, highlighted, styledRows, type StyledRow } from '../sgr'
 
 interface Composer {
   /** row of the rule above the ❯ row */
@@ -267,20 +268,42 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
 
 /**
  * The tabs of a dialog with several questions, from the tab row above the question:
- * their titles, and which one is shown — the first unanswered (☐) tab, since the tab
- * row marks the shown one only by colour. A multi-select tab turns ☒ once a box is
- * ticked, so then the shown one is the last answered tab before the first ☐ … unless
- * it is the first tab. Absent on the review tab and for a single question.
+ * their titles, and which one is shown. The tab row marks the shown one by colour only
+ * (drawn on a background): with the screen's colours that tab is known. From plain text it
+ * is a guess — the first unanswered (☐) tab, which holds while the questions are answered
+ * in order but not after moving between tabs with the arrows. A multi-select tab turns ☒
+ * once a box is ticked, so then the guess is the last answered tab before the first ☐ …
+ * unless it is the first tab. Absent on the review tab and for a single question.
  */
-function questionsOf(layout: ClaudeLayout, v: ClaudeVocabulary): DialogReading['questions'] {
+function questionsOf(
+  layout: ClaudeLayout,
+  v: ClaudeVocabulary,
+  styled: StyledRow[] | undefined,
+): { questions: NonNullable<DialogReading['questions']>; decision: Decision } | undefined {
   const { lines, dialog } = layout
   if (!dialog) return undefined
   for (let i = dialog.questionStart - 1; i >= Math.max(0, dialog.questionStart - 4); i--) {
     const row = v.tabRow.exec(lines[i])
     if (!row) continue
-    const tabs = [...row[1].matchAll(v.tab)].map((m) => ({ answered: m[1] !== '☐', title: m[2].trim() }))
+    const at = lines[i].indexOf(row[1])
+    const tabs = [...row[1].matchAll(v.tab)].map((m) => ({ answered: m[1] !== '☐', title: m[2].trim(), col: at + (m.index ?? 0) }))
     const asked = tabs.filter((t) => !v.reviewTab.test(t.title))
     if (asked.length < 2) return undefined
+    const titles = asked.map((t) => t.title)
+    // with colours: the tab drawn unlike the others is the one shown
+    const srow = styled?.[i]
+    if (srow && srow.text.trimEnd() === lines[i]) {
+      const found = tabs.map((t) => ({ cell: srow.cells[t.col + 2] ?? DEFAULT_CELL, base: srow.cells[0] ?? DEFAULT_CELL }))
+      const k = highlighted(found)
+      if (k >= 0) {
+        if (v.reviewTab.test(tabs[k].title)) return undefined
+        const current = asked.indexOf(tabs[k]) + 1
+        return {
+          questions: { titles, current },
+          decision: { rule: 'claude.dialog.tabs-highlight', why: `tab row ${i}: "${tabs[k].title}" is drawn highlighted, tab ${current} of ${asked.length}` },
+        }
+      }
+    }
     const ticking = dialog.blocked.multi_select === true && dialog.blocked.options.some((o) => o.checked)
     let current = asked.findIndex((t) => !t.answered) + 1
     if (current === 0) {
@@ -289,7 +312,13 @@ function questionsOf(layout: ClaudeLayout, v: ClaudeVocabulary): DialogReading['
     }
     // a multi-select tab being answered is already ☒: it is the one before the first ☐
     if (ticking && current > 1) current--
-    return { titles: asked.map((t) => t.title), current }
+    return {
+      questions: { titles, current },
+      decision: {
+        rule: 'claude.dialog.tabs-guess',
+        why: `tab row ${i} without colours: GUESS tab ${current} of ${asked.length}, the first unanswered one (wrong if the user moved between tabs)`,
+      },
+    }
   }
   return undefined
 }
@@ -354,9 +383,10 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   }
 
   if (layout.dialog && !menu) {
-    const { blocked, context, submitFocused, questionFrom, optionsFrom } = layout.dialog
+    const { blocked, context, submitFocused, questionFrom, optionsFrom, freeText } = layout.dialog
     const numbered = blocked.options.some((o) => o.index > 0)
-    const questions = questionsOf(layout, v)
+    const tabs = questionsOf(layout, v, styledRows(screen))
+    const questions = tabs?.questions
     const [qRule, qWhy] = QUESTION_RULE[questionFrom]
     const question = { rule: qRule, why: `${qWhy} (row ${layout.dialog.questionStart})` }
     const picked = blocked.options.findIndex((o) => o.selected)
@@ -377,8 +407,13 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
         'blocked.question': question,
         'blocked.options': {
           rule: optionsFrom === 'numbered' ? 'claude.dialog.options-numbered' : 'claude.dialog.options-cursor-menu',
-          why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}`,
+          why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}${
+            freeText
+              ? `; option ${freeText.index} takes typed text (${freeText.from === 'wording' ? 'its wording' : 'the last row above the rule that more options follow'})`
+              : ''
+          }`,
         },
+        ...(tabs ? { 'blocked.questions': tabs.decision } : {}),
       },
     })
   }
@@ -434,6 +469,16 @@ export const claudeRules = manifest('claude', [
   { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
   { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
   { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
+  {
+    id: 'claude.dialog.tabs-highlight',
+    field: 'blocked.questions',
+    says: 'a tab row "← ☐ A ☐ B ✔ Submit →": the titles, and the tab drawn highlighted is the one shown',
+  },
+  {
+    id: 'claude.dialog.tabs-guess',
+    field: 'blocked.questions',
+    says: 'a tab row read without colours: the titles, and a GUESS of the one shown (the first unanswered tab)',
+  },
   { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
   { id: 'claude.turn.api-retry', field: 'headline', says: 'the last row of the turn says the API call is being retried: that row' },
   ...turnRules('claude'),
@@ -455,6 +500,8 @@ export const claudeGrammar: ScreenGrammar = {
   rules: claudeRules,
   digitSelects: true,
   drives: V.drives,
+  // with colours: the shown tab of a several-question form is marked by colour only
+  wantsAnsi: true,
   read: (screen, agent) => readClaude(screen, agent),
   permissionMode: (screen) => modeOf(layoutOf(screen)),
   dialog: (screen): DialogReading | undefined => layoutOf(screen).dialog?.blocked,

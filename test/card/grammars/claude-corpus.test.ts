@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentStatus } from '../../../src/herdr/types'
-import { buildCard } from '../../../src/card/build'
+import { buildCard, explainCard } from '../../../src/card/build'
 import { grammarFor } from '../../../src/card/registry'
 import { cleanScreen } from '../../../src/card/clean'
 
@@ -20,7 +20,11 @@ interface Expected {
       agent_status: AgentStatus
       permission_mode: string | null
       headline: string | null
-      blocked?: { question: string; options: { index: number; label: string; selected: boolean }[] }
+      blocked?: {
+        question: string
+        options: { index: number; label: string; selected: boolean }[]
+        questions?: { titles: string[]; current: number }
+      }
     }
   >
 }
@@ -39,6 +43,11 @@ const laterFrame: Record<string, { headline?: string }> = {
   'cc332-errors/01-retrying.recent.txt': { headline: 'API error · retrying in 2s · attempt 2/10' },
 }
 
+// The shown tab of a several-question form is marked by colour only: from plain text
+// (.txt, .recent.txt) the card can only guess it (the first unanswered tab) and names the
+// guess (claude.dialog.tabs-guess); the .ansi capture, as herdr gives it, is read exactly.
+const tabGuessFromPlainText: Record<string, number> = { 'cc332-askuser-more/09-three-tabs-second': 1 }
+
 // Numbered menus herdr does not call blocked (/model's picker): the card reads the
 // conversation, but dialog() still sees the numbered rows, so POST /send's digit safety
 // (a digit picks at once) holds there too.
@@ -50,9 +59,9 @@ const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.j
 const scenarios = all.filter((d) => /^cc\d*-/.test(d))
 const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync(join(ROOT, d, 'expected.json'), 'utf8')).agent_version === v)
 
-test('fixtures are present: 9 scenarios of 2.1.197, 16 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
+test('fixtures are present: 9 scenarios of 2.1.197, 17 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
-  expect(byVersion('2.1.332').length).toBe(16)
+  expect(byVersion('2.1.332').length).toBe(17)
   expect(all.length - scenarios.length).toBe(13)
 })
 
@@ -80,7 +89,13 @@ for (const scenario of scenarios) {
             const later = laterFrame[`${scenario}/${label}${variant}`]
             expect(card.headline).toBe(later?.headline ?? want.headline ?? FAKE_TITLE)
             expect(card.permission_mode).toBe(want.permission_mode ?? undefined)
-            expect(card.blocked).toEqual(onCard('claude', want.blocked))
+            const guess = variant === '.ansi' ? undefined : tabGuessFromPlainText[`${scenario}/${label}`]
+            if (guess !== undefined && want.blocked?.questions) {
+              const guessed = { ...want.blocked, questions: { ...want.blocked.questions, current: guess } }
+              expect(card.blocked).toEqual(onCard('claude', guessed))
+              const explained = explainCard(fakeAgent(expected.agent, want.agent_status), screen)
+              expect(explained.decisions['blocked.questions']?.rule).toBe('claude.dialog.tabs-guess')
+            } else expect(card.blocked).toEqual(onCard('claude', want.blocked))
             // the grammar's own dialog() agrees with the card (used by POST /send)
             const dialog = grammarFor('claude').dialog!(cleanScreen(screen))
             if (menus.has(`${scenario}/${label}`)) expect(dialog?.options.length).toBe(5)

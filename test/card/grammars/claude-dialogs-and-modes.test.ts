@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeGrammar } from '../../../src/card/grammars/claude'
-import { buildCard } from '../../../src/card/build'
+import { buildCard, explainCard } from '../../../src/card/build'
 import { fakeAgent } from '../../support/agent'
 
 const RULE = '─'.repeat(100)
@@ -200,5 +200,35 @@ describe('permission mode after each Shift+Tab', () => {
     expect(mode('')).toBeUndefined()
     // a composer cut off before its footer: unknown, not default
     expect(mode(base.slice(0, base.indexOf(footer)))).toBeUndefined()
+  })
+})
+
+// issue #26: the layout, not the wording, where the screen shows it
+describe('what only the layout or the colours show (cc332-askuser-more)', () => {
+  const SCREENS = join(import.meta.dir, '../../../fixtures/screens/cc332-askuser-more')
+  const read = (file: string) => readFileSync(join(SCREENS, file), 'utf8')
+  const explain = (file: string) => explainCard(fakeAgent('claude', 'blocked'), read(file))
+
+  test('an answer typed into the own-answer row: still the free-text row, by its place above the rule', () => {
+    const e = explain('03-type-something-typed.txt')
+    expect(e.card.blocked?.options[4]).toEqual({ index: 5, label: 'Node 20 LTS', selected: true, free_text: true })
+    expect(e.decisions['blocked.options']?.why).toContain('option 5 takes typed text (the last row above the rule')
+    // the untyped row is known by its words
+    expect(explain('01-no-descriptions.txt').decisions['blocked.options']?.why).toContain('option 5 takes typed text (its wording)')
+  })
+
+  test('the shown tab: from the highlight when the screen has colours, else a guess the card names', () => {
+    const ansi = explain('09-three-tabs-second.ansi')
+    expect(ansi.card.blocked?.questions).toEqual({ titles: ['Licence', 'Maintainer', 'Badges'], current: 2 })
+    expect(ansi.decisions['blocked.questions']?.rule).toBe('claude.dialog.tabs-highlight')
+    const plain = explain('09-three-tabs-second.txt')
+    expect(plain.card.blocked?.questions).toEqual({ titles: ['Licence', 'Maintainer', 'Badges'], current: 1 })
+    expect(plain.decisions['blocked.questions']?.rule).toBe('claude.dialog.tabs-guess')
+    expect(plain.decisions['blocked.questions']?.why).toContain('GUESS')
+  })
+
+  test('a preview form has no own-answer row: the last option above the rule stays a plain option', () => {
+    const screen = readFileSync(join(SCREENS, '../cc332-askuser/09-preview.txt'), 'utf8')
+    expect(claudeGrammar.dialog!(screen)?.options.some((o) => o.free_text)).toBe(false)
   })
 })
