@@ -58,6 +58,8 @@ export interface DialogRead {
   optionsFrom: 'numbered' | 'cursor-menu'
   /** the own-answer row, and how it was known: its wording, or its place above the rule */
   freeText?: { index: number; from: 'wording' | 'layout' }
+  /** the screen row of each option (same order as blocked.options) */
+  optionRows: number[]
 }
 
 // how far apart two consecutive options may be (descriptions, a rule between them)
@@ -152,8 +154,8 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
     return opt
   })
   // unnumbered option rows among or after the numbered ones ("Submit"), in screen order
+  const rows = group.map((o) => o.row)
   if (vocab.unnumbered) {
-    const rows = group.map((o) => o.row)
     for (let i = group[0].row + 1; i < lines.length; i++) {
       if (rows.includes(i)) continue
       const m = vocab.unnumbered.exec(lines[i])
@@ -179,7 +181,7 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
       break
     }
   }
-  const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered')
+  const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered', rows)
   if (freeText) read.freeText = freeText
   if (options.some((o) => o.checked !== undefined)) read.blocked.multi_select = true
   if (vocab.submitFocused) {
@@ -221,7 +223,9 @@ function readUnnumbered(lines: readonly string[], from: number, vocab: DialogVoc
   for (let i = first; i <= lastRow; i++) {
     options.push({ index: 0, label: lines[i].replace(vocab.cursor, '').trim(), selected: i === cursorRow })
   }
-  return withQuestion(lines, from, first, options, vocab, 'cursor-menu')
+  const rows: number[] = []
+  for (let i = first; i <= lastRow; i++) rows.push(i)
+  return withQuestion(lines, from, first, options, vocab, 'cursor-menu', rows)
 }
 
 /** Find the question above the first option, the dialog's top rule and its context rows. */
@@ -232,6 +236,7 @@ function withQuestion(
   options: Option[],
   vocab: DialogVocabulary,
   optionsFrom: DialogRead['optionsFrom'],
+  optionRows: number[],
 ): DialogRead {
   const isBreak = (l: string) => !l.trim() || isRule(l) || isDashedRule(l)
   const paragraphAbove = (end: number): [number, number] | undefined => {
@@ -340,5 +345,5 @@ function withQuestion(
     if (t) context.push(t)
   }
   if (top < 0) top = Math.min(ctxFrom, questionStart)
-  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom }
+  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom, optionRows }
 }

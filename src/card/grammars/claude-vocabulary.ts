@@ -183,7 +183,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
     listItem: seen(V332, /^\s*[●⏺•→]\s/),
     sectionEdge: seen(BOTH, /^▔{3,}$/),
     // 2.1.197 and 2.1.332: AskUserQuestion's own-answer row, the plan review's feedback row
-    freeText: [seen(BOTH, /^Type something\.?$/), seen(BOTH, /^Tell Claude what to change$/)],
+    // 2.1.332 permission prompt after Tab (amend): "1. Yes, and tell Claude what to do next"
+    freeText: [seen(BOTH, /^Type something\.?$/), seen(BOTH, /^Tell Claude what to change$/), seen(V332, /^Yes, and tell Claude what to do next$/)],
     // 2.1.332 AskUserQuestion: "N. Type something." is the last row above the rule that
     // "N+1. Chat about this" follows; an answer typed into it replaces those words
     freeTextBeforeRule: true,

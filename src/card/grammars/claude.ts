@@ -323,6 +323,36 @@ function questionsOf(
   return undefined
 }
 
+const FREE_TEXT_FROM = {
+  wording: 'its wording',
+  layout: 'the last row above the rule that more options follow',
+  cursor: 'a text cursor (an inverse-video cell) in its row',
+} as const
+
+/**
+ * An option row that carries a text cursor (an inverse-video cell after its number, as
+ * Claude Code draws an input: "Type something." focused, the "Yes, and …" of Tab to amend)
+ * is a text input, whatever its words: free_text. Only a screen with colours shows it.
+ */
+function withTextCursor(
+  layout: ClaudeLayout,
+  styled: StyledRow[] | undefined,
+): { blocked: DialogReading; freeText?: { index: number; from: keyof typeof FREE_TEXT_FROM } } {
+  const { blocked, optionRows, freeText } = layout.dialog!
+  if (!styled) return { blocked, freeText }
+  let found: { index: number; from: 'cursor' } | undefined
+  const options = blocked.options.map((o, k) => {
+    const row = optionRows[k]
+    const srow = styled[row]
+    if (o.free_text || row === undefined || !srow || srow.text.trimEnd() !== layout.lines[row]) return o
+    const label = srow.text.indexOf(o.label.slice(0, 4))
+    if (label < 0 || !srow.cells.slice(label).some((c) => c.inverse)) return o
+    found ??= { index: o.index, from: 'cursor' }
+    return { ...o, free_text: true as const }
+  })
+  return found ? { blocked: { ...blocked, options }, freeText: found } : { blocked, freeText }
+}
+
 /** The regions of a Claude Code screen, for explain. */
 function regionsOf(layout: ClaudeLayout, turnRow: number): Region[] {
   const out: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]
@@ -383,9 +413,11 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   }
 
   if (layout.dialog && !menu) {
-    const { blocked, context, submitFocused, questionFrom, optionsFrom, freeText } = layout.dialog
+    const { context, submitFocused, questionFrom, optionsFrom } = layout.dialog
+    const styled = styledRows(screen)
+    const { blocked, freeText } = withTextCursor(layout, styled)
     const numbered = blocked.options.some((o) => o.index > 0)
-    const tabs = questionsOf(layout, v, styledRows(screen))
+    const tabs = questionsOf(layout, v, styled)
     const questions = tabs?.questions
     const [qRule, qWhy] = QUESTION_RULE[questionFrom]
     const question = { rule: qRule, why: `${qWhy} (row ${layout.dialog.questionStart})` }
@@ -408,9 +440,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
         'blocked.options': {
           rule: optionsFrom === 'numbered' ? 'claude.dialog.options-numbered' : 'claude.dialog.options-cursor-menu',
           why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}${
-            freeText
-              ? `; option ${freeText.index} takes typed text (${freeText.from === 'wording' ? 'its wording' : 'the last row above the rule that more options follow'})`
-              : ''
+            freeText ? `; option ${freeText.index} takes typed text (${FREE_TEXT_FROM[freeText.from]})` : ''
           }`,
         },
         ...(tabs ? { 'blocked.questions': tabs.decision } : {}),
@@ -504,5 +534,8 @@ export const claudeGrammar: ScreenGrammar = {
   wantsAnsi: true,
   read: (screen, agent) => readClaude(screen, agent),
   permissionMode: (screen) => modeOf(layoutOf(screen)),
-  dialog: (screen): DialogReading | undefined => layoutOf(screen).dialog?.blocked,
+  dialog: (screen): DialogReading | undefined => {
+    const layout = layoutOf(screen)
+    return layout.dialog && withTextCursor(layout, styledRows(screen)).blocked
+  },
 }

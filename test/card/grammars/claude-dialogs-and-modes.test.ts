@@ -232,3 +232,20 @@ describe('what only the layout or the colours show (cc332-askuser-more)', () => 
     expect(claudeGrammar.dialog!(screen)?.options.some((o) => o.free_text)).toBe(false)
   })
 })
+
+describe('a text input among the options (cc332-rules, Tab to amend)', () => {
+  const SCREENS = join(import.meta.dir, '../../../fixtures/screens/cc332-rules')
+  const explain = (file: string) => explainCard(fakeAgent('claude', 'blocked'), readFileSync(join(SCREENS, file), 'utf8'))
+
+  test('typed text in option 1: the inverse-video text cursor in its row makes it free_text', () => {
+    const e = explain('05-bash-amend-typed.ansi')
+    expect(e.card.blocked?.options[0]).toEqual({ index: 1, label: 'Yes, and tell me when done', selected: true, free_text: true })
+    expect(e.decisions['blocked.options']?.why).toContain('option 1 takes typed text (a text cursor')
+    // plain text cannot show it
+    expect(explain('05-bash-amend-typed.txt').card.blocked?.options[0].free_text).toBeUndefined()
+  })
+
+  test('no text cursor, no input: the plain Bash prompt has no free_text option even with colours', () => {
+    expect(explain('03-bash-prompt.ansi').card.blocked?.options.some((o) => o.free_text)).toBe(false)
+  })
+})
