@@ -86,9 +86,14 @@ export const claudeVocabulary: ClaudeVocabulary = {
   slashCommand: seen(BOTH, /^\/[\w:-]+(?:\s|$)/),
   liveBreaker: seen(BOTH, /^[●⏺❯]\s/),
   spinner: seen(BOTH, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+\S.*…/),
-  statusRow: seen(BOTH, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(?:\S+ for \d|Waiting for |API error · retrying|\S.*\bstill running\b)/),
+  statusRow: seen(
+    BOTH,
+    /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(?:\S+ for \d|Waiting for |API error · retrying|\S.*\bstill running\b|\S.* · retrying in \d+\w* · attempt \d+\/\d+)/,
+  ),
   retryRow: [
     seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(API error · retrying\b.*)$/),
+    // any error the CLI retries: "✻ 401 invalid x-api-key · retrying in 1s · attempt 3/10"
+    seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(\S.* · retrying in \d+\w* · attempt \d+\/\d+)$/),
     seen('ref', /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(Can't reach the API server.*Retrying in .*)$/),
   ],
   proseResult: [

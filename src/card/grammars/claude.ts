@@ -468,6 +468,19 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
     return withMode({ ...base, headline: retry[1], detail: retry[1], rule: d.rule, decisions: { headline: d, detail: d } })
   }
 
+  // the CLI answered the prompt itself: a "⎿" notice right under it and nothing else this
+  // turn ("Prompt is too long · …", "Interrupted · …"): that notice, its wrapped rows joined
+  const prompt = blocks.findLastIndex((b) => b.kind === 'prompt')
+  const answer = prompt >= 0 && prompt === blocks.length - 2 ? blocks[prompt + 1] : undefined
+  if (answer && answer.kind === 'tool' && v.resultGutter.test(answer.rows[0])) {
+    const notice = answer.rows
+      .map((r) => r.replace(v.tree, '').trim())
+      .filter(Boolean)
+      .join(' ')
+    const d = { rule: 'claude.turn.prompt-notice', why: `the prompt's only answer is a "⎿" notice of the CLI (${answer.rows.length} rows)` }
+    return withMode({ ...base, headline: notice, detail: notice, rule: d.rule, decisions: { headline: d, detail: d } })
+  }
+
   // the current turn only: after the last echoed prompt (a stale answer is not this turn's)
   const turn = readTurn(
     {
@@ -511,6 +524,11 @@ export const claudeRules = manifest('claude', [
   },
   { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
   { id: 'claude.turn.api-retry', field: 'headline', says: 'the last row of the turn says the API call is being retried: that row' },
+  {
+    id: 'claude.turn.prompt-notice',
+    field: 'headline',
+    says: 'the prompt\'s only answer is a "⎿" notice of the CLI right under it ("Prompt is too long · …"): the notice, wrapped rows joined',
+  },
   ...turnRules('claude'),
   { id: 'claude.mode.hidden', field: 'permission_mode', says: 'no composer (a dialog or the transcript view replaces the footer): no mode' },
   { id: 'claude.mode.label', field: 'permission_mode', says: 'a footer row "⏵⏵ <label> on": the label\'s canonical mode' },

@@ -41,6 +41,7 @@ const laterFrame: Record<string, { headline?: string }> = {
   'cc-long/02-turn2-working.recent.txt': { headline: 'Turn 2, step 1: listing generated rows.' },
   // the retry counter moved on between the two captures
   'cc332-errors/01-retrying.recent.txt': { headline: 'API error · retrying in 2s · attempt 2/10' },
+  'cc332-errors-more/02-rate-limit-retrying.recent.txt': { headline: 'API error · retrying in 2s · attempt 2/10' },
 }
 
 // The shown tab of a several-question form is marked by colour only: from plain text
@@ -63,9 +64,9 @@ const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.j
 const scenarios = all.filter((d) => /^cc\d*-/.test(d))
 const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync(join(ROOT, d, 'expected.json'), 'utf8')).agent_version === v)
 
-test('fixtures are present: 9 scenarios of 2.1.197, 18 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
+test('fixtures are present: 9 scenarios of 2.1.197, 19 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
-  expect(byVersion('2.1.332').length).toBe(18)
+  expect(byVersion('2.1.332').length).toBe(19)
   expect(all.length - scenarios.length).toBe(13)
 })
 
