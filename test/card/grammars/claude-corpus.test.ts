@@ -56,7 +56,13 @@ const freeTextOnlyInColour = new Set(['cc332-rules/05-bash-amend-typed'])
 // Numbered menus herdr does not call blocked (/model's picker): the card reads the
 // conversation, but dialog() still sees the numbered rows, so POST /send's digit safety
 // (a digit picks at once) holds there too.
-const menus = new Set(['cc332-slash-commands/01-model-picker', 'cc332-slash-commands/02-model-picker-down', 'cc332-model-switch/01-model-picker-sonnet'])
+// (the number of rows dialog() reads as options)
+const menus: Record<string, number> = {
+  'cc332-slash-commands/01-model-picker': 5,
+  'cc332-slash-commands/02-model-picker-down': 5,
+  'cc332-model-switch/01-model-picker-sonnet': 5,
+  'cc332-panels/07-memory': 3,
+}
 
 // pi and opencode have grammars of their own, checked in pi-opencode-corpus.test.ts.
 const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.json')))
@@ -64,9 +70,9 @@ const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.j
 const scenarios = all.filter((d) => /^cc\d*-/.test(d))
 const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync(join(ROOT, d, 'expected.json'), 'utf8')).agent_version === v)
 
-test('fixtures are present: 9 scenarios of 2.1.197, 19 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
+test('fixtures are present: 9 scenarios of 2.1.197, 20 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
-  expect(byVersion('2.1.332').length).toBe(19)
+  expect(byVersion('2.1.332').length).toBe(20)
   expect(all.length - scenarios.length).toBe(13)
 })
 
@@ -106,7 +112,7 @@ for (const scenario of scenarios) {
             } else expect(card.blocked).toEqual(onCard('claude', want.blocked))
             // the grammar's own dialog() agrees with the card (used by POST /send)
             const dialog = grammarFor('claude').dialog!(cleanScreen(screen))
-            if (menus.has(`${scenario}/${label}`)) expect(dialog?.options.length).toBe(5)
+            if (menus[`${scenario}/${label}`]) expect(dialog?.options.length).toBe(menus[`${scenario}/${label}`])
             // (the tabs of a several-question form are read from the whole layout, only by read())
             // (dialog() is given the plain screen, as POST /send does: no colours)
             else if (!freeTextOnlyInColour.has(`${scenario}/${label}`)) expect(dialog).toEqual(want.blocked && { ...want.blocked, questions: undefined })
