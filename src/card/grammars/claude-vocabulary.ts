@@ -100,6 +100,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
     seen(BOTH, /^\s*⎿\s+Interrupted\b/),
     seen(V332, /^\s*⎿\s+\w+ says: /), // "⎿  Stop says: stop hook: session saved"
     seen(V332, /^\s*⎿\s+\w+(?::\w+)? hook\b/), // "⎿  PostToolUse:Bash hook reported a problem"
+    // ExitPlanMode's result drawn under the prose that came with it (2.1.332)
+    seen(V332, /^\s*⎿\s+Rejected Claude's plan\b/),
   ],
   toolCall: [
     seen(BOTH, /^[A-Za-z][\w-]*\(/), // Bash(, Write(, claude(

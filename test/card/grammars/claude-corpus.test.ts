@@ -51,7 +51,7 @@ const tabGuessFromPlainText: Record<string, number> = { 'cc332-askuser-more/09-t
 
 // An answer typed into a text input replaces its words; only the colours (the inverse-video
 // text cursor in the row) still show it is the input: from plain text free_text is unknown.
-const freeTextOnlyInColour = new Set(['cc332-rules/05-bash-amend-typed'])
+const freeTextOnlyInColour = new Set(['cc332-rules/05-bash-amend-typed', 'cc332-plan-more/05-plan-review-feedback-typed'])
 
 // Numbered menus herdr does not call blocked (/model's picker): the card reads the
 // conversation, but dialog() still sees the numbered rows, so POST /send's digit safety
@@ -70,9 +70,9 @@ const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.j
 const scenarios = all.filter((d) => /^cc\d*-/.test(d))
 const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync(join(ROOT, d, 'expected.json'), 'utf8')).agent_version === v)
 
-test('fixtures are present: 9 scenarios of 2.1.197, 20 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
+test('fixtures are present: 9 scenarios of 2.1.197, 21 of 2.1.332; 3 pi/opencode and 10 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
-  expect(byVersion('2.1.332').length).toBe(20)
+  expect(byVersion('2.1.332').length).toBe(21)
   expect(all.length - scenarios.length).toBe(13)
 })
 
