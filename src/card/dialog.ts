@@ -54,8 +54,8 @@ export interface DialogRead {
   submitFocused?: boolean
   /** how the question was found: a paragraph ending in "?", the section's title, or the selected option */
   questionFrom: 'question' | 'sentence' | 'title' | 'selected-option'
-  /** numbered options "N. label", or a cursor-only menu (index 0) */
-  optionsFrom: 'numbered' | 'cursor-menu'
+  /** numbered options "N. label", a cursor-only menu (index 0), or none: a notice closed by keys */
+  optionsFrom: 'numbered' | 'cursor-menu' | 'keys'
   /** the own-answer row, and how it was known: its wording, or its place above the rule */
   freeText?: { index: number; from: 'wording' | 'layout' }
   /** the screen row of each option (same order as blocked.options) */

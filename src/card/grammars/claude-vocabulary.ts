@@ -61,6 +61,8 @@ export interface ClaudeVocabulary {
   banner: Seen[]
   /** the top edge of a panel drawn over the composer (/status, /model, plan review): "▔▔▔" */
   panelEdge: Seen
+  /** the key-hint row that closes a notice without options: "<key> to <action> · <key> to …" */
+  keyHintRow: Seen
   /** a question line (a dialog's question; the last row under a rule when no dialog is whole) */
   question: Seen
   dialog: DialogVocabulary
@@ -121,6 +123,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
     seen(BOTH, /\(ctrl\+o to expand\)$/),
     // the auto-mode notice printed as a bullet after the fullscreen renderer starts
     seen(V332, /^Auto mode lets Claude handle permission prompts automatically/),
+    // printed when the auto-mode safety check cannot reach the server (a gateway, the mock)
+    seen(V332, /^Auto mode can't check actions in this session\b/),
   ],
   toolRow: [
     seen(BOTH, /^(?:Thought|Thinking) for \d/),
@@ -164,6 +168,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
   defaultMode: 'default',
   banner: [seen(V197, /^[╭│╰]/), seen(V332, /^\s*·?[▐▝▘▗▖▛▜▙▟█▀▄▌▁]+·?\s/), seen(V332, /^\s*Claude Code v\d/)],
   panelEdge: seen(BOTH, /^▔{3,}$/),
+  // "Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel"
+  keyHintRow: seen(V332, /^\s*(?:Enter|Esc|Tab|Space|shift\+Tab|ctrl\+\w+) to \S.*· (?:Esc|Enter) to \w+/i),
   question: seen(BOTH, /\?$/),
   dialog: {
     cursor: seen(BOTH, /^\s*[❯›]\s*/),

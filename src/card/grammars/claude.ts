@@ -56,7 +56,6 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
   const width = paneWidth(lines)
   const composer = findComposer(lines, v)
   const from = composer ? composer.bottom + 1 : 0
-  const dialog = readDialog(lines, from, width, v.dialog, v.liveBreaker)
   let lastRule = -1
   for (let i = lines.length - 1; i >= 0; i--) {
     if (isRule(lines[i])) {
@@ -64,6 +63,7 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
       break
     }
   }
+  const dialog = readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : keyNotice(lines, lastRule, v))
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -79,6 +79,23 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     convEnd = lastRule // transcript view footer
   else if (panel >= 0) convEnd = panel
   return { lines, width, composer, dialog, convEnd, lastRule, panel }
+}
+
+/**
+ * A notice that waits for a key and offers no options ("Auto mode can't check actions in
+ * this session" … "Enter to stay in auto mode · shift+Tab to leave … · Esc to cancel"): the
+ * section under the last rule whose last row is such a key-hint row. Its first row is the
+ * question; the options are none (the keys are in the hint row, kept as context).
+ */
+function keyNotice(lines: readonly string[], lastRule: number, v: ClaudeVocabulary): DialogRead | undefined {
+  if (lastRule < 0) return undefined
+  const rows: number[] = []
+  for (let i = lastRule + 1; i < lines.length; i++) if (lines[i].trim()) rows.push(i)
+  if (rows.length < 2 || rows.length > 16 || !v.keyHintRow.test(lines[rows[rows.length - 1]])) return undefined
+  if (rows.some((i) => v.panelEdge.test(lines[i].trim()) || v.dialog.option.test(lines[i]) || v.dialog.cursor.test(lines[i]))) return undefined
+  const question = lines[rows[0]].trim()
+  const context = rows.slice(1).map((i) => lines[i].trim())
+  return { blocked: { question, options: [] }, top: lastRule, questionStart: rows[0], context, questionFrom: 'title', optionsFrom: 'keys', optionRows: [] }
 }
 
 /** The permission mode from the footer rows under the composer. */
@@ -323,6 +340,12 @@ function questionsOf(
   return undefined
 }
 
+const OPTIONS_RULE = {
+  numbered: 'claude.dialog.options-numbered',
+  'cursor-menu': 'claude.dialog.options-cursor-menu',
+  keys: 'claude.dialog.options-keys',
+} as const
+
 const FREE_TEXT_FROM = {
   wording: 'its wording',
   layout: 'the last row above the rule that more options follow',
@@ -438,7 +461,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
         },
         'blocked.question': question,
         'blocked.options': {
-          rule: optionsFrom === 'numbered' ? 'claude.dialog.options-numbered' : 'claude.dialog.options-cursor-menu',
+          rule: OPTIONS_RULE[optionsFrom],
           why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}${
             freeText ? `; option ${freeText.index} takes typed text (${FREE_TEXT_FROM[freeText.from]})` : ''
           }`,
@@ -512,6 +535,11 @@ export const claudeRules = manifest('claude', [
   { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
   { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
   { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
+  {
+    id: 'claude.dialog.options-keys',
+    field: 'blocked.options',
+    says: 'a notice under the last rule closed by a key-hint row ("Enter to … · Esc to cancel"): no options, the keys stay in the detail',
+  },
   {
     id: 'claude.dialog.tabs-highlight',
     field: 'blocked.questions',

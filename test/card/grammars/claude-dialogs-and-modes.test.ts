@@ -249,3 +249,14 @@ describe('a text input among the options (cc332-rules, Tab to amend)', () => {
     expect(explain('03-bash-prompt.ansi').card.blocked?.options.some((o) => o.free_text)).toBe(false)
   })
 })
+
+describe('a notice that waits for a key and offers no options (cc332-mode-prompts)', () => {
+  const file = join(import.meta.dir, '../../../fixtures/screens/cc332-mode-prompts/04-auto-unavailable-200.txt')
+  test("its title is the question, no options, the rule says so; never the turn's prose as a question", () => {
+    const e = explainCard(fakeAgent('claude', 'blocked'), readFileSync(file, 'utf8'))
+    expect(e.card.blocked?.question).toBe("Auto mode can't check actions in this session")
+    expect(e.card.blocked?.options).toEqual([])
+    expect(e.decisions['blocked.options']?.rule).toBe('claude.dialog.options-keys')
+    expect(e.card.detail).toContain('Enter to stay in auto mode')
+  })
+})
