@@ -53,7 +53,7 @@ export interface DialogRead {
   /** multi-select: the cursor is on the submit row, not on an option */
   submitFocused?: boolean
   /** how the question was found: a paragraph ending in "?", the section's title, or the selected option */
-  questionFrom: 'question' | 'sentence' | 'title' | 'selected-option'
+  questionFrom: 'question' | 'sentence' | 'title' | 'selected-option' | 'above-menu'
   /** numbered options "N. label", a cursor-only menu (index 0), or none: a notice closed by keys */
   optionsFrom: 'numbered' | 'cursor-menu' | 'keys'
   /** the own-answer row, and how it was known: its wording, or its place above the rule */

@@ -63,6 +63,8 @@ export interface ClaudeVocabulary {
   panelEdge: Seen
   /** the key-hint row that closes a notice without options: "<key> to <action> · <key> to …" */
   keyHintRow: Seen
+  /** rows above a menu that are asides, never its question ("To change this later, run /theme") */
+  menuAside: Seen[]
   /** a question line (a dialog's question; the last row under a rule when no dialog is whole) */
   question: Seen
   dialog: DialogVocabulary
@@ -169,7 +171,9 @@ export const claudeVocabulary: ClaudeVocabulary = {
   banner: [seen(V197, /^[╭│╰]/), seen(V332, /^\s*·?[▐▝▘▗▖▛▜▙▟█▀▄▌▁]+·?\s/), seen(V332, /^\s*Claude Code v\d/)],
   panelEdge: seen(BOTH, /^▔{3,}$/),
   // "Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel"
-  keyHintRow: seen(V332, /^\s*(?:Enter|Esc|Tab|Space|shift\+Tab|ctrl\+\w+) to \S.*· (?:Esc|Enter) to \w+/i),
+  // or the first-run notes' "Press Enter to continue"
+  keyHintRow: seen(V332, /^\s*(?:(?:Enter|Esc|Tab|Space|shift\+Tab|ctrl\+\w+) to \S.*· (?:Esc|Enter) to \w+|Press Enter to continue$)/i),
+  menuAside: [seen(V332, /^To change this later, run \/\w+/)],
   question: seen(BOTH, /\?$/),
   dialog: {
     cursor: seen(BOTH, /^\s*[❯›]\s*/),

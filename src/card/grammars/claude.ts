@@ -63,7 +63,8 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
       break
     }
   }
-  const dialog = readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : keyNotice(lines, lastRule, v))
+  const dialog =
+    readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -81,21 +82,102 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
   return { lines, width, composer, dialog, convEnd, lastRule, panel }
 }
 
+/** A row of drawing rather than text (the welcome art, a rule): few letters among its glyphs. */
+function isArt(line: string): boolean {
+  const t = line.trim()
+  if (!t || isRule(line) || isDashedRule(line) || isBoxArt(line)) return !!t
+  const letters = (t.match(/[\p{L}\p{N}]/gu) ?? []).length
+  return letters / t.replace(/\s/g, '').length < 0.3
+}
+
+/** Where the section that ends at `end` starts: after the last rule, else after the art above it. */
+function sectionTop(lines: readonly string[], end: number, lastRule: number): number {
+  if (lastRule >= 0 && lastRule < end) return lastRule
+  let top = -1
+  for (let i = end - 1; i >= 0; i--) {
+    if (isArt(lines[i])) {
+      top = i
+      break
+    }
+  }
+  return top
+}
+
 /**
  * A notice that waits for a key and offers no options ("Auto mode can't check actions in
- * this session" … "Enter to stay in auto mode · shift+Tab to leave … · Esc to cancel"): the
- * section under the last rule whose last row is such a key-hint row. Its first row is the
- * question; the options are none (the keys are in the hint row, kept as context).
+ * this session" … "Enter to stay in auto mode · shift+Tab to leave … · Esc to cancel";
+ * "Security notes:" … "Press Enter to continue"): the section under the last rule (or the
+ * art) whose last row is such a key-hint row. Its first row is the question; the options
+ * are none (the keys are in the hint row, kept as context).
  */
 function keyNotice(lines: readonly string[], lastRule: number, v: ClaudeVocabulary): DialogRead | undefined {
-  if (lastRule < 0) return undefined
+  let last = lines.length - 1
+  while (last >= 0 && !lines[last].trim()) last--
+  if (last < 0 || !v.keyHintRow.test(lines[last])) return undefined
+  // a panel over the composer (/resume, /usage) closes with keys too, but is no question
+  if (lines.some((l) => v.panelEdge.test(l.trim()))) return undefined
+  const top = sectionTop(lines, last, lastRule)
   const rows: number[] = []
-  for (let i = lastRule + 1; i < lines.length; i++) if (lines[i].trim()) rows.push(i)
-  if (rows.length < 2 || rows.length > 16 || !v.keyHintRow.test(lines[rows[rows.length - 1]])) return undefined
-  if (rows.some((i) => v.panelEdge.test(lines[i].trim()) || v.dialog.option.test(lines[i]) || v.dialog.cursor.test(lines[i]))) return undefined
+  for (let i = top + 1; i <= last; i++) if (lines[i].trim()) rows.push(i)
+  if (rows.length < 2 || rows.length > 16) return undefined
+  if (rows.some((i) => v.panelEdge.test(lines[i].trim()) || v.dialog.cursor.test(lines[i]))) return undefined
   const question = lines[rows[0]].trim()
   const context = rows.slice(1).map((i) => lines[i].trim())
-  return { blocked: { question, options: [] }, top: lastRule, questionStart: rows[0], context, questionFrom: 'title', optionsFrom: 'keys', optionRows: [] }
+  return { blocked: { question, options: [] }, top, questionStart: rows[0], context, questionFrom: 'title', optionsFrom: 'keys', optionRows: [] }
+}
+
+/**
+ * A cursor menu with no hint row under it (the first-run theme picker): a ❯ row indented
+ * under the art, its label after an optional current-choice mark (✔), and rows at the
+ * label's column above and below it. The question is the nearest paragraph above that is
+ * not an aside ("To change this later, run /theme"): a guess the rule id names.
+ */
+function hintlessMenu(lines: readonly string[], lastRule: number, v: ClaudeVocabulary): DialogRead | undefined {
+  let cursorRow = -1
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (v.dialog.cursor.test(lines[i]) && indentOf(lines[i]) > 0) {
+      cursorRow = i
+      break
+    }
+  }
+  // a numbered row whose list does not run 1..n is a cut or foreign list, not a menu
+  if (cursorRow < 0 || v.dialog.option.test(lines[cursorRow])) return undefined
+  const after = lines[cursorRow].replace(v.dialog.cursor, '')
+  const mark = /^[✔✓]\s+/.exec(after)?.[0] ?? ''
+  const col = lines[cursorRow].length - after.length + mark.length
+  const isSibling = (l: string) => !!l.trim() && indentOf(l) === col && !isArt(l)
+  let first = cursorRow
+  while (first - 1 >= 0 && isSibling(lines[first - 1])) first--
+  let lastRow = cursorRow
+  while (lastRow + 1 < lines.length && isSibling(lines[lastRow + 1])) lastRow++
+  if (lastRow === first) return undefined
+  const top = sectionTop(lines, first, lastRule)
+  const options = []
+  const optionRows: number[] = []
+  for (let i = first; i <= lastRow; i++) {
+    const label = (i === cursorRow ? after.slice(mark.length) : lines[i]).trim().replace(/^[✔✓]\s+/, '')
+    options.push({ index: 0, label, selected: i === cursorRow })
+    optionRows.push(i)
+  }
+  let questionStart = -1
+  for (let i = first - 1; i > top; i--) {
+    const t = lines[i].trim()
+    if (!t || anyMatch(v.menuAside, t)) continue
+    questionStart = i
+    break
+  }
+  if (questionStart < 0) return undefined
+  while (questionStart - 1 > top && lines[questionStart - 1].trim()) questionStart--
+  const question = lines
+    .slice(questionStart, first)
+    .map((l) => l.trim())
+    .filter((t) => t && !anyMatch(v.menuAside, t))
+    .join(' ')
+  const context = lines
+    .slice(top + 1, questionStart)
+    .map((l) => l.trim())
+    .filter(Boolean)
+  return { blocked: { question, options }, top, questionStart, context, questionFrom: 'above-menu', optionsFrom: 'cursor-menu', optionRows }
 }
 
 /** The permission mode from the footer rows under the composer. */
@@ -394,6 +476,7 @@ const QUESTION_RULE = {
   sentence: ['claude.dialog.question-sentence', 'no paragraph ending in "?": the question sentence that opens one'],
   title: ['claude.dialog.question-title', 'no "?" paragraph: the section\'s title'],
   'selected-option': ['claude.dialog.question-selected', 'no question or title: the selected option'],
+  'above-menu': ['claude.dialog.question-above-menu', 'a menu without hint row: GUESS, the nearest paragraph above it that is not an aside'],
 } as const
 
 /** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
@@ -532,6 +615,11 @@ export const claudeRules = manifest('claude', [
   },
   { id: 'claude.dialog.question-title', field: 'blocked.question', says: 'a live dialog without a question: the title of its section' },
   { id: 'claude.dialog.question-selected', field: 'blocked.question', says: 'a live dialog with neither: the selected option' },
+  {
+    id: 'claude.dialog.question-above-menu',
+    field: 'blocked.question',
+    says: 'a cursor menu with no hint row (first-run theme picker): a GUESS, the nearest paragraph above it that is not an aside',
+  },
   { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
   { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
   { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
