@@ -266,7 +266,7 @@ describe('first-run screens (cc332-onboarding)', () => {
   const explain = (file: string) => explainCard(fakeAgent('claude', 'blocked'), readFileSync(join(SCREENS, file), 'utf8'))
 
   test('a menu with no hint row: options by the ❯ column (the ✔ mark is not in the label), the question a named guess', () => {
-    const e = explain('00-first-screen.txt')
+    const e = explain('00-theme-picker.txt')
     expect(e.card.blocked?.options[0]).toEqual({ index: 0, label: 'Auto (match terminal)', selected: true })
     expect(e.card.blocked?.options.length).toBe(7)
     expect(e.decisions['blocked.question']?.rule).toBe('claude.dialog.question-above-menu')
@@ -274,7 +274,7 @@ describe('first-run screens (cc332-onboarding)', () => {
   })
 
   test('"Press Enter to continue" under the art: a notice with no options, its first row the question', () => {
-    const e = explain('01-after-enter.txt')
+    const e = explain('01-security-notes.txt')
     expect(e.card.blocked).toMatchObject({ question: 'Security notes:', options: [] })
     expect(e.decisions['blocked.options']?.rule).toBe('claude.dialog.options-keys')
   })
