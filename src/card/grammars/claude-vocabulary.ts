@@ -63,6 +63,8 @@ export interface ClaudeVocabulary {
   panelEdge: Seen
   /** the key-hint row that closes a notice without options: "<key> to <action> · <key> to …" */
   keyHintRow: Seen
+  /** ● messages that are errors of the CLI, wrapped by the CLI narrower than the pane */
+  errorNotice: Seen[]
   /** rows above a menu that are asides, never its question ("To change this later, run /theme") */
   menuAside: Seen[]
   /** a question line (a dialog's question; the last row under a rule when no dialog is whole) */
@@ -92,12 +94,13 @@ export const claudeVocabulary: ClaudeVocabulary = {
   spinner: seen(BOTH, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+\S.*…/),
   statusRow: seen(
     BOTH,
-    /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(?:\S+ for \d|Waiting for |API error · retrying|\S.*\bstill running\b|\S.* · retrying in \d+\w* · attempt \d+\/\d+)/,
+    /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(?:\S+ for \d|Waiting for |API error · retrying|\S.*\bstill running\b|\S.* · retrying\b.* · attempt \d+\/\d+)/,
   ),
   retryRow: [
     seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(API error · retrying\b.*)$/),
     // any error the CLI retries: "✻ 401 invalid x-api-key · retrying in 1s · attempt 3/10"
-    seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(\S.* · retrying in \d+\w* · attempt \d+\/\d+)$/),
+    // "✻ Request timed out. · retrying… · attempt 1/1"
+    seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(\S.* · retrying\b.* · attempt \d+\/\d+)$/),
     seen('ref', /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(Can't reach the API server.*Retrying in .*)$/),
   ],
   proseResult: [
@@ -174,6 +177,7 @@ export const claudeVocabulary: ClaudeVocabulary = {
   // or the first-run notes' "Press Enter to continue"
   keyHintRow: seen(V332, /^\s*(?:(?:Enter|Esc|Tab|Space|shift\+Tab|ctrl\+\w+) to \S.*· (?:Esc|Enter) to \w+|Press Enter to continue$)/i),
   menuAside: [seen(V332, /^To change this later, run \/\w+/)],
+  errorNotice: [seen(V332, /^Request timed out\. /), seen(BOTH, /^API Error: \d{3}\b/)],
   question: seen(BOTH, /\?$/),
   dialog: {
     cursor: seen(BOTH, /^\s*[❯›]\s*/),

@@ -574,6 +574,17 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
     return withMode({ ...base, headline: retry[1], detail: retry[1], rule: d.rule, decisions: { headline: d, detail: d } })
   }
 
+  // an error the CLI printed as a ● message and wrapped itself, narrower than the pane
+  // ("● Request timed out. If the API is slow … set API_TIMEOUT_MS" / "above 4000."): all of it
+  if (last?.kind === 'prose' && anyMatch(v.errorNotice, last.rows[0])) {
+    const notice = last.rows
+      .map((r) => r.trim())
+      .filter(Boolean)
+      .join(' ')
+    const d = { rule: 'claude.turn.error-notice', why: `the turn ends with an error message of the CLI (${last.rows.length} rows): all of it` }
+    return withMode({ ...base, headline: notice, detail: notice, rule: d.rule, decisions: { headline: d, detail: d } })
+  }
+
   // the CLI answered the prompt itself: a "⎿" notice right under it and nothing else this
   // turn ("Prompt is too long · …", "Interrupted · …"): that notice, its wrapped rows joined
   const prompt = blocks.findLastIndex((b) => b.kind === 'prompt')
@@ -640,6 +651,11 @@ export const claudeRules = manifest('claude', [
   },
   { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
   { id: 'claude.turn.api-retry', field: 'headline', says: 'the last row of the turn says the API call is being retried: that row' },
+  {
+    id: 'claude.turn.error-notice',
+    field: 'headline',
+    says: 'the turn ends with an error the CLI printed as a ● message ("Request timed out. …"): all its rows joined',
+  },
   {
     id: 'claude.turn.prompt-notice',
     field: 'headline',
