@@ -55,7 +55,7 @@ export interface DialogRead {
   /** how the question was found: a paragraph ending in "?", the section's title, or the selected option */
   questionFrom: 'question' | 'sentence' | 'title' | 'selected-option' | 'above-menu'
   /** numbered options "N. label", a cursor-only menu (index 0), or none: a notice closed by keys */
-  optionsFrom: 'numbered' | 'cursor-menu' | 'keys'
+  optionsFrom: 'numbered' | 'cursor-menu' | 'keys' | 'form'
   /** the own-answer row, and how it was known: its wording, or its place above the rule */
   freeText?: { index: number; from: 'wording' | 'layout' }
   /** the screen row of each option (same order as blocked.options) */

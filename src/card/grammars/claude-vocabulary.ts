@@ -63,6 +63,8 @@ export interface ClaudeVocabulary {
   panelEdge: Seen
   /** the key-hint row that closes a notice without options: "<key> to <action> · <key> to …" */
   keyHintRow: Seen
+  /** a form's row of buttons side by side ("Accept    Decline"): short labels 3+ spaces apart */
+  formButtons: Seen
   /** ● messages that are errors of the CLI, wrapped by the CLI narrower than the pane */
   errorNotice: Seen[]
   /** rows above a menu that are asides, never its question ("To change this later, run /theme") */
@@ -177,6 +179,7 @@ export const claudeVocabulary: ClaudeVocabulary = {
   // or the first-run notes' "Press Enter to continue"
   keyHintRow: seen(V332, /^\s*(?:(?:Enter|Esc|Tab|Space|shift\+Tab|ctrl\+\w+) to \S.*· (?:Esc|Enter) to \w+|Press Enter to continue$)/i),
   menuAside: [seen(V332, /^To change this later, run \/\w+/)],
+  formButtons: seen(V332, /^[A-Z][\w']*(?: [\w']+)?(?: {3,}[A-Z][\w']*(?: [\w']+)?)+$/),
   errorNotice: [seen(V332, /^Request timed out\. /), seen(BOTH, /^API Error: \d{3}\b/)],
   question: seen(BOTH, /\?$/),
   dialog: {

@@ -63,8 +63,9 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
       break
     }
   }
-  const dialog =
+  const read =
     readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
+  const dialog = read && asForm(lines, read, v)
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -178,6 +179,26 @@ function hintlessMenu(lines: readonly string[], lastRule: number, v: ClaudeVocab
     .map((l) => l.trim())
     .filter(Boolean)
   return { blocked: { question, options }, top, questionStart, context, questionFrom: 'above-menu', optionsFrom: 'cursor-menu', optionRows }
+}
+
+/**
+ * A form rather than a menu (an MCP server's elicitation: "* Priority: ▸ not set", then the
+ * buttons "Accept    Decline" side by side): the ❯ moves between fields and buttons, so its
+ * rows are no answers the card can offer. Known by a row of buttons (short labels three or
+ * more spaces apart) under the question: no options, the fields and buttons kept as context.
+ */
+function asForm(lines: readonly string[], read: DialogRead, v: ClaudeVocabulary): DialogRead {
+  if (read.optionsFrom !== 'cursor-menu') return read
+  const rows: string[] = []
+  let buttons = false
+  for (let i = read.questionStart + 1; i < lines.length; i++) {
+    const t = lines[i].replace(v.dialog.cursor, '').trim()
+    if (!t || anyMatch(v.dialog.hint, lines[i])) continue
+    if (v.formButtons.test(t)) buttons = true
+    rows.push(t)
+  }
+  if (!buttons) return read
+  return { ...read, blocked: { question: read.blocked.question, options: [] }, context: [...read.context, ...rows], optionsFrom: 'form', optionRows: [] }
 }
 
 /** The permission mode from the footer rows under the composer. */
@@ -426,6 +447,7 @@ const OPTIONS_RULE = {
   numbered: 'claude.dialog.options-numbered',
   'cursor-menu': 'claude.dialog.options-cursor-menu',
   keys: 'claude.dialog.options-keys',
+  form: 'claude.dialog.options-form',
 } as const
 
 const FREE_TEXT_FROM = {
@@ -634,6 +656,11 @@ export const claudeRules = manifest('claude', [
   { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
   { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
   { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
+  {
+    id: 'claude.dialog.options-form',
+    field: 'blocked.options',
+    says: 'a form (fields, and buttons side by side such as "Accept    Decline": an MCP elicitation): no options the card can answer',
+  },
   {
     id: 'claude.dialog.options-keys',
     field: 'blocked.options',
