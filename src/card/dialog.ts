@@ -130,7 +130,9 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
     if (anyMatch(vocab.hint, l)) hinted = true
     if (++tail > MAX_TAIL_ROWS) return undefined
   }
-  if (!hinted && !group.some((o) => o.cursor)) return undefined
+  // (a cursor on an unnumbered row among the options, a multi-select's submit row, counts)
+  const cursorAmong = () => lines.slice(group[0].row, lastRow + 3).some((l) => vocab.cursor.test(l) && !!l.replace(vocab.cursor, '').trim())
+  if (!hinted && !group.some((o) => o.cursor) && !cursorAmong()) return undefined
 
   const cutBeside = (t: string) => (vocab.beside ? t.replace(vocab.beside, '') : t).trim()
   const options: Option[] = group.map((o, k) => {
