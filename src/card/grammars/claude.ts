@@ -160,25 +160,48 @@ function hintlessMenu(lines: readonly string[], lastRule: number, v: ClaudeVocab
     options.push({ index: 0, label, selected: i === cursorRow })
     optionRows.push(i)
   }
-  let questionStart = -1
-  for (let i = first - 1; i > top; i--) {
-    const t = lines[i].trim()
-    if (!t || anyMatch(v.menuAside, t)) continue
-    questionStart = i
-    break
+  // the paragraphs between the section's top and the options, nearest first
+  const paragraphs: [number, number][] = []
+  for (let e = first - 1; e > top; ) {
+    if (!lines[e].trim()) {
+      e--
+      continue
+    }
+    let b = e
+    while (b - 1 > top && lines[b - 1].trim()) b--
+    paragraphs.push([b, e])
+    e = b - 1
   }
-  if (questionStart < 0) return undefined
-  while (questionStart - 1 > top && lines[questionStart - 1].trim()) questionStart--
-  const question = lines
-    .slice(questionStart, first)
-    .map((l) => l.trim())
-    .filter((t) => t && !anyMatch(v.menuAside, t))
-    .join(' ')
+  const text = ([b, e]: [number, number]) =>
+    lines
+      .slice(b, e + 1)
+      .map((l) => l.trim())
+      .filter((t) => t && !anyMatch(v.menuAside, t))
+      .join(' ')
+  // a paragraph that asks ("… one you trust?"), else one with a question sentence in it,
+  // else (a guess) the nearest one that is not an aside
+  let questionFrom: DialogRead['questionFrom'] = 'question'
+  let found = paragraphs.find((p) => v.question.test(text(p)))
+  let question = found ? text(found) : ''
+  if (!found && v.dialog.questionSentence) {
+    found = paragraphs.find((p) => v.dialog.questionSentence!.test(text(p)))
+    if (found) {
+      question = v.dialog.questionSentence.exec(text(found))![1].trim()
+      questionFrom = 'sentence'
+    }
+  }
+  if (!found) {
+    found = paragraphs.find((p) => text(p) !== '')
+    if (!found) return undefined
+    question = text(found)
+    questionFrom = 'above-menu'
+  }
+  const questionStart = found[0]
   const context = lines
     .slice(top + 1, questionStart)
     .map((l) => l.trim())
     .filter(Boolean)
-  return { blocked: { question, options }, top, questionStart, context, questionFrom: 'above-menu', optionsFrom: 'cursor-menu', optionRows }
+  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom: 'cursor-menu', optionRows }
 }
 
 /**

@@ -42,3 +42,32 @@ describe('captured numbered dialogs with every word replaced', () => {
     })
   }
 })
+
+// Cursor menus (folder trust, the bypass warning, an API key, a project's MCP server, /add-dir,
+// the No / Yes menu of plan and auto mode): rotated, their hint row's words are gone too, so
+// the menu is found by its ❯ column alone and its question by its "?".
+const menus: [string, NonNullable<Want['blocked']>][] = []
+for (const dir of readdirSync(ROOT).filter((d) => d.startsWith('cc332-') && existsSync(join(ROOT, d, 'expected.json')))) {
+  const expected = JSON.parse(readFileSync(join(ROOT, dir, 'expected.json'), 'utf8'))
+  for (const [label, want] of Object.entries<Want>(expected.screens)) {
+    const b = want.blocked
+    if (want.agent_status !== 'blocked' || !b || b.options.length === 0 || b.options.some((o) => o.index > 0)) continue
+    // a question found by its "?", not a title (those are found by their place in the section)
+    if (!b.question.endsWith('?')) continue
+    menus.push([`${dir}/${label}`, b])
+  }
+}
+
+describe('captured cursor menus with every word replaced', () => {
+  test('there are some', () => expect(menus.length).toBeGreaterThan(8))
+  for (const [name, want] of menus) {
+    test(name, () => {
+      const screen = rot13(readFileSync(join(ROOT, `${name}.txt`), 'utf8'))
+      const card = buildCard(fakeAgent('claude', 'blocked'), screen)
+      expect(card.blocked?.question).toBe(rot13(want.question))
+      expect(card.blocked?.options.map(({ index, label, selected }) => ({ index, label, selected }))).toEqual(
+        want.options.map((o) => ({ index: o.index, label: rot13(o.label), selected: o.selected })),
+      )
+    })
+  }
+})
