@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { blockedOf, buildCard } from '../../src/card/build'
 import type { AgentInfo, AgentStatus } from '../../src/herdr/types'
+import { grammarFor } from '../../src/card/registry'
 
 const [runRoot, ...only] = process.argv.slice(2)
 if (!runRoot) {
@@ -40,9 +41,9 @@ for (const dir of readdirSync(runRoot).sort()) {
   }
   const expected = JSON.parse(readFileSync(expFile, 'utf8'))
   for (const [label, want] of Object.entries<any>(expected.screens)) {
-    // opencode shows its selected option by colour only: its coloured capture; the plain one for the others
+    // read the screen as the bridge does: with its colours when the grammar wants them
     const ansi = join(runRoot, dir, `${label}.ansi`)
-    const file = expected.agent === 'opencode' && existsSync(ansi) ? ansi : join(runRoot, dir, `${label}.txt`)
+    const file = grammarFor(expected.agent).wantsAnsi === true && existsSync(ansi) ? ansi : join(runRoot, dir, `${label}.txt`)
     if (!existsSync(file)) {
       wrong.push(`${dir}/${label}: not recorded in this run`)
       continue

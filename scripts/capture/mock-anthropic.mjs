@@ -5,6 +5,8 @@
 // Copied from the shared capture tools, plus error steps: a main step
 // {"error": {"status": 529, "type": "overloaded_error", "message": "Overloaded"}, "repeat": N}
 // answers the next N main requests with that HTTP error (Claude Code retries), then moves on.
+// A main step {"usage": {"input_tokens": N}, "blocks": [...]} reports that usage (a nearly
+// full context window brings the "Context low" notice and the plan review's "clear context").
 import http from 'node:http'
 import fs from 'node:fs'
 
@@ -25,7 +27,7 @@ function blocksFor(stepDef) {
 
 // pause: optional {after: N, ms: M} — stream the first N blocks, then hold the stream open M ms
 // before the rest (lets a test interrupt a half-streamed answer).
-async function sse(res, blocks, model, pause) {
+async function sse(res, blocks, model, pause, usage) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
   ev('message_start', {
@@ -37,7 +39,7 @@ async function sse(res, blocks, model, pause) {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 120, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      usage: { input_tokens: 120, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...usage },
     },
   })
   for (let i = 0; i < blocks.length; i++) {
@@ -86,7 +88,7 @@ const server = http.createServer((req, res) => {
     const isMain = Array.isArray(j.tools) && j.tools.length > 0
     if (isMain && process.env.MOCK_LOG_TOOLS) log(`  tools: ${j.tools.map((t) => t.name).join(',')}`)
     if (process.env.MOCK_DUMP_DIR) fs.writeFileSync(`${process.env.MOCK_DUMP_DIR}/req-${Date.now()}-${++idn}.json`, body)
-    let blocks, pause
+    let blocks, pause, usage
     if (isMain) {
       // A subagent request (its system prompt differs) takes from the subagent queue when present.
       // A subagent's conversation opens with the prompt its spawner wrote.
@@ -112,6 +114,7 @@ const server = http.createServer((req, res) => {
         step++
         if (def.delayMs) await new Promise((r) => setTimeout(r, def.delayMs))
         if (def.pauseAfter !== undefined) pause = { after: def.pauseAfter, ms: def.pauseMs || 30000 }
+        usage = def.usage
         blocks = blocksFor(def.blocks || def)
       }
       log(`  -> ${sub ? `sub ${sub.match} step ${sub.i}` : `main step ${step}`} ${JSON.stringify(blocks).slice(0, 200)}`)
@@ -126,7 +129,7 @@ const server = http.createServer((req, res) => {
       log('  (client went away; not answering)')
       return
     }
-    if (j.stream) return sse(res, blocks, model, pause)
+    if (j.stream) return sse(res, blocks, model, pause, usage)
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(
       JSON.stringify({
@@ -137,7 +140,7 @@ const server = http.createServer((req, res) => {
         content: blocks,
         stop_reason: blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
         stop_sequence: null,
-        usage: { input_tokens: 100, output_tokens: 20 },
+        usage: { input_tokens: 100, output_tokens: 20, ...usage },
       }),
     )
   })

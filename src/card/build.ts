@@ -124,6 +124,7 @@ export function explainCard(agent: AgentInfo, screen: string | undefined): Expla
     } else {
       delete decisions['blocked.question']
       delete decisions['blocked.options']
+      delete decisions['blocked.questions']
     }
     if (reading.transcript?.length) card.transcript = reading.transcript
     const ids: string[] = []

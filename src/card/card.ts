@@ -52,7 +52,7 @@ export type Card = Static<typeof CardSchema>
 export const TRANSCRIPT_LINES = 12
 
 /** The card fields `gothalo explain` accounts for, one rule each. */
-export type ExplainedField = 'headline' | 'detail' | 'blocked.question' | 'blocked.options' | 'permission_mode'
+export type ExplainedField = 'headline' | 'detail' | 'blocked.question' | 'blocked.options' | 'blocked.questions' | 'permission_mode'
 
 /** Why a field says what it says: the id of the rule that decided it and the evidence. */
 export interface Decision {

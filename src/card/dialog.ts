@@ -20,6 +20,10 @@ export interface DialogVocabulary {
   chip: RegExp
   /** labels of options that ask the user to type ("Type something", "Tell Claude what to change") */
   freeText?: RegExp[]
+  /** a form whose numbered options run on below a ─ rule ("5. Chat about this"): the last one
+   *  above the rule is the own-answer row, whatever its label says (an answer typed into it
+   *  replaces "Type something.") */
+  freeTextBeforeRule?: boolean
   /** the unnumbered submit row of a multi-select form with the cursor on it ("❯    Next") */
   submitFocused?: RegExp
   /** unnumbered rows that are options too ("Submit"): groups (cursor?)(label); index 0 */
@@ -49,9 +53,13 @@ export interface DialogRead {
   /** multi-select: the cursor is on the submit row, not on an option */
   submitFocused?: boolean
   /** how the question was found: a paragraph ending in "?", the section's title, or the selected option */
-  questionFrom: 'question' | 'sentence' | 'title' | 'selected-option'
-  /** numbered options "N. label", or a cursor-only menu (index 0) */
-  optionsFrom: 'numbered' | 'cursor-menu'
+  questionFrom: 'question' | 'sentence' | 'title' | 'selected-option' | 'above-menu'
+  /** numbered options "N. label", a cursor-only menu (index 0), or none: a notice closed by keys */
+  optionsFrom: 'numbered' | 'cursor-menu' | 'keys' | 'form'
+  /** the own-answer row, and how it was known: its wording, or its place above the rule */
+  freeText?: { index: number; from: 'wording' | 'layout' }
+  /** the screen row of each option (same order as blocked.options) */
+  optionRows: number[]
 }
 
 // how far apart two consecutive options may be (descriptions, a rule between them)
@@ -122,7 +130,9 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
     if (anyMatch(vocab.hint, l)) hinted = true
     if (++tail > MAX_TAIL_ROWS) return undefined
   }
-  if (!hinted && !group.some((o) => o.cursor)) return undefined
+  // (a cursor on an unnumbered row among the options, a multi-select's submit row, counts)
+  const cursorAmong = () => lines.slice(group[0].row, lastRow + 3).some((l) => vocab.cursor.test(l) && !!l.replace(vocab.cursor, '').trim())
+  if (!hinted && !group.some((o) => o.cursor) && !cursorAmong()) return undefined
 
   const cutBeside = (t: string) => (vocab.beside ? t.replace(vocab.beside, '') : t).trim()
   const options: Option[] = group.map((o, k) => {
@@ -146,8 +156,8 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
     return opt
   })
   // unnumbered option rows among or after the numbered ones ("Submit"), in screen order
+  const rows = group.map((o) => o.row)
   if (vocab.unnumbered) {
-    const rows = group.map((o) => o.row)
     for (let i = group[0].row + 1; i < lines.length; i++) {
       if (rows.includes(i)) continue
       const m = vocab.unnumbered.exec(lines[i])
@@ -158,7 +168,23 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
     }
   }
 
-  const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered')
+  // the own-answer row by its place: the last option above a ─ rule that more options follow
+  let freeText: DialogRead['freeText']
+  const worded = options.findIndex((o) => o.free_text)
+  if (worded >= 0) freeText = { index: options[worded].index, from: 'wording' }
+  else if (vocab.freeTextBeforeRule) {
+    for (let k = 0; k + 1 < group.length; k++) {
+      if (!lines.slice(group[k].row + 1, group[k + 1].row).some(isRule)) continue
+      const opt = options.find((o) => o.index === group[k].n)
+      if (opt) {
+        opt.free_text = true
+        freeText = { index: opt.index, from: 'layout' }
+      }
+      break
+    }
+  }
+  const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered', rows)
+  if (freeText) read.freeText = freeText
   if (options.some((o) => o.checked !== undefined)) read.blocked.multi_select = true
   if (vocab.submitFocused) {
     for (let i = group[0].row; i <= lastRow; i++) if (vocab.submitFocused.test(lines[i])) read.submitFocused = true
@@ -199,7 +225,9 @@ function readUnnumbered(lines: readonly string[], from: number, vocab: DialogVoc
   for (let i = first; i <= lastRow; i++) {
     options.push({ index: 0, label: lines[i].replace(vocab.cursor, '').trim(), selected: i === cursorRow })
   }
-  return withQuestion(lines, from, first, options, vocab, 'cursor-menu')
+  const rows: number[] = []
+  for (let i = first; i <= lastRow; i++) rows.push(i)
+  return withQuestion(lines, from, first, options, vocab, 'cursor-menu', rows)
 }
 
 /** Find the question above the first option, the dialog's top rule and its context rows. */
@@ -210,6 +238,7 @@ function withQuestion(
   options: Option[],
   vocab: DialogVocabulary,
   optionsFrom: DialogRead['optionsFrom'],
+  optionRows: number[],
 ): DialogRead {
   const isBreak = (l: string) => !l.trim() || isRule(l) || isDashedRule(l)
   const paragraphAbove = (end: number): [number, number] | undefined => {
@@ -318,5 +347,5 @@ function withQuestion(
     if (t) context.push(t)
   }
   if (top < 0) top = Math.min(ctxFrom, questionStart)
-  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom }
+  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom, optionRows }
 }

@@ -36,7 +36,7 @@ export const fallbackRules: readonly RuleInfo[] = [
 ]
 
 /** The field order X-Gothalo-Rule and explain use. */
-export const EXPLAINED_FIELDS: readonly ExplainedField[] = ['headline', 'detail', 'blocked.question', 'blocked.options', 'permission_mode']
+export const EXPLAINED_FIELDS: readonly ExplainedField[] = ['headline', 'detail', 'blocked.question', 'blocked.options', 'blocked.questions', 'permission_mode']
 
 /** A grammar's manifest, checked once at load: ids unique and in the grammar's namespace. */
 export function manifest(ns: string, rules: readonly RuleInfo[]): readonly RuleInfo[] {

@@ -90,8 +90,11 @@ describe('compare.ts (check-live.sh)', () => {
     expect(same.exitCode).toBe(0)
 
     // the next release renames the mode: the card no longer says auto
-    const f = join(root, 'cc332-modes/00-idle-auto.txt')
-    writeFileSync(f, readFileSync(f, 'utf8').replace('auto mode on', 'robot mode on'))
+    // (compare.ts reads the .ansi capture, as the bridge reads Claude Code with colours)
+    for (const ext of ['.txt', '.ansi']) {
+      const f = join(root, `cc332-modes/00-idle-auto${ext}`)
+      writeFileSync(f, readFileSync(f, 'utf8').replace('auto mode on', 'robot mode on'))
+    }
     const changed = run(root)
     expect(changed.exitCode).toBe(1)
     expect(changed.stdout.toString()).toContain('DIFFERS cc332-modes/00-idle-auto: mode robot mode ≠ auto')

@@ -87,12 +87,13 @@ describe('every corpus screen through the endpoint', () => {
       expect((card.transcript ?? []).length).toBeLessThanOrEqual(12)
     })
 
-  test('the screen is read with --source visible (never --lines on an alternate-screen agent); opencode with colours', () => {
+  test('the screen is read with --source visible (never --lines on an alternate-screen agent); opencode and claude with colours', () => {
     const reads = b.calls().filter((c) => c[0] === 'agent' && c[1] === 'read')
     expect(reads.length).toBeGreaterThan(0)
     const kindOf = new Map(panes.map((p) => [p.pane_id, p.agent?.agent]))
     for (const c of reads) {
-      if (kindOf.get(c[2]) === 'opencode') expect(c.slice(3)).toEqual(['--source', 'visible', '--format', 'ansi'])
+      const kind = kindOf.get(c[2])
+      if (kind === 'opencode' || kind === 'claude') expect(c.slice(3)).toEqual(['--source', 'visible', '--format', 'ansi'])
       else expect(c.slice(3)).toEqual(['--source', 'visible'])
     }
   })

@@ -61,6 +61,14 @@ export interface ClaudeVocabulary {
   banner: Seen[]
   /** the top edge of a panel drawn over the composer (/status, /model, plan review): "▔▔▔" */
   panelEdge: Seen
+  /** the key-hint row that closes a notice without options: "<key> to <action> · <key> to …" */
+  keyHintRow: Seen
+  /** a form's row of buttons side by side ("Accept    Decline"): short labels 3+ spaces apart */
+  formButtons: Seen
+  /** ● messages that are errors of the CLI, wrapped by the CLI narrower than the pane */
+  errorNotice: Seen[]
+  /** rows above a menu that are asides, never its question ("To change this later, run /theme") */
+  menuAside: Seen[]
   /** a question line (a dialog's question; the last row under a rule when no dialog is whole) */
   question: Seen
   dialog: DialogVocabulary
@@ -86,15 +94,23 @@ export const claudeVocabulary: ClaudeVocabulary = {
   slashCommand: seen(BOTH, /^\/[\w:-]+(?:\s|$)/),
   liveBreaker: seen(BOTH, /^[●⏺❯]\s/),
   spinner: seen(BOTH, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+\S.*…/),
-  statusRow: seen(BOTH, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(?:\S+ for \d|Waiting for |API error · retrying|\S.*\bstill running\b)/),
+  statusRow: seen(
+    BOTH,
+    /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(?:\S+ for \d|Waiting for |API error · retrying|\S.*\bstill running\b|\S.* · retrying\b.* · attempt \d+\/\d+)/,
+  ),
   retryRow: [
     seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(API error · retrying\b.*)$/),
+    // any error the CLI retries: "✻ 401 invalid x-api-key · retrying in 1s · attempt 3/10"
+    // "✻ Request timed out. · retrying… · attempt 1/1"
+    seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(\S.* · retrying\b.* · attempt \d+\/\d+)$/),
     seen('ref', /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(Can't reach the API server.*Retrying in .*)$/),
   ],
   proseResult: [
     seen(BOTH, /^\s*⎿\s+Interrupted\b/),
     seen(V332, /^\s*⎿\s+\w+ says: /), // "⎿  Stop says: stop hook: session saved"
     seen(V332, /^\s*⎿\s+\w+(?::\w+)? hook\b/), // "⎿  PostToolUse:Bash hook reported a problem"
+    // ExitPlanMode's result drawn under the prose that came with it (2.1.332)
+    seen(V332, /^\s*⎿\s+Rejected Claude's plan\b/),
   ],
   toolCall: [
     seen(BOTH, /^[A-Za-z][\w-]*\(/), // Bash(, Write(, claude(
@@ -114,6 +130,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
     seen(BOTH, /\(ctrl\+o to expand\)$/),
     // the auto-mode notice printed as a bullet after the fullscreen renderer starts
     seen(V332, /^Auto mode lets Claude handle permission prompts automatically/),
+    // printed when the auto-mode safety check cannot reach the server (a gateway, the mock)
+    seen(V332, /^Auto mode can't check actions in this session\b/),
   ],
   toolRow: [
     seen(BOTH, /^(?:Thought|Thinking) for \d/),
@@ -157,6 +175,12 @@ export const claudeVocabulary: ClaudeVocabulary = {
   defaultMode: 'default',
   banner: [seen(V197, /^[╭│╰]/), seen(V332, /^\s*·?[▐▝▘▗▖▛▜▙▟█▀▄▌▁]+·?\s/), seen(V332, /^\s*Claude Code v\d/)],
   panelEdge: seen(BOTH, /^▔{3,}$/),
+  // "Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel"
+  // or the first-run notes' "Press Enter to continue"
+  keyHintRow: seen(V332, /^\s*(?:(?:Enter|Esc|Tab|Space|shift\+Tab|ctrl\+\w+) to \S.*· (?:Esc|Enter) to \w+|Press Enter to continue$)/i),
+  menuAside: [seen(V332, /^To change this later, run \/\w+/)],
+  formButtons: seen(V332, /^[A-Z][\w']*(?: [\w']+)?(?: {3,}[A-Z][\w']*(?: [\w']+)?)+$/),
+  errorNotice: [seen(V332, /^Request timed out\. /), seen(BOTH, /^API Error: \d{3}\b/)],
   question: seen(BOTH, /\?$/),
   dialog: {
     cursor: seen(BOTH, /^\s*[❯›]\s*/),
@@ -183,7 +207,11 @@ export const claudeVocabulary: ClaudeVocabulary = {
     listItem: seen(V332, /^\s*[●⏺•→]\s/),
     sectionEdge: seen(BOTH, /^▔{3,}$/),
     // 2.1.197 and 2.1.332: AskUserQuestion's own-answer row, the plan review's feedback row
-    freeText: [seen(BOTH, /^Type something\.?$/), seen(BOTH, /^Tell Claude what to change$/)],
+    // 2.1.332 permission prompt after Tab (amend): "1. Yes, and tell Claude what to do next"
+    freeText: [seen(BOTH, /^Type something\.?$/), seen(BOTH, /^Tell Claude what to change$/), seen(V332, /^Yes, and tell Claude what to do next$/)],
+    // 2.1.332 AskUserQuestion: "N. Type something." is the last row above the rule that
+    // "N+1. Chat about this" follows; an answer typed into it replaces those words
+    freeTextBeforeRule: true,
     // 2.1.332 multi-select: "❯    Next" under the boxes (the last tab's is "Submit")
     submitFocused: seen(V332, /^\s*[❯›]\s+(?:Next|Submit)$/),
   },

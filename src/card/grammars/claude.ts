@@ -11,6 +11,7 @@ import { anyMatch, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFra
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
 import { readTurn, turnFields, unwrapProse } from '../turn'
+import { DEFAULT_CELL, highlighted, styledRows, type StyledRow } from '../sgr'
 
 interface Composer {
   /** row of the rule above the ❯ row */
@@ -55,7 +56,6 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
   const width = paneWidth(lines)
   const composer = findComposer(lines, v)
   const from = composer ? composer.bottom + 1 : 0
-  const dialog = readDialog(lines, from, width, v.dialog, v.liveBreaker)
   let lastRule = -1
   for (let i = lines.length - 1; i >= 0; i--) {
     if (isRule(lines[i])) {
@@ -63,6 +63,9 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
       break
     }
   }
+  const read =
+    readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
+  const dialog = read && asForm(lines, read, v)
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -78,6 +81,147 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     convEnd = lastRule // transcript view footer
   else if (panel >= 0) convEnd = panel
   return { lines, width, composer, dialog, convEnd, lastRule, panel }
+}
+
+/** A row of drawing rather than text (the welcome art, a rule): few letters among its glyphs. */
+function isArt(line: string): boolean {
+  const t = line.trim()
+  if (!t || isRule(line) || isDashedRule(line) || isBoxArt(line)) return !!t
+  const letters = (t.match(/[\p{L}\p{N}]/gu) ?? []).length
+  return letters / t.replace(/\s/g, '').length < 0.3
+}
+
+/** Where the section that ends at `end` starts: after the last rule, else after the art above it. */
+function sectionTop(lines: readonly string[], end: number, lastRule: number): number {
+  if (lastRule >= 0 && lastRule < end) return lastRule
+  let top = -1
+  for (let i = end - 1; i >= 0; i--) {
+    if (isArt(lines[i])) {
+      top = i
+      break
+    }
+  }
+  return top
+}
+
+/**
+ * A notice that waits for a key and offers no options ("Auto mode can't check actions in
+ * this session" … "Enter to stay in auto mode · shift+Tab to leave … · Esc to cancel";
+ * "Security notes:" … "Press Enter to continue"): the section under the last rule (or the
+ * art) whose last row is such a key-hint row. Its first row is the question; the options
+ * are none (the keys are in the hint row, kept as context).
+ */
+function keyNotice(lines: readonly string[], lastRule: number, v: ClaudeVocabulary): DialogRead | undefined {
+  let last = lines.length - 1
+  while (last >= 0 && !lines[last].trim()) last--
+  if (last < 0 || !v.keyHintRow.test(lines[last])) return undefined
+  // a panel over the composer (/resume, /usage) closes with keys too, but is no question
+  if (lines.some((l) => v.panelEdge.test(l.trim()))) return undefined
+  const top = sectionTop(lines, last, lastRule)
+  const rows: number[] = []
+  for (let i = top + 1; i <= last; i++) if (lines[i].trim()) rows.push(i)
+  if (rows.length < 2 || rows.length > 16) return undefined
+  if (rows.some((i) => v.panelEdge.test(lines[i].trim()) || v.dialog.cursor.test(lines[i]))) return undefined
+  const question = lines[rows[0]].trim()
+  const context = rows.slice(1).map((i) => lines[i].trim())
+  return { blocked: { question, options: [] }, top, questionStart: rows[0], context, questionFrom: 'title', optionsFrom: 'keys', optionRows: [] }
+}
+
+/**
+ * A cursor menu with no hint row under it (the first-run theme picker): a ❯ row indented
+ * under the art, its label after an optional current-choice mark (✔), and rows at the
+ * label's column above and below it. The question is the nearest paragraph above that is
+ * not an aside ("To change this later, run /theme"): a guess the rule id names.
+ */
+function hintlessMenu(lines: readonly string[], lastRule: number, v: ClaudeVocabulary): DialogRead | undefined {
+  let cursorRow = -1
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (v.dialog.cursor.test(lines[i]) && indentOf(lines[i]) > 0) {
+      cursorRow = i
+      break
+    }
+  }
+  // a numbered row whose list does not run 1..n is a cut or foreign list, not a menu
+  if (cursorRow < 0 || v.dialog.option.test(lines[cursorRow])) return undefined
+  const after = lines[cursorRow].replace(v.dialog.cursor, '')
+  const mark = /^[✔✓]\s+/.exec(after)?.[0] ?? ''
+  const col = lines[cursorRow].length - after.length + mark.length
+  const isSibling = (l: string) => !!l.trim() && indentOf(l) === col && !isArt(l)
+  let first = cursorRow
+  while (first - 1 >= 0 && isSibling(lines[first - 1])) first--
+  let lastRow = cursorRow
+  while (lastRow + 1 < lines.length && isSibling(lines[lastRow + 1])) lastRow++
+  if (lastRow === first) return undefined
+  const top = sectionTop(lines, first, lastRule)
+  const options = []
+  const optionRows: number[] = []
+  for (let i = first; i <= lastRow; i++) {
+    const label = (i === cursorRow ? after.slice(mark.length) : lines[i]).trim().replace(/^[✔✓]\s+/, '')
+    options.push({ index: 0, label, selected: i === cursorRow })
+    optionRows.push(i)
+  }
+  // the paragraphs between the section's top and the options, nearest first
+  const paragraphs: [number, number][] = []
+  for (let e = first - 1; e > top; ) {
+    if (!lines[e].trim()) {
+      e--
+      continue
+    }
+    let b = e
+    while (b - 1 > top && lines[b - 1].trim()) b--
+    paragraphs.push([b, e])
+    e = b - 1
+  }
+  const text = ([b, e]: [number, number]) =>
+    lines
+      .slice(b, e + 1)
+      .map((l) => l.trim())
+      .filter((t) => t && !anyMatch(v.menuAside, t))
+      .join(' ')
+  // a paragraph that asks ("… one you trust?"), else one with a question sentence in it,
+  // else (a guess) the nearest one that is not an aside
+  let questionFrom: DialogRead['questionFrom'] = 'question'
+  let found = paragraphs.find((p) => v.question.test(text(p)))
+  let question = found ? text(found) : ''
+  if (!found && v.dialog.questionSentence) {
+    found = paragraphs.find((p) => v.dialog.questionSentence!.test(text(p)))
+    if (found) {
+      question = v.dialog.questionSentence.exec(text(found))![1].trim()
+      questionFrom = 'sentence'
+    }
+  }
+  if (!found) {
+    found = paragraphs.find((p) => text(p) !== '')
+    if (!found) return undefined
+    question = text(found)
+    questionFrom = 'above-menu'
+  }
+  const questionStart = found[0]
+  const context = lines
+    .slice(top + 1, questionStart)
+    .map((l) => l.trim())
+    .filter(Boolean)
+  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom: 'cursor-menu', optionRows }
+}
+
+/**
+ * A form rather than a menu (an MCP server's elicitation: "* Priority: ▸ not set", then the
+ * buttons "Accept    Decline" side by side): the ❯ moves between fields and buttons, so its
+ * rows are no answers the card can offer. Known by a row of buttons (short labels three or
+ * more spaces apart) under the question: no options, the fields and buttons kept as context.
+ */
+function asForm(lines: readonly string[], read: DialogRead, v: ClaudeVocabulary): DialogRead {
+  if (read.optionsFrom !== 'cursor-menu') return read
+  const rows: string[] = []
+  let buttons = false
+  for (let i = read.questionStart + 1; i < lines.length; i++) {
+    const t = lines[i].replace(v.dialog.cursor, '').trim()
+    if (!t || anyMatch(v.dialog.hint, lines[i])) continue
+    if (v.formButtons.test(t)) buttons = true
+    rows.push(t)
+  }
+  if (!buttons) return read
+  return { ...read, blocked: { question: read.blocked.question, options: [] }, context: [...read.context, ...rows], optionsFrom: 'form', optionRows: [] }
 }
 
 /** The permission mode from the footer rows under the composer. */
@@ -267,20 +411,42 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
 
 /**
  * The tabs of a dialog with several questions, from the tab row above the question:
- * their titles, and which one is shown — the first unanswered (☐) tab, since the tab
- * row marks the shown one only by colour. A multi-select tab turns ☒ once a box is
- * ticked, so then the shown one is the last answered tab before the first ☐ … unless
- * it is the first tab. Absent on the review tab and for a single question.
+ * their titles, and which one is shown. The tab row marks the shown one by colour only
+ * (drawn on a background): with the screen's colours that tab is known. From plain text it
+ * is a guess — the first unanswered (☐) tab, which holds while the questions are answered
+ * in order but not after moving between tabs with the arrows. A multi-select tab turns ☒
+ * once a box is ticked, so then the guess is the last answered tab before the first ☐ …
+ * unless it is the first tab. Absent on the review tab and for a single question.
  */
-function questionsOf(layout: ClaudeLayout, v: ClaudeVocabulary): DialogReading['questions'] {
+function questionsOf(
+  layout: ClaudeLayout,
+  v: ClaudeVocabulary,
+  styled: StyledRow[] | undefined,
+): { questions: NonNullable<DialogReading['questions']>; decision: Decision } | undefined {
   const { lines, dialog } = layout
   if (!dialog) return undefined
   for (let i = dialog.questionStart - 1; i >= Math.max(0, dialog.questionStart - 4); i--) {
     const row = v.tabRow.exec(lines[i])
     if (!row) continue
-    const tabs = [...row[1].matchAll(v.tab)].map((m) => ({ answered: m[1] !== '☐', title: m[2].trim() }))
+    const at = lines[i].indexOf(row[1])
+    const tabs = [...row[1].matchAll(v.tab)].map((m) => ({ answered: m[1] !== '☐', title: m[2].trim(), col: at + (m.index ?? 0) }))
     const asked = tabs.filter((t) => !v.reviewTab.test(t.title))
     if (asked.length < 2) return undefined
+    const titles = asked.map((t) => t.title)
+    // with colours: the tab drawn unlike the others is the one shown
+    const srow = styled?.[i]
+    if (srow && srow.text.trimEnd() === lines[i]) {
+      const found = tabs.map((t) => ({ cell: srow.cells[t.col + 2] ?? DEFAULT_CELL, base: srow.cells[0] ?? DEFAULT_CELL }))
+      const k = highlighted(found)
+      if (k >= 0) {
+        if (v.reviewTab.test(tabs[k].title)) return undefined
+        const current = asked.indexOf(tabs[k]) + 1
+        return {
+          questions: { titles, current },
+          decision: { rule: 'claude.dialog.tabs-highlight', why: `tab row ${i}: "${tabs[k].title}" is drawn highlighted, tab ${current} of ${asked.length}` },
+        }
+      }
+    }
     const ticking = dialog.blocked.multi_select === true && dialog.blocked.options.some((o) => o.checked)
     let current = asked.findIndex((t) => !t.answered) + 1
     if (current === 0) {
@@ -289,9 +455,52 @@ function questionsOf(layout: ClaudeLayout, v: ClaudeVocabulary): DialogReading['
     }
     // a multi-select tab being answered is already ☒: it is the one before the first ☐
     if (ticking && current > 1) current--
-    return { titles: asked.map((t) => t.title), current }
+    return {
+      questions: { titles, current },
+      decision: {
+        rule: 'claude.dialog.tabs-guess',
+        why: `tab row ${i} without colours: GUESS tab ${current} of ${asked.length}, the first unanswered one (wrong if the user moved between tabs)`,
+      },
+    }
   }
   return undefined
+}
+
+const OPTIONS_RULE = {
+  numbered: 'claude.dialog.options-numbered',
+  'cursor-menu': 'claude.dialog.options-cursor-menu',
+  keys: 'claude.dialog.options-keys',
+  form: 'claude.dialog.options-form',
+} as const
+
+const FREE_TEXT_FROM = {
+  wording: 'its wording',
+  layout: 'the last row above the rule that more options follow',
+  cursor: 'a text cursor (an inverse-video cell) in its row',
+} as const
+
+/**
+ * An option row that carries a text cursor (an inverse-video cell after its number, as
+ * Claude Code draws an input: "Type something." focused, the "Yes, and …" of Tab to amend)
+ * is a text input, whatever its words: free_text. Only a screen with colours shows it.
+ */
+function withTextCursor(
+  layout: ClaudeLayout,
+  styled: StyledRow[] | undefined,
+): { blocked: DialogReading; freeText?: { index: number; from: keyof typeof FREE_TEXT_FROM } } {
+  const { blocked, optionRows, freeText } = layout.dialog!
+  if (!styled) return { blocked, freeText }
+  let found: { index: number; from: 'cursor' } | undefined
+  const options = blocked.options.map((o, k) => {
+    const row = optionRows[k]
+    const srow = styled[row]
+    if (o.free_text || row === undefined || !srow || srow.text.trimEnd() !== layout.lines[row]) return o
+    const label = srow.text.indexOf(o.label.slice(0, 4))
+    if (label < 0 || !srow.cells.slice(label).some((c) => c.inverse)) return o
+    found ??= { index: o.index, from: 'cursor' }
+    return { ...o, free_text: true as const }
+  })
+  return found ? { blocked: { ...blocked, options }, freeText: found } : { blocked, freeText }
 }
 
 /** The regions of a Claude Code screen, for explain. */
@@ -312,6 +521,7 @@ const QUESTION_RULE = {
   sentence: ['claude.dialog.question-sentence', 'no paragraph ending in "?": the question sentence that opens one'],
   title: ['claude.dialog.question-title', 'no "?" paragraph: the section\'s title'],
   'selected-option': ['claude.dialog.question-selected', 'no question or title: the selected option'],
+  'above-menu': ['claude.dialog.question-above-menu', 'a menu without hint row: GUESS, the nearest paragraph above it that is not an aside'],
 } as const
 
 /** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
@@ -354,9 +564,12 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   }
 
   if (layout.dialog && !menu) {
-    const { blocked, context, submitFocused, questionFrom, optionsFrom } = layout.dialog
+    const { context, submitFocused, questionFrom, optionsFrom } = layout.dialog
+    const styled = styledRows(screen)
+    const { blocked, freeText } = withTextCursor(layout, styled)
     const numbered = blocked.options.some((o) => o.index > 0)
-    const questions = questionsOf(layout, v)
+    const tabs = questionsOf(layout, v, styled)
+    const questions = tabs?.questions
     const [qRule, qWhy] = QUESTION_RULE[questionFrom]
     const question = { rule: qRule, why: `${qWhy} (row ${layout.dialog.questionStart})` }
     const picked = blocked.options.findIndex((o) => o.selected)
@@ -376,9 +589,12 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
         },
         'blocked.question': question,
         'blocked.options': {
-          rule: optionsFrom === 'numbered' ? 'claude.dialog.options-numbered' : 'claude.dialog.options-cursor-menu',
-          why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}`,
+          rule: OPTIONS_RULE[optionsFrom],
+          why: `${blocked.options.length} options, cursor on ${picked >= 0 ? `"${blocked.options[picked].label}"` : 'none'}${
+            freeText ? `; option ${freeText.index} takes typed text (${FREE_TEXT_FROM[freeText.from]})` : ''
+          }`,
         },
+        ...(tabs ? { 'blocked.questions': tabs.decision } : {}),
       },
     })
   }
@@ -401,6 +617,30 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   if (retry) {
     const d = { rule: 'claude.turn.api-retry', why: `the turn's last row is an API retry: "${retry[1]}"` }
     return withMode({ ...base, headline: retry[1], detail: retry[1], rule: d.rule, decisions: { headline: d, detail: d } })
+  }
+
+  // an error the CLI printed as a ● message and wrapped itself, narrower than the pane
+  // ("● Request timed out. If the API is slow … set API_TIMEOUT_MS" / "above 4000."): all of it
+  if (last?.kind === 'prose' && anyMatch(v.errorNotice, last.rows[0])) {
+    const notice = last.rows
+      .map((r) => r.trim())
+      .filter(Boolean)
+      .join(' ')
+    const d = { rule: 'claude.turn.error-notice', why: `the turn ends with an error message of the CLI (${last.rows.length} rows): all of it` }
+    return withMode({ ...base, headline: notice, detail: notice, rule: d.rule, decisions: { headline: d, detail: d } })
+  }
+
+  // the CLI answered the prompt itself: a "⎿" notice right under it and nothing else this
+  // turn ("Prompt is too long · …", "Interrupted · …"): that notice, its wrapped rows joined
+  const prompt = blocks.findLastIndex((b) => b.kind === 'prompt')
+  const answer = prompt >= 0 && prompt === blocks.length - 2 ? blocks[prompt + 1] : undefined
+  if (answer && answer.kind === 'tool' && v.resultGutter.test(answer.rows[0])) {
+    const notice = answer.rows
+      .map((r) => r.replace(v.tree, '').trim())
+      .filter(Boolean)
+      .join(' ')
+    const d = { rule: 'claude.turn.prompt-notice', why: `the prompt's only answer is a "⎿" notice of the CLI (${answer.rows.length} rows)` }
+    return withMode({ ...base, headline: notice, detail: notice, rule: d.rule, decisions: { headline: d, detail: d } })
   }
 
   // the current turn only: after the last echoed prompt (a stale answer is not this turn's)
@@ -431,11 +671,46 @@ export const claudeRules = manifest('claude', [
   },
   { id: 'claude.dialog.question-title', field: 'blocked.question', says: 'a live dialog without a question: the title of its section' },
   { id: 'claude.dialog.question-selected', field: 'blocked.question', says: 'a live dialog with neither: the selected option' },
+  {
+    id: 'claude.dialog.question-above-menu',
+    field: 'blocked.question',
+    says: 'a cursor menu with no hint row (first-run theme picker): a GUESS, the nearest paragraph above it that is not an aside',
+  },
   { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
   { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
   { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
+  {
+    id: 'claude.dialog.options-form',
+    field: 'blocked.options',
+    says: 'a form (fields, and buttons side by side such as "Accept    Decline": an MCP elicitation): no options the card can answer',
+  },
+  {
+    id: 'claude.dialog.options-keys',
+    field: 'blocked.options',
+    says: 'a notice under the last rule closed by a key-hint row ("Enter to … · Esc to cancel"): no options, the keys stay in the detail',
+  },
+  {
+    id: 'claude.dialog.tabs-highlight',
+    field: 'blocked.questions',
+    says: 'a tab row "← ☐ A ☐ B ✔ Submit →": the titles, and the tab drawn highlighted is the one shown',
+  },
+  {
+    id: 'claude.dialog.tabs-guess',
+    field: 'blocked.questions',
+    says: 'a tab row read without colours: the titles, and a GUESS of the one shown (the first unanswered tab)',
+  },
   { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
   { id: 'claude.turn.api-retry', field: 'headline', says: 'the last row of the turn says the API call is being retried: that row' },
+  {
+    id: 'claude.turn.error-notice',
+    field: 'headline',
+    says: 'the turn ends with an error the CLI printed as a ● message ("Request timed out. …"): all its rows joined',
+  },
+  {
+    id: 'claude.turn.prompt-notice',
+    field: 'headline',
+    says: 'the prompt\'s only answer is a "⎿" notice of the CLI right under it ("Prompt is too long · …"): the notice, wrapped rows joined',
+  },
   ...turnRules('claude'),
   { id: 'claude.mode.hidden', field: 'permission_mode', says: 'no composer (a dialog or the transcript view replaces the footer): no mode' },
   { id: 'claude.mode.label', field: 'permission_mode', says: 'a footer row "⏵⏵ <label> on": the label\'s canonical mode' },
@@ -455,7 +730,12 @@ export const claudeGrammar: ScreenGrammar = {
   rules: claudeRules,
   digitSelects: true,
   drives: V.drives,
+  // with colours: the shown tab of a several-question form is marked by colour only
+  wantsAnsi: true,
   read: (screen, agent) => readClaude(screen, agent),
   permissionMode: (screen) => modeOf(layoutOf(screen)),
-  dialog: (screen): DialogReading | undefined => layoutOf(screen).dialog?.blocked,
+  dialog: (screen): DialogReading | undefined => {
+    const layout = layoutOf(screen)
+    return layout.dialog && withTextCursor(layout, styledRows(screen)).blocked
+  },
 }

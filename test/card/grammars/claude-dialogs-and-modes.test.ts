@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeGrammar } from '../../../src/card/grammars/claude'
-import { buildCard } from '../../../src/card/build'
+import { buildCard, explainCard } from '../../../src/card/build'
 import { fakeAgent } from '../../support/agent'
 
 const RULE = '─'.repeat(100)
@@ -200,5 +200,82 @@ describe('permission mode after each Shift+Tab', () => {
     expect(mode('')).toBeUndefined()
     // a composer cut off before its footer: unknown, not default
     expect(mode(base.slice(0, base.indexOf(footer)))).toBeUndefined()
+  })
+})
+
+// issue #26: the layout, not the wording, where the screen shows it
+describe('what only the layout or the colours show (cc332-askuser-more)', () => {
+  const SCREENS = join(import.meta.dir, '../../../fixtures/screens/cc332-askuser-more')
+  const read = (file: string) => readFileSync(join(SCREENS, file), 'utf8')
+  const explain = (file: string) => explainCard(fakeAgent('claude', 'blocked'), read(file))
+
+  test('an answer typed into the own-answer row: still the free-text row, by its place above the rule', () => {
+    const e = explain('03-type-something-typed.txt')
+    expect(e.card.blocked?.options[4]).toEqual({ index: 5, label: 'Node 20 LTS', selected: true, free_text: true })
+    expect(e.decisions['blocked.options']?.why).toContain('option 5 takes typed text (the last row above the rule')
+    // the untyped row is known by its words
+    expect(explain('01-no-descriptions.txt').decisions['blocked.options']?.why).toContain('option 5 takes typed text (its wording)')
+  })
+
+  test('the shown tab: from the highlight when the screen has colours, else a guess the card names', () => {
+    const ansi = explain('09-three-tabs-second.ansi')
+    expect(ansi.card.blocked?.questions).toEqual({ titles: ['Licence', 'Maintainer', 'Badges'], current: 2 })
+    expect(ansi.decisions['blocked.questions']?.rule).toBe('claude.dialog.tabs-highlight')
+    const plain = explain('09-three-tabs-second.txt')
+    expect(plain.card.blocked?.questions).toEqual({ titles: ['Licence', 'Maintainer', 'Badges'], current: 1 })
+    expect(plain.decisions['blocked.questions']?.rule).toBe('claude.dialog.tabs-guess')
+    expect(plain.decisions['blocked.questions']?.why).toContain('GUESS')
+  })
+
+  test('a preview form has no own-answer row: the last option above the rule stays a plain option', () => {
+    const screen = readFileSync(join(SCREENS, '../cc332-askuser/09-preview.txt'), 'utf8')
+    expect(claudeGrammar.dialog!(screen)?.options.some((o) => o.free_text)).toBe(false)
+  })
+})
+
+describe('a text input among the options (cc332-rules, Tab to amend)', () => {
+  const SCREENS = join(import.meta.dir, '../../../fixtures/screens/cc332-rules')
+  const explain = (file: string) => explainCard(fakeAgent('claude', 'blocked'), readFileSync(join(SCREENS, file), 'utf8'))
+
+  test('typed text in option 1: the inverse-video text cursor in its row makes it free_text', () => {
+    const e = explain('05-bash-amend-typed.ansi')
+    expect(e.card.blocked?.options[0]).toEqual({ index: 1, label: 'Yes, and tell me when done', selected: true, free_text: true })
+    expect(e.decisions['blocked.options']?.why).toContain('option 1 takes typed text (a text cursor')
+    // plain text cannot show it
+    expect(explain('05-bash-amend-typed.txt').card.blocked?.options[0].free_text).toBeUndefined()
+  })
+
+  test('no text cursor, no input: the plain Bash prompt has no free_text option even with colours', () => {
+    expect(explain('03-bash-prompt.ansi').card.blocked?.options.some((o) => o.free_text)).toBe(false)
+  })
+})
+
+describe('a notice that waits for a key and offers no options (cc332-mode-prompts)', () => {
+  const file = join(import.meta.dir, '../../../fixtures/screens/cc332-mode-prompts/04-auto-unavailable-200.txt')
+  test("its title is the question, no options, the rule says so; never the turn's prose as a question", () => {
+    const e = explainCard(fakeAgent('claude', 'blocked'), readFileSync(file, 'utf8'))
+    expect(e.card.blocked?.question).toBe("Auto mode can't check actions in this session")
+    expect(e.card.blocked?.options).toEqual([])
+    expect(e.decisions['blocked.options']?.rule).toBe('claude.dialog.options-keys')
+    expect(e.card.detail).toContain('Enter to stay in auto mode')
+  })
+})
+
+describe('first-run screens (cc332-onboarding)', () => {
+  const SCREENS = join(import.meta.dir, '../../../fixtures/screens/cc332-onboarding')
+  const explain = (file: string) => explainCard(fakeAgent('claude', 'blocked'), readFileSync(join(SCREENS, file), 'utf8'))
+
+  test('a menu with no hint row: options by the ❯ column (the ✔ mark is not in the label), the question a named guess', () => {
+    const e = explain('00-theme-picker.txt')
+    expect(e.card.blocked?.options[0]).toEqual({ index: 0, label: 'Auto (match terminal)', selected: true })
+    expect(e.card.blocked?.options.length).toBe(7)
+    expect(e.decisions['blocked.question']?.rule).toBe('claude.dialog.question-above-menu')
+    expect(e.decisions['blocked.question']?.why).toContain('GUESS')
+  })
+
+  test('"Press Enter to continue" under the art: a notice with no options, its first row the question', () => {
+    const e = explain('01-security-notes.txt')
+    expect(e.card.blocked).toMatchObject({ question: 'Security notes:', options: [] })
+    expect(e.decisions['blocked.options']?.rule).toBe('claude.dialog.options-keys')
   })
 })
