@@ -73,12 +73,6 @@ import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, 
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
 
-/**
- * The record types that can hold conversation (see the table above). Any other
- * type is bookkeeping and yields nothing, whatever fields it carries.
- */
-export const CONVERSATION_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment', 'queue-operation', 'pr-link'])
-
 /** system subtypes that are bookkeeping only. */
 export const SILENT_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(['turn_duration', 'stop_hook_summary', 'api_error', 'bridge_status'])
 
@@ -157,30 +151,36 @@ export function countClaudeLineTapped(line: string, onRecord: (rec: Record<strin
   return line.trim() === '' ? 0 : countJsonLineTapped(line, planRecord, onRecord)
 }
 
+/** A pull request the session opened: one line with its number and address. */
+function prLink(rec: Obj): Slot[] {
+  const url = str(rec.prUrl)
+  if (!url) return []
+  const n = typeof rec.prNumber === 'number' ? ` #${rec.prNumber}` : ''
+  return [{ as: 'fixed', k: 0, role: 'system', kind: 'message', text: `Pull request${n}: ${url}` }]
+}
+
+/** How each record type that belongs to the conversation is planned; every other type is bookkeeping. */
+const PLAN_OF_TYPE: Readonly<Record<string, (rec: Obj) => Slot[] | undefined>> = {
+  user: userRecord,
+  assistant: assistantRecord,
+  system: systemRecord,
+  attachment: attachmentRecord,
+  'queue-operation': queueOperation,
+  'pr-link': prLink,
+}
+
+/**
+ * The record types that can hold conversation (see the table at the top). Any
+ * other type is bookkeeping and yields nothing, whatever fields it carries.
+ */
+export const CONVERSATION_TYPES: ReadonlySet<string> = new Set(Object.keys(PLAN_OF_TYPE))
+
 /** undefined ⇒ the record could not be placed (the line becomes parsed:false). */
 function planRecord(rec: Obj): Slot[] | undefined {
   const type = str(rec.type)
   if (type === undefined) return undefined // not a Claude Code record at all
-  if (!CONVERSATION_TYPES.has(type)) return [] // bookkeeping, known or not
-  switch (type) {
-    case 'user':
-      return userRecord(rec)
-    case 'assistant':
-      return assistantRecord(rec)
-    case 'system':
-      return systemRecord(rec)
-    case 'attachment':
-      return attachmentRecord(rec)
-    case 'queue-operation':
-      return queueOperation(rec)
-    case 'pr-link': {
-      const url = str(rec.prUrl)
-      if (!url) return []
-      const n = typeof rec.prNumber === 'number' ? ` #${rec.prNumber}` : ''
-      return [{ as: 'fixed', k: 0, role: 'system', kind: 'message', text: `Pull request${n}: ${url}` }]
-    }
-  }
-  return []
+  // bookkeeping, known or not (an own property only: "constructor" is a type like any other)
+  return Object.hasOwn(PLAN_OF_TYPE, type) ? PLAN_OF_TYPE[type]!(rec) : []
 }
 
 /** Builds one slot; a slot whose build fails is still one entry (its block, parsed:false). */
