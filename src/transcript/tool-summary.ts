@@ -13,6 +13,16 @@ export type Obj = Record<string, unknown>
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
+/** The JSON value a string holds; undefined for a string that is not JSON, or no string. */
+export function jsonIn(s: unknown): unknown {
+  if (typeof s !== 'string') return undefined
+  try {
+    return JSON.parse(s)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The text of a message's content: a string as it is, else its blocks' text
  * joined by newlines. A `text` block gives its text; `other` gives what the

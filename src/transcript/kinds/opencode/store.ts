@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises'
 import { openInside } from '../../jsonl/jsonl-file'
 import { join, sep } from 'node:path'
 import type { Draft } from '../../entry'
-import { isObj, str } from '../../tool-summary'
+import { isObj, jsonIn, str } from '../../tool-summary'
 import { normalizeOpencodeMessages, type OpencodeLegacyMessage } from './normalize'
 
 /** A session as every opencode reader (store, 1.x API, v2 API) can describe it. */
@@ -101,15 +101,6 @@ function pickDatabase(dataDir: string): string | undefined {
   return best?.path
 }
 
-function parseJson(s: unknown): unknown {
-  if (typeof s !== 'string') return undefined
-  try {
-    return JSON.parse(s)
-  } catch {
-    return undefined
-  }
-}
-
 /** A session from a db row, a 1.x Session.Info or a v2 SessionInfo; undefined when it has no id/directory. */
 export function toOpencodeSession(raw: unknown): OpencodeSession | undefined {
   if (!isObj(raw) || typeof raw.id !== 'string') return undefined
@@ -165,7 +156,7 @@ class SqliteStore implements OpencodeStore {
       .query('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?')
       .all(sessionId, limit) as Row[]
     msgs.reverse()
-    const infos = msgs.map((r) => ({ id: r.id as string, data: parseJson(r.data) }))
+    const infos = msgs.map((r) => ({ id: r.id as string, data: jsonIn(r.data) }))
     if (!infos.length) return []
     const placeholders = infos.map(() => '?').join(',')
     const parts = this.db
@@ -173,7 +164,7 @@ class SqliteStore implements OpencodeStore {
       .all(...infos.map((m) => m.id)) as Row[]
     const byMessage = new Map<string, unknown[]>()
     for (const p of parts) {
-      const data = parseJson(p.data)
+      const data = jsonIn(p.data)
       // The row holds the part without its ids: put them back.
       const part = isObj(data) ? { ...data, id: p.id, messageID: p.message_id, sessionID: sessionId } : { id: p.id, type: 'unparsable' }
       const list = byMessage.get(p.message_id as string) ?? []
@@ -198,7 +189,7 @@ class SqliteStore implements OpencodeStore {
       return [] // a 1.x database without the table
     }
     return rows.map((r) => {
-      const data = parseJson(r.data)
+      const data = jsonIn(r.data)
       return { ...(isObj(data) ? data : {}), id: r.id, type: r.type }
     })
   }
