@@ -67,3 +67,37 @@ export function wrapsInto(line: string, next: string, width: number, slack = 0):
 
 /** Whether any of the patterns matches `s` (vocabularies list several per landmark). */
 export const anyMatch = (res: readonly RegExp[], s: string): boolean => res.some((r) => r.test(s))
+
+/**
+ * A screen's conversation rows cut into blocks, in order (every grammar reads its
+ * transcript area this way): `cur` is the block that takes the next rows, none
+ * after something that ends a block (a rule, a banner's end).
+ */
+export class BlockCut<K extends string> {
+  readonly blocks: { kind: K; rows: string[] }[] = []
+  cur: { kind: K; rows: string[] } | undefined = undefined
+
+  open(kind: K, row: string): void {
+    this.cur = { kind, rows: [row] }
+    this.blocks.push(this.cur)
+  }
+
+  end(): void {
+    this.cur = undefined
+  }
+
+  /** whether a blank row came right before the row last passed to blankRow() */
+  afterBlank = false
+  private blank = false
+
+  /** True for a blank row (the caller skips it); else notes whether a blank row preceded this one (`afterBlank`). */
+  blankRow(row: string): boolean {
+    if (!row.trim()) {
+      this.blank = true
+      return true
+    }
+    this.afterBlank = this.blank
+    this.blank = false
+    return false
+  }
+}

@@ -7,7 +7,7 @@ import { TRANSCRIPT_LINES, type Decision, type DialogReading, type Region, type 
 import { fallbackRules, manifest, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
-import { anyMatch, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
+import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
 import { readTurn, turnFields, unwrapProse } from '../turn'
@@ -281,24 +281,14 @@ function isToolCall(text: string, v: ClaudeVocabulary): boolean {
 /** Cut the conversation rows into blocks: prose, tool rows, notices, status rows, prompts. */
 export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 0): Block[] {
   const { lines, convEnd } = layout
-  const blocks: Block[] = []
-  let cur: Block | undefined
-  let blankBefore = false
-  const open = (kind: BlockKind, row: string) => {
-    cur = { kind, rows: [row] }
-    blocks.push(cur)
-  }
+  const cut = new BlockCut<BlockKind>()
   for (let i = start; i < convEnd; i++) {
     const l = lines[i]
-    if (!l.trim()) {
-      blankBefore = true
-      continue
-    }
-    const wasBlank = blankBefore
-    blankBefore = false
+    if (cut.blankRow(l)) continue
+    const wasBlank = cut.afterBlank
     if (anyMatch(v.banner, l) || isRule(l) || isDashedRule(l) || isBoxArt(l) || anyMatch(v.chrome, l) || indentOf(l) >= v.rightAligned) {
-      if (cur && cur.kind === 'prose' && isDashedRule(l)) continue
-      if (anyMatch(v.banner, l) || isRule(l)) cur = undefined
+      if (cut.cur && cut.cur.kind === 'prose' && isDashedRule(l)) continue
+      if (anyMatch(v.banner, l) || isRule(l)) cut.end()
       continue
     }
     if (v.bullet.test(l)) {
@@ -308,28 +298,28 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
       else if (anyMatch(v.infoRow, text)) kind = 'info'
       // prose never has a result gutter right under it; a notice or tool row does
       else if (i + 1 < convEnd && v.resultGutter.test(lines[i + 1]) && !anyMatch(v.proseResult, lines[i + 1])) kind = 'info'
-      open(kind, text)
+      cut.open(kind, text)
       continue
     }
     if (v.promptLine.test(l)) {
       const text = l.replace(v.promptLine, '')
       // a local slash command's echo ("❯ /compact" + "⎿ output") does not start a turn
-      open(isLocalCommand(layout, i, v) ? 'local' : 'prompt', text)
+      cut.open(isLocalCommand(layout, i, v) ? 'local' : 'prompt', text)
       continue
     }
     if (v.spinner.test(l) || v.statusRow.test(l)) {
-      open('status', l)
+      cut.open('status', l)
       continue
     }
-    if (anyMatch(v.proseResult, l) && cur?.kind === 'prose') {
-      open('info', l)
+    if (anyMatch(v.proseResult, l) && cut.cur?.kind === 'prose') {
+      cut.open('info', l)
       continue
     }
     if (v.resultGutter.test(l)) {
-      if (cur && cur.kind !== 'prose' && cur.kind !== 'prompt') cur.rows.push(l)
+      if (cut.cur && cut.cur.kind !== 'prose' && cut.cur.kind !== 'prompt') cut.cur.rows.push(l)
       // a result at the very top whose row scrolled off: whose it was is unknown
-      else if (!cur && blocks.length === 0 && start === 0) open('other', l)
-      else open('tool', l)
+      else if (!cut.cur && cut.blocks.length === 0 && start === 0) cut.open('other', l)
+      else cut.open('tool', l)
       continue
     }
     const indent = indentOf(l)
@@ -337,33 +327,33 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
     // a tool row, or one whose blinking bullet is off in this frame (a result gutter under it)
     const gutterNext = i + 1 < convEnd && v.resultGutter.test(lines[i + 1])
     if (indent > 0 && indent <= 4 && (isToolCall(text, v) || anyMatch(v.toolRow, text) || (indent === 2 && gutterNext))) {
-      open('tool', text)
+      cut.open('tool', text)
       continue
     }
-    if (indent === 2 && !cur && blocks.length === 0 && start === 0) {
+    if (indent === 2 && !cut.cur && cut.blocks.length === 0 && start === 0) {
       // the first rows on screen continue a prose block whose bullet row scrolled off
-      open('prose', '')
-      cur!.rows = [l]
+      cut.open('prose', '')
+      cut.cur!.rows = [l]
       continue
     }
-    if (indent > 0 && cur) {
-      if (cur.kind === 'prose') {
-        if (wasBlank) cur.rows.push('')
-        cur.rows.push(l)
+    if (indent > 0 && cut.cur) {
+      if (cut.cur.kind === 'prose') {
+        if (wasBlank) cut.cur.rows.push('')
+        cut.cur.rows.push(l)
         continue
       }
-      if (cur.kind === 'prompt' && wasBlank) {
-        open('other', l)
+      if (cut.cur.kind === 'prompt' && wasBlank) {
+        cut.open('other', l)
         continue
       }
-      if (!wasBlank || indent > 2 || cur.kind === 'prompt' || cur.kind === 'local') {
-        cur.rows.push(l)
+      if (!wasBlank || indent > 2 || cut.cur.kind === 'prompt' || cut.cur.kind === 'local') {
+        cut.cur.rows.push(l)
         continue
       }
     }
-    open('other', l)
+    cut.open('other', l)
   }
-  return blocks
+  return cut.blocks
 }
 
 /** The prose block's logical lines: bullet and indent removed, soft wraps joined. Claude
