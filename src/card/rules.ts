@@ -38,6 +38,17 @@ export const fallbackRules: readonly RuleInfo[] = [
 /** The field order X-Gothalo-Rule and explain use. */
 export const EXPLAINED_FIELDS: readonly ExplainedField[] = ['headline', 'detail', 'blocked.question', 'blocked.options', 'blocked.questions', 'permission_mode']
 
+/**
+ * A grammar's rule table as its JSON file holds it ({id, field, says} each): the
+ * rules are data beside the code that names them; manifest() checks them.
+ */
+export function ruleTable(rows: readonly { id: string; field: string; says: string }[]): RuleInfo[] {
+  return rows.map(({ id, field, says }) => {
+    if (!(EXPLAINED_FIELDS as readonly string[]).includes(field)) throw new Error(`rule ${id}: no card field ${field}`)
+    return rule(id, field as ExplainedField, says)
+  })
+}
+
 /** A grammar's manifest, checked once at load: ids unique and in the grammar's namespace. */
 export function manifest(ns: string, rules: readonly RuleInfo[]): readonly RuleInfo[] {
   const seen = new Set<string>()

@@ -4,9 +4,10 @@
 // lives in claude-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type Decision, type DialogReading, type Region, type ScreenGrammar, type ScreenReading } from '../card'
-import { fallbackRules, manifest, turnRules } from '../rules'
+import { fallbackRules, manifest, ruleTable, turnRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
+import CLAUDE_RULES from './claude-rules.json'
 import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
@@ -650,70 +651,11 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   return withMode({ ...base, ...turnFields(turn) })
 }
 
-/** Every rule the Claude Code grammar can name, in the order it tries them. */
-export const claudeRules = manifest('claude', [
-  { id: 'claude.layout.unrecognised', field: 'headline', says: 'no composer, dialog, rule or known block on screen: the fallback reading' },
-  { id: 'claude.dialog.question', field: 'blocked.question', says: 'a live dialog: the paragraph ending in "?" right above its options' },
-  {
-    id: 'claude.dialog.question-sentence',
-    field: 'blocked.question',
-    says: 'a live dialog whose question paragraph goes on after its "?": the sentence up to the "?"',
-  },
-  { id: 'claude.dialog.question-title', field: 'blocked.question', says: 'a live dialog without a question: the title of its section' },
-  { id: 'claude.dialog.question-selected', field: 'blocked.question', says: 'a live dialog with neither: the selected option' },
-  {
-    id: 'claude.dialog.question-above-menu',
-    field: 'blocked.question',
-    says: 'a cursor menu with no hint row (first-run theme picker): a GUESS, the nearest paragraph above it that is not an aside',
-  },
-  { id: 'claude.dialog.context', field: 'detail', says: 'a live dialog: the rows between its top rule and its question (tool, command, file)' },
-  { id: 'claude.dialog.options-numbered', field: 'blocked.options', says: 'options "N. label" numbered 1..n, the ❯ row selected' },
-  { id: 'claude.dialog.options-cursor-menu', field: 'blocked.options', says: 'unnumbered rows beside a ❯ cursor, above a hint row (index 0)' },
-  {
-    id: 'claude.dialog.options-form',
-    field: 'blocked.options',
-    says: 'a form (fields, and buttons side by side such as "Accept    Decline": an MCP elicitation): no options the card can answer',
-  },
-  {
-    id: 'claude.dialog.options-keys',
-    field: 'blocked.options',
-    says: 'a notice under the last rule closed by a key-hint row ("Enter to … · Esc to cancel"): no options, the keys stay in the detail',
-  },
-  {
-    id: 'claude.dialog.tabs-highlight',
-    field: 'blocked.questions',
-    says: 'a tab row "← ☐ A ☐ B ✔ Submit →": the titles, and the tab drawn highlighted is the one shown',
-  },
-  {
-    id: 'claude.dialog.tabs-guess',
-    field: 'blocked.questions',
-    says: 'a tab row read without colours: the titles, and a GUESS of the one shown (the first unanswered tab)',
-  },
-  { id: 'claude.blocked.question-row', field: 'headline', says: 'herdr says blocked but no whole dialog: the last row under the last rule ending in "?"' },
-  { id: 'claude.turn.api-retry', field: 'headline', says: 'the last row of the turn says the API call is being retried: that row' },
-  {
-    id: 'claude.turn.error-notice',
-    field: 'headline',
-    says: 'the turn ends with an error the CLI printed as a ● message ("Request timed out. …"): all its rows joined',
-  },
-  {
-    id: 'claude.turn.prompt-notice',
-    field: 'headline',
-    says: 'the prompt\'s only answer is a "⎿" notice of the CLI right under it ("Prompt is too long · …"): the notice, wrapped rows joined',
-  },
-  ...turnRules('claude'),
-  { id: 'claude.mode.hidden', field: 'permission_mode', says: 'no composer (a dialog or the transcript view replaces the footer): no mode' },
-  { id: 'claude.mode.label', field: 'permission_mode', says: 'a footer row "⏵⏵ <label> on": the label\'s canonical mode' },
-  { id: 'claude.mode.label-raw', field: 'permission_mode', says: 'a footer mode label not in the table: reported lowercased' },
-  { id: 'claude.mode.no-label', field: 'permission_mode', says: 'the unlabelled default footer of older builds ("? for shortcuts"): the default mode' },
-  {
-    id: 'claude.mode.transient',
-    field: 'permission_mode',
-    says: 'a footer row without a mode label that is not the default footer (a transient hint): no mode',
-  },
-  { id: 'claude.mode.no-footer', field: 'permission_mode', says: 'nothing under the composer (cut screen): no mode' },
-  ...fallbackRules,
-])
+/**
+ * Every rule the Claude Code grammar can name, in the order it tries them: what
+ * each says is data (claude-rules.json, checked at load), the ids are the code's.
+ */
+export const claudeRules = manifest('claude', [...ruleTable(CLAUDE_RULES.read), ...turnRules('claude'), ...ruleTable(CLAUDE_RULES.mode), ...fallbackRules])
 
 export const claudeGrammar: ScreenGrammar = {
   kinds: ['claude', 'claude-code'],
