@@ -18,6 +18,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 command -v tmux >/dev/null || { echo "tmux is needed (apt-get install tmux)" >&2; exit 2; }
+CAP_ROOT_GIVEN=${CAP_ROOT:-}
 CAP_ROOT=${CAP_ROOT:-${TMPDIR:-/tmp}/gothalo-capture}
 OUT_ROOT=${OUT_ROOT:-$REPO/fixtures/screens}
 
@@ -41,7 +42,11 @@ agent_setup() {
   VERSION=$("$AGENT_BIN" --version 2>&1 | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
   case $1 in
     claude) PREFIX=${FIXTURE_PREFIX:-cc${VERSION##*.}}; MOCK=$HERE/mock-anthropic.mjs ;;
-    codex) PREFIX=${FIXTURE_PREFIX:-codex}; MOCK=$HERE/mock-openai.mjs ;;
+    codex)
+      PREFIX=${FIXTURE_PREFIX:-codex}; MOCK=$HERE/mock-openai.mjs
+      # codex refuses to create its sandbox helper (codex-linux-sandbox) under the temp dir:
+      # with HOME there, a sandboxed command fails ("bwrap: execvp codex-linux-sandbox")
+      [ -n "$CAP_ROOT_GIVEN" ] || CAP_ROOT=${XDG_CACHE_HOME:-$HOME/.cache}/gothalo-capture ;;
     opencode) PREFIX=${FIXTURE_PREFIX:-opencode}; MOCK=$HERE/mock-anthropic.mjs ;;
     pi) PREFIX=${FIXTURE_PREFIX:-pi}; MOCK=$HERE/mock-anthropic.mjs ;;
   esac

@@ -63,6 +63,7 @@ for (const scenario of [
   'opencode',
   'opencode-permissions',
   'opencode-more',
+  'opencode-subagent',
 ]) {
   const expected: Expected = JSON.parse(readFileSync(join(ROOT, scenario, 'expected.json'), 'utf8'))
   const read = expected.agent === 'pi' ? readPi : readOpencode
