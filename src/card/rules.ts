@@ -49,6 +49,17 @@ export function ruleTable(rows: readonly { id: string; field: string; says: stri
   })
 }
 
+/** A grammar's rules file (<kind>-rules.json): its rules tried before the shared turn rules, and those tried after. */
+export interface RulesFile {
+  before_turn: readonly { id: string; field: string; says: string }[]
+  after_turn: readonly { id: string; field: string; says: string }[]
+}
+
+/** Every rule a grammar can name, in the order it tries them: its own before the turn's, the turn's, its own after, the fallback's. */
+export function grammarRules(ns: string, file: RulesFile): readonly RuleInfo[] {
+  return manifest(ns, [...ruleTable(file.before_turn), ...turnRules(ns), ...ruleTable(file.after_turn), ...fallbackRules])
+}
+
 /** A grammar's manifest, checked once at load: ids unique and in the grammar's namespace. */
 export function manifest(ns: string, rules: readonly RuleInfo[]): readonly RuleInfo[] {
   const seen = new Set<string>()

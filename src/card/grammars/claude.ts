@@ -4,7 +4,7 @@
 // lives in claude-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type Decision, type DialogReading, type Region, type ScreenGrammar, type ScreenReading } from '../card'
-import { fallbackRules, manifest, ruleTable, turnRules } from '../rules'
+import { grammarRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import CLAUDE_RULES from './claude-rules.json'
@@ -655,7 +655,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
  * Every rule the Claude Code grammar can name, in the order it tries them: what
  * each says is data (claude-rules.json, checked at load), the ids are the code's.
  */
-export const claudeRules = manifest('claude', [...ruleTable(CLAUDE_RULES.read), ...turnRules('claude'), ...ruleTable(CLAUDE_RULES.mode), ...fallbackRules])
+export const claudeRules = grammarRules('claude', CLAUDE_RULES)
 
 export const claudeGrammar: ScreenGrammar = {
   kinds: ['claude', 'claude-code'],

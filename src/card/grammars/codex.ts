@@ -12,7 +12,8 @@
 // a failed one with "■ <error>". The wording lives in codex-vocabulary.ts.
 import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type DialogReading as Blocked, type Decision, type ScreenGrammar, type ScreenReading } from '../card'
-import { fallbackRules, manifest, turnRules } from '../rules'
+import { grammarRules } from '../rules'
+import CODEX_RULES from './codex-rules.json'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import { anyMatch, indentOf, isBoxArt, isRule, paneWidth } from '../lines'
@@ -475,25 +476,11 @@ export function codexMode(screen: string): string | undefined {
 }
 
 /** Every rule the Codex CLI grammar can name (src/card/rules.ts). */
-export const codexRules = manifest('codex', [
-  { id: 'codex.exited', field: 'headline', says: 'codex quit and printed its session summary: the summary as detail' },
-  { id: 'codex.resume-picker', field: 'headline', says: 'the `codex resume` picker: its rows as detail' },
-  { id: 'codex.layout.unrecognised', field: 'headline', says: "none of codex's landmarks on screen: the fallback reading" },
-  ...V.dialogs.map((d) => ({ id: d.rule, field: 'blocked.question' as const, says: `a live dialog titled ${d.title}` })),
-  { id: 'codex.dialog.question', field: 'blocked.question', says: 'request_user_input: the paragraph under "Question N/M"' },
-  { id: 'codex.dialog.elicitation', field: 'blocked.question', says: 'an MCP elicitation: the message under "Field N/M" (the field name is context)' },
-  { id: 'codex.dialog.numbered', field: 'blocked.question', says: 'a numbered dialog with an unknown title: the paragraph above its options (a guess)' },
-  { id: 'codex.dialog.untitled', field: 'blocked.question', says: 'numbered options with nothing above them but the conversation: no question (a guess)' },
-  { id: 'codex.dialog.options', field: 'blocked.options', says: 'the numbered options, "›" on the selected one' },
-  ...turnRules('codex'),
-  { id: 'codex.turn.error', field: 'headline', says: 'the turn ended with "■ …" (an error)' },
-  { id: 'codex.turn.interrupted', field: 'headline', says: 'the turn was interrupted before it said anything' },
-  { id: 'codex.status.reconnecting', field: 'headline', says: 'nothing said yet; the status row says "Reconnecting…"' },
-  { id: 'codex.status.working', field: 'headline', says: 'nothing said yet; the status row says it is working' },
-  { id: 'codex.mode.plan', field: 'permission_mode', says: 'the footer shows "Plan mode": plan' },
-  { id: 'codex.mode.none', field: 'permission_mode', says: 'no Plan mode label: no mode' },
-  ...fallbackRules,
-])
+/**
+ * Every rule the codex grammar can name, in the order it tries them: what each
+ * says is data (codex-rules.json, checked at load), the ids are the code's.
+ */
+export const codexRules = grammarRules('codex', CODEX_RULES)
 
 export const codexGrammar: ScreenGrammar = {
   kinds: ['codex'],

@@ -10,7 +10,8 @@
 // is the first option — the one opencode highlights when a dialog opens.
 import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type DialogReading, type Option, type Region, type ScreenGrammar, type ScreenReading } from '../card'
-import { fallbackRules, manifest, turnRules } from '../rules'
+import { grammarRules } from '../rules'
+import OPENCODE_RULES from './opencode-rules.json'
 import { screenLines } from '../clean'
 import { readDialog } from '../dialog'
 import { anyMatch, isBoxArt, paneWidth } from '../lines'
@@ -354,21 +355,11 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
   return { ...base, ...turnFields(turn), regions }
 }
 
-export const opencodeRules = manifest('opencode', [
-  { id: 'opencode.layout.exited', field: 'headline', says: 'opencode quit and printed its session summary: the summary as detail' },
-  { id: 'opencode.layout.unrecognised', field: 'headline', says: 'neither prompt box, dialog nor exit summary: the fallback reading' },
-  { id: 'opencode.dialog.permission', field: 'blocked.question', says: 'a "Permission required" box with its buttons' },
-  { id: 'opencode.dialog.question', field: 'blocked.question', says: 'a question-tool form with numbered options' },
-  {
-    id: 'opencode.dialog.review',
-    field: 'blocked.question',
-    says: 'the review tab of a several-question call: its title, the answers as context, no options (Enter submits)',
-  },
-  { id: 'opencode.dialog.buttons', field: 'blocked.options', says: 'unnumbered permission buttons (index 0), the highlighted one by colour' },
-  { id: 'opencode.dialog.numbered', field: 'blocked.options', says: 'numbered question options, the highlighted one by colour' },
-  ...turnRules('opencode'),
-  ...fallbackRules,
-])
+/**
+ * Every rule the opencode grammar can name, in the order it tries them: what each
+ * says is data (opencode-rules.json, checked at load), the ids are the code's.
+ */
+export const opencodeRules = grammarRules('opencode', OPENCODE_RULES)
 
 export const opencodeGrammar: ScreenGrammar = {
   kinds: ['opencode'],

@@ -11,7 +11,8 @@
 // alternating, ending on text — so a run of plain groups alternates user/assistant.
 import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type DialogReading, type DriveState, type Region, type ScreenGrammar, type ScreenReading } from '../card'
-import { fallbackRules, manifest, turnRules } from '../rules'
+import { grammarRules } from '../rules'
+import PI_RULES from './pi-rules.json'
 import { screenLines } from '../clean'
 import { anyMatch, columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
@@ -317,17 +318,11 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
   return { ...base, ...turnFields(turn), regions }
 }
 
-export const piRules = manifest('pi', [
-  { id: 'pi.layout.unrecognised', field: 'headline', says: "neither pi's editor nor its banner on screen: the fallback reading" },
-  {
-    id: 'pi.dialog.select',
-    field: 'blocked.question',
-    says: 'an extension select/confirm dialog: title, message rows, "→" option rows above the "↑↓ navigate" hint',
-  },
-  { id: 'pi.dialog.input', field: 'blocked.question', says: 'an extension input dialog: title, "> typed" row above the "enter submit" hint' },
-  ...turnRules('pi'),
-  ...fallbackRules,
-])
+/**
+ * Every rule the pi grammar can name, in the order it tries them: what each
+ * says is data (pi-rules.json, checked at load), the ids are the code's.
+ */
+export const piRules = grammarRules('pi', PI_RULES)
 
 export const piGrammar: ScreenGrammar = {
   kinds: ['pi'],
