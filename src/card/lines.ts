@@ -69,7 +69,7 @@ export function wrapsInto(line: string, next: string, width: number, slack = 0):
 export const anyMatch = (res: readonly RegExp[], s: string): boolean => res.some((r) => r.test(s))
 
 /**
- * A screen's conversation rows cut into blocks, in order (every grammar reads its
+ * A screen's conversation rows cut into blocks, in order (Claude's and codex's grammars read their
  * transcript area this way): `cur` is the block that takes the next rows, none
  * after something that ends a block (a rule, a banner's end).
  */

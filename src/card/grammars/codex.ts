@@ -16,7 +16,7 @@ import { grammarRules } from '../rules'
 import CODEX_RULES from './codex-rules.json'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
-import { anyMatch, indentOf, isBoxArt, isRule, paneWidth } from '../lines'
+import { anyMatch, BlockCut, indentOf, isBoxArt, isRule, paneWidth } from '../lines'
 import { capDetail, readTurn, unwrapProse } from '../turn'
 import { codexVocabulary as V, type CodexVocabulary } from './codex-vocabulary'
 import { unrecognised } from './fallback'
@@ -222,50 +222,40 @@ function isToolCell(text: string, next: string, v: CodexVocabulary): boolean {
 /** Cut the conversation rows into blocks. */
 export function codexBlocksOf(layout: CodexLayout, v: CodexVocabulary = V): CodexBlock[] {
   const { lines, convEnd } = layout
-  const blocks: CodexBlock[] = []
-  let cur: CodexBlock | undefined
-  let blank = false
-  const open = (kind: BlockKind, row: string) => {
-    cur = { kind, rows: [row] }
-    blocks.push(cur)
-  }
+  const cut = new BlockCut<BlockKind>()
   for (let i = 0; i < convEnd; i++) {
     const l = lines[i]
-    if (!l.trim()) {
-      blank = true
-      continue
-    }
-    const wasBlank = blank
-    blank = false
+    if (cut.blankRow(l)) continue
+    const wasBlank = cut.afterBlank
     if (isBoxArt(l) || isRule(l)) {
-      cur = undefined
+      cut.end()
       continue
     }
     if (anyMatch(v.chrome, l)) continue
     if (v.banner.test(l)) {
-      open('banner', l.trim())
+      cut.open('banner', l.trim())
       // the header's own rows (cwd, "permissions: YOLO mode") run to the next blank row
-      while (i + 1 < convEnd && lines[i + 1].trim()) cur!.rows.push(lines[++i].trim())
-      cur = undefined
+      while (i + 1 < convEnd && lines[i + 1].trim()) cut.cur!.rows.push(lines[++i].trim())
+      cut.end()
       continue
     }
     if (v.doneMarker.test(l)) {
-      open('done', l.trim())
-      cur = undefined
+      cut.open('done', l.trim())
+      cut.end()
       continue
     }
     if (indentOf(l) === 0) {
       if (v.prompt.test(l)) {
-        open('prompt', l.replace(v.prompt, '  '))
+        cut.open('prompt', l.replace(v.prompt, '  '))
         continue
       }
       if (v.interrupted.test(l)) {
-        open('interrupted', l.trim())
+        cut.open('interrupted', l.trim())
         continue
       }
       const err = v.turnError.exec(l)
       if (err) {
-        open('error', err[1].trim())
+        cut.open('error', err[1].trim())
         continue
       }
       if (v.cell.test(l)) {
@@ -275,25 +265,25 @@ export function codexBlocksOf(layout: CodexLayout, v: CodexVocabulary = V): Code
         else if (v.reconnecting.test(text)) kind = 'status'
         else if (isToolCell(text, lines[i + 1] ?? '', v)) kind = 'tool'
         else if (anyMatch(v.infoCell, text)) kind = 'info'
-        open(kind, l.replace(v.cell, '  '))
+        cut.open(kind, l.replace(v.cell, '  '))
         continue
       }
       if (anyMatch(v.infoCell, l)) {
-        open('info', l)
+        cut.open('info', l)
         continue
       }
-      open('other', l)
+      cut.open('other', l)
       continue
     }
     // an indented row: part of the cell above (prose keeps its paragraphs across blank rows)
-    if (cur && (!wasBlank || cur.kind === 'prose' || cur.kind === 'prompt')) {
-      if (wasBlank) cur.rows.push('')
-      cur.rows.push(l)
+    if (cut.cur && (!wasBlank || cut.cur.kind === 'prose' || cut.cur.kind === 'prompt')) {
+      if (wasBlank) cut.cur.rows.push('')
+      cut.cur.rows.push(l)
       continue
     }
-    open('other', l)
+    cut.open('other', l)
   }
-  return blocks
+  return cut.blocks
 }
 
 /** A prose cell's logical lines: the two-column indent removed, codex's own wraps joined. */
