@@ -21,6 +21,30 @@ export interface TurnOf<B> {
   stepOf(b: B): string
 }
 
+/** Which block kinds are prompts, prose and tool steps, for a grammar whose blocks name what they are. */
+export interface BlockKinds {
+  prompt: readonly string[]
+  prose: readonly string[]
+  tool: readonly string[]
+}
+
+/** The TurnOf of blocks that name what they are in `kind` (every grammar's). */
+export function turnByKind<B extends { kind: string }>(
+  blocks: readonly B[],
+  kinds: BlockKinds,
+  proseOf: (b: B) => string[],
+  stepOf: (b: B) => string,
+): TurnOf<B> {
+  return {
+    blocks,
+    isPrompt: (b) => kinds.prompt.includes(b.kind),
+    isProse: (b) => kinds.prose.includes(b.kind),
+    isTool: (b) => kinds.tool.includes(b.kind),
+    proseOf,
+    stepOf,
+  }
+}
+
 export interface TurnReading {
   headline: string
   detail: string

@@ -11,7 +11,7 @@ import CLAUDE_RULES from './claude-rules.json'
 import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
-import { readTurn, turnFields, unwrapProse } from '../turn'
+import { type BlockKinds, readTurn, turnByKind, turnFields, unwrapProse } from '../turn'
 import { DEFAULT_CELL, highlighted, styledRows, type StyledRow } from '../sgr'
 
 interface Composer {
@@ -515,6 +515,9 @@ const QUESTION_RULE = {
   'above-menu': ['claude.dialog.question-above-menu', 'a menu without hint row: GUESS, the nearest paragraph above it that is not an aside'],
 } as const
 
+/** Which of its blocks the turn policy reads as prompts, prose and tool steps (src/card/turn.ts). */
+const CLAUDE_TURN_BLOCKS: BlockKinds = { prompt: ['prompt'], prose: ['prose'], tool: ['tool'] }
+
 /** Read a Claude Code screen. Anything unrecognised degrades to the fallback reading. */
 export function readClaude(screen: string, agent: AgentInfo | undefined, v: ClaudeVocabulary = V): ScreenReading {
   const layout = layoutOf(screen, v)
@@ -635,19 +638,13 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   }
 
   // the current turn only: after the last echoed prompt (a stale answer is not this turn's)
-  const turn = readTurn(
-    {
-      blocks,
-      isPrompt: (b) => b.kind === 'prompt',
-      isProse: (b) => b.kind === 'prose',
-      isTool: (b) => b.kind === 'tool',
-      proseOf: (b) => proseLines(b.rows, layout.width, v),
-      stepOf: (b) => toolStep(b, v),
-    },
-    agent,
-    agent?.agent_status === 'working',
-    'claude',
+  const turnView = turnByKind(
+    blocks,
+    CLAUDE_TURN_BLOCKS,
+    (b) => proseLines(b.rows, layout.width, v),
+    (b) => toolStep(b, v),
   )
+  const turn = readTurn(turnView, agent, agent?.agent_status === 'working', 'claude')
   return withMode({ ...base, ...turnFields(turn) })
 }
 

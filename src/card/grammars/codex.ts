@@ -17,7 +17,7 @@ import CODEX_RULES from './codex-rules.json'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import { anyMatch, BlockCut, indentOf, isBoxArt, isRule, paneWidth } from '../lines'
-import { capDetail, readTurn, unwrapProse } from '../turn'
+import { type BlockKinds, capDetail, readTurn, turnByKind, unwrapProse } from '../turn'
 import { codexVocabulary as V, type CodexVocabulary } from './codex-vocabulary'
 import { unrecognised } from './fallback'
 
@@ -334,6 +334,9 @@ function transcriptOf(layout: CodexLayout, blocks: readonly CodexBlock[], v: Cod
   return out.reverse()
 }
 
+/** Which of its blocks the turn policy reads as prompts, prose and tool steps (src/card/turn.ts). */
+const CODEX_TURN_BLOCKS: BlockKinds = { prompt: ['prompt', 'banner'], prose: ['prose'], tool: ['tool'] }
+
 /** Read a Codex CLI screen. A screen with none of codex's landmarks degrades to the fallback. */
 export function readCodex(screen: string, agent: AgentInfo | undefined, v: CodexVocabulary = V): ScreenReading {
   const layout = codexLayoutOf(screen, v)
@@ -412,19 +415,13 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
   const turnBlocks = blocks.slice(start)
   const status = [...turnBlocks].reverse().find((b) => b.kind === 'status')
   const working = !!status || agent?.agent_status === 'working'
-  const turn = readTurn(
-    {
-      blocks,
-      isPrompt: (b) => b.kind === 'prompt' || b.kind === 'banner',
-      isProse: (b) => b.kind === 'prose',
-      isTool: (b) => b.kind === 'tool',
-      proseOf: (b) => proseLines(b, layout.width),
-      stepOf: (b) => toolStep(b),
-    },
-    agent,
-    working,
-    'codex',
+  const turnView = turnByKind(
+    blocks,
+    CODEX_TURN_BLOCKS,
+    (b) => proseLines(b, layout.width),
+    (b) => toolStep(b),
   )
+  const turn = readTurn(turnView, agent, working, 'codex')
   let { headline, detail, rule } = turn
   let why = turn.why
   headline = headline.replace(LIST_MARK, '')
@@ -465,13 +462,16 @@ export function codexMode(screen: string): string | undefined {
   return layout.planMode ? 'plan' : 'default'
 }
 
-/** Every rule the Codex CLI grammar can name (src/card/rules.ts). */
 /**
  * Every rule the codex grammar can name, in the order it tries them: what each
  * says is data (codex-rules.json, checked at load), the ids are the code's.
  */
 export const codexRules = grammarRules('codex', CODEX_RULES)
 
+// Each kind's grammar is an object of its own behind the one ScreenGrammar interface
+// (src/card/card.ts): the same fields filled with the kind's own readers. `duplicates`
+// lists codex's and opencode's as alike; they stay apart by design (adding or changing a
+// kind never edits another's).
 export const codexGrammar: ScreenGrammar = {
   kinds: ['codex'],
   rules: codexRules,

@@ -17,7 +17,7 @@ import { readDialog } from '../dialog'
 import { anyMatch, isBoxArt, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
 import { DEFAULT_CELL, highlighted, styleAt, styledRows, type Cell, type StyledRow } from '../sgr'
-import { readTurn, turnFields, unwrapProse } from '../turn'
+import { type BlockKinds, readTurn, turnByKind, turnFields, unwrapProse } from '../turn'
 import { opencodeVocabulary as V, type OpencodeVocabulary } from './opencode-vocabulary'
 
 type BlockKind = 'user' | 'tool' | 'prose' | 'status'
@@ -291,6 +291,9 @@ function transcriptOf(layout: OpencodeLayout, v: OpencodeVocabulary): string[] {
   return out.reverse()
 }
 
+/** Which of its blocks the turn policy reads as prompts, prose and tool steps (src/card/turn.ts). */
+const OPENCODE_TURN_BLOCKS: BlockKinds = { prompt: ['user'], prose: ['prose'], tool: ['tool'] }
+
 /** Read an opencode screen. Neither prompt box, dialog nor exit summary → the fallback. */
 export function readOpencode(screen: string, agent: AgentInfo | undefined, v: OpencodeVocabulary = V): ScreenReading {
   const layout = opencodeLayoutOf(screen, v)
@@ -339,19 +342,13 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
   }
 
   // the current turn only: after the last prompt (a stale answer is not this turn's)
-  const turn = readTurn(
-    {
-      blocks: blocksOf(layout, v),
-      isPrompt: (b) => b.kind === 'user',
-      isProse: (b) => b.kind === 'prose',
-      isTool: (b) => b.kind === 'tool',
-      proseOf: (b) => proseLines(b.rows, layout.width, v),
-      stepOf: (b) => toolStep(b, v),
-    },
-    agent,
-    agent?.agent_status === 'working',
-    'opencode',
+  const turnView = turnByKind(
+    blocksOf(layout, v),
+    OPENCODE_TURN_BLOCKS,
+    (b) => proseLines(b.rows, layout.width, v),
+    (b) => toolStep(b, v),
   )
+  const turn = readTurn(turnView, agent, agent?.agent_status === 'working', 'opencode')
   return { ...base, ...turnFields(turn), regions }
 }
 
@@ -361,6 +358,10 @@ export function readOpencode(screen: string, agent: AgentInfo | undefined, v: Op
  */
 export const opencodeRules = grammarRules('opencode', OPENCODE_RULES)
 
+// Each kind's grammar is an object of its own behind the one ScreenGrammar interface
+// (src/card/card.ts): the same fields filled with the kind's own readers. `duplicates`
+// lists codex's and opencode's as alike; they stay apart by design (adding or changing a
+// kind never edits another's).
 export const opencodeGrammar: ScreenGrammar = {
   kinds: ['opencode'],
   rules: opencodeRules,

@@ -16,7 +16,7 @@ import PI_RULES from './pi-rules.json'
 import { screenLines } from '../clean'
 import { anyMatch, columns, isBoxArt, isDashedRule, isRule, paneWidth } from '../lines'
 import { unrecognised } from './fallback'
-import { readTurn, turnFields, unwrapProse } from '../turn'
+import { type BlockKinds, readTurn, turnByKind, turnFields, unwrapProse } from '../turn'
 import { piVocabulary as V, type PiVocabulary } from './pi-vocabulary'
 
 // the editor grows with its draft; its two rules are never further apart than this
@@ -267,6 +267,9 @@ export function piDialogOf(layout: PiLayout, v: PiVocabulary = V): PiDialog | un
   return { blocked: { question: texts[0], options }, context: texts.slice(1), drive: { kind: 'select' } }
 }
 
+/** Which of its blocks the turn policy reads as prompts, prose and tool steps (src/card/turn.ts). */
+const PI_TURN_BLOCKS: BlockKinds = { prompt: ['user', 'notice', 'banner'], prose: ['text', 'error'], tool: ['tool'] }
+
 /** Read a pi screen. A screen with neither pi's editor nor its banner degrades to the fallback. */
 export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabulary = V): ScreenReading {
   const layout = piLayoutOf(screen, v)
@@ -300,19 +303,13 @@ export function readPi(screen: string, agent: AgentInfo | undefined, v: PiVocabu
   }
 
   // the current turn only: after the last prompt or notice (a stale answer is not this turn's)
-  const turn = readTurn(
-    {
-      blocks: layout.groups,
-      isPrompt: (g) => g.kind === 'user' || g.kind === 'notice' || g.kind === 'banner',
-      isProse: (g) => g.kind === 'text' || g.kind === 'error',
-      isTool: (g) => g.kind === 'tool',
-      proseOf: (g) => proseLines(g.rows, layout.width, v),
-      stepOf: (g) => toolStep(g, v),
-    },
-    agent,
-    layout.spinning || agent?.agent_status === 'working',
-    'pi',
+  const turnView = turnByKind(
+    layout.groups,
+    PI_TURN_BLOCKS,
+    (g) => proseLines(g.rows, layout.width, v),
+    (g) => toolStep(g, v),
   )
+  const turn = readTurn(turnView, agent, layout.spinning || agent?.agent_status === 'working', 'pi')
   const regions: Region[] = [{ name: 'conversation', from: 0, to: layout.convEnd }]
   if (layout.editorTop >= 0) regions.push({ name: 'editor', from: layout.editorTop, to: layout.editorBottom + 1 })
   return { ...base, ...turnFields(turn), regions }
