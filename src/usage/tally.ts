@@ -78,16 +78,20 @@ export class UsageTally {
   /**
    * Adds one response's usage to the totals. A response recorded again under
    * the same id (Claude writes one record per content block, each with the
-   * usage so far) replaces the earlier figures instead of adding to them.
+   * usage so far) replaces the earlier figures instead of adding to them. The
+   * index pass calls this for every response of a long session: no allocation
+   * but the first.
    */
-  addTurn(u: TurnUsage): void {
+  addTurn(id: string | undefined, input: number, output: number, cacheRead: number, cacheWrite: number): void {
     this.hasTokens = true
-    if (this.open && u.id !== undefined && this.open.id === u.id) {
-      this.open = u
-      return
-    }
-    if (this.open) this.commit(this.open)
-    this.open = u
+    let o = this.open
+    if (o && !(id !== undefined && o.id === id)) this.commit(o)
+    if (!o) o = this.open = { id, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
+    o.id = id
+    o.input = input
+    o.output = output
+    o.cacheRead = cacheRead
+    o.cacheWrite = cacheWrite
   }
 
   /** Totals stated whole by the agent (codex's total_token_usage): they replace what was added. */

@@ -17,19 +17,16 @@ export function addClaudeUsage(tally: UsageTally, rec: Obj): void {
   const model = typeof msg.model === 'string' ? msg.model : undefined
   if (model === '<synthetic>') return // written by the CLI itself (errors, interrupts): no request behind it
   const u = msg.usage
-  const turn = {
-    id: typeof msg.id === 'string' ? msg.id : undefined,
-    input: count(u.input_tokens),
-    output: count(u.output_tokens),
-    cacheRead: count(u.cache_read_input_tokens),
-    cacheWrite: count(u.cache_creation_input_tokens),
-  }
+  const input = count(u.input_tokens)
+  const output = count(u.output_tokens)
+  const cacheRead = count(u.cache_read_input_tokens)
+  const cacheWrite = count(u.cache_creation_input_tokens)
   tally.cacheRead = tally.cacheWrite = true
-  tally.addTurn(turn)
+  tally.addTurn(typeof msg.id === 'string' ? msg.id : undefined, input, output, cacheRead, cacheWrite)
   // a subagent's turns (older versions keep them in the parent, isSidechain) cost tokens, not context
   if (rec.isSidechain === true) return
-  const prompt = turn.input + turn.cacheRead + turn.cacheWrite
-  if (prompt + turn.output === 0) return // a record with empty usage says nothing about the context
+  const prompt = input + cacheRead + cacheWrite
+  if (prompt + output === 0) return // a record with empty usage says nothing about the context
   tally.setContext(prompt)
   if (model) tally.model = model
   tally.seen(rec.timestamp)

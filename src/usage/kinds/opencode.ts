@@ -13,7 +13,7 @@ export function addOpencodeUsage(tally: UsageTally, raw: unknown): void {
   const cache = isObj(tk.cache) ? tk.cache : {}
   const turn = { input: count(tk.input), output: count(tk.output), cacheRead: count(cache.read), cacheWrite: count(cache.write) }
   tally.cacheRead = tally.cacheWrite = true
-  tally.addTurn(turn)
+  tally.addTurn(undefined, turn.input, turn.output, turn.cacheRead, turn.cacheWrite)
   if (isCost(m.cost)) tally.addCost(m.cost)
   const prompt = turn.input + turn.cacheRead + turn.cacheWrite
   if (prompt + turn.output === 0) return // still streaming, or failed before an answer

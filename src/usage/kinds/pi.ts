@@ -11,7 +11,7 @@ export function addPiUsage(tally: UsageTally, rec: Obj): void {
   const u = msg.usage
   const turn = { input: count(u.input), output: count(u.output), cacheRead: count(u.cacheRead), cacheWrite: count(u.cacheWrite) }
   tally.cacheRead = tally.cacheWrite = true
-  tally.addTurn(turn)
+  tally.addTurn(undefined, turn.input, turn.output, turn.cacheRead, turn.cacheWrite)
   if (isObj(u.cost) && isCost(u.cost.total)) tally.addCost(u.cost.total)
   const prompt = turn.input + turn.cacheRead + turn.cacheWrite
   // an aborted or failed request records zeros: it says nothing about the context
