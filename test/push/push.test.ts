@@ -221,7 +221,9 @@ describe('Web Push', () => {
         .filter((c) => c[1] === 'send-keys' || c[1] === 'send-text')
         .slice(-1),
     ).toEqual([['pane', 'send-keys', 'w1:p2', '3']])
-  })
+    // /answer waits ~2.8 s for a screen the stand-in never changes, and the second push can take a
+    // poll or two: more than bun's default 5 s on a busy machine (a clean-clone run timed out)
+  }, 15_000)
 
   test('a pane that closes while it waits is retracted; a pane the phone was never told about is not', async () => {
     const panes = [
@@ -369,8 +371,10 @@ describe('Web Push', () => {
   })
 
   test('a retried message never lands after a newer one for the same notification', async () => {
-    // the blocked message fails once; the retraction that follows goes through; the retry is dropped
-    const { svc, b, dev, sub } = await setup((n) => (n === 1 ? 503 : 201), { backoffMs: 400 })
+    // the blocked message fails once; the retraction that follows goes through; the retry is dropped.
+    // The retry waits 2.5 s: the retraction must be queued before it fires, and on a busy machine the
+    // hub took more than the 400 ms this test once allowed to see the pane move on (a clean-clone run).
+    const { svc, b, dev, sub } = await setup((n) => (n === 1 ? 503 : 201), { backoffMs: 2500 })
     await b.post('/push/subscriptions', { subscription: sub.json }, dev.token)
     await waitFor(() => b.app.decorator.events.ready, 5000, 'the event hub')
     block(b, 4)
