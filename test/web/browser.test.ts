@@ -365,6 +365,15 @@ describe('the phone client', () => {
     // (the scroll follows the render: wait for it, as a reader's eye would)
     const atBottom = () => p.page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 60)
     await waitFor(atBottom, 5000, 'the view to follow to the bottom')
+    // Something above the transcript appearing late (the usage strip once /usage answers) shrinks
+    // its box: a view that follows the tail stays at the bottom.
+    await p.page.evaluate(() => {
+      const d = (globalThis as any).document
+      const tall = d.createElement('div')
+      tall.style.height = '160px'
+      d.querySelector('.transcript-wrap').before(tall)
+    })
+    await waitFor(atBottom, 5000, 'the view to stay at the bottom when its box shrinks')
   })
 
   test('a scroll before the newest page is complete does not stop the view going to the bottom', async () => {

@@ -344,6 +344,21 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
     b.first = first
   }, [state.entries, state.backlogDone])
 
+  // The box itself changes size when something above it appears or grows (the usage strip, the
+  // card, the subagent list): a view that follows the tail stays at the bottom through that too.
+  useEffect(() => {
+    const el = box.current
+    if (!el || typeof ResizeObserver === 'undefined') return
+    const watch = new ResizeObserver(() => {
+      if (!stick.current || !state.backlogDone) return
+      el.scrollTop = el.scrollHeight
+      before.current.top = el.scrollTop
+      before.current.height = el.scrollHeight
+    })
+    watch.observe(el)
+    return () => watch.disconnect()
+  }, [state.backlogDone])
+
   const onScroll = () => {
     const el = box.current
     if (!el) return // a scroll event can land after the view is gone
