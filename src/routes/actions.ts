@@ -8,8 +8,26 @@ import { needs } from '../auth/scopes'
 import type { Principal } from '../auth/types'
 import { AttachmentNotTaken, handAttachments } from '../attachments/hand'
 import type { Attachment } from '../attachments/store'
+import { HerdrError, type HerdrClient } from '../herdr/client'
+import type { AgentInfo } from '../herdr/types'
 
 export const SEND_MAX = 4096
+
+export const SHELL_TAKES_NO_ATTACHMENTS = 'a shell takes no attachments'
+
+/**
+ * The pane's agent; undefined when the pane is there but runs no agent (a
+ * shell). A pane that is not there at all stays herdr's not-found (404 `no such pane`).
+ */
+async function agentOrShell(herdr: HerdrClient, pane: string): Promise<AgentInfo | undefined> {
+  try {
+    return await herdr.agentGet(pane)
+  } catch (e) {
+    if (!(e instanceof HerdrError) || e.kind !== 'not_found') throw e
+    await herdr.paneRead(pane, { source: 'visible' }) // not found here too: no such pane
+    return undefined
+  }
+}
 
 /** `text` of /answer: what /send allows, minus \n (the answer's Enter is the bridge's). */
 const ANSWER_TEXT_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/
@@ -54,7 +72,8 @@ export function actionRoutes(ctx: Ctx) {
           const p = (c as unknown as { principal: Principal }).principal
           const found = body.attachments.map((id) => ctx.attachments?.get(id, p.kind === 'device' ? p.deviceId : undefined))
           if (found.some((a) => !a)) return status(404, 'no such attachment')
-          const agent = await herdr.agentGet(pane)
+          const agent = await agentOrShell(herdr, pane)
+          if (!agent) return status(409, SHELL_TAKES_NO_ATTACHMENTS)
           if (agent.agent_status !== 'idle' && agent.agent_status !== 'done') return status(409, 'agent is busy')
           try {
             typed = await handAttachments(herdr, pane, agent.agent ?? '', found as Attachment[], typed)

@@ -25,6 +25,7 @@ beforeAll(async () => {
         fakePane('pi', { pane_id: 'w1:p2', screen: '> ', agent: { agent_status: 'idle', state_change_seq: 1 } }),
         fakePane('opencode', { pane_id: 'w1:p3', screen: '> ', echo: 'shell', agent: { agent_status: 'idle', state_change_seq: 1 } }),
         claudePane({ pane_id: 'w1:p4', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 1 } }),
+        { pane_id: 'w1:p5', workspace_id: 'w1', tab_id: 'w1:t1', cwd: '/home/me', screen: 'me@box:~$ \n' },
       ],
     },
   })
@@ -108,6 +109,22 @@ describe('POST /send with attachments', () => {
     const before = input().length
     expect((await send({ pane: 'w1:p3', text: 'summarize\n', attachments: [a.id] })).status).toBe(200)
     expect(input().slice(before)[0]).toEqual(['pane', 'send-input', 'w1:p3', a.path])
+  })
+
+  test('a shell pane takes no attachments (409, the pane is there), a plain /send to it is typed; a pane that is not there stays 404', async () => {
+    const mine = (await (await upload(PNG, 'image/png')).json()) as { id: string }
+    const before = input().length
+    const r = await send({ pane: 'w1:p5', text: 'ls\n', attachments: [mine.id] })
+    expect([r.status, await r.text()]).toEqual([409, 'a shell takes no attachments'])
+    const gone = await send({ pane: 'w1:p9', text: 'ls\n', attachments: [mine.id] })
+    expect([gone.status, await gone.text()]).toEqual([404, 'no such pane'])
+    expect(input().length).toBe(before)
+    const plain = await send({ pane: 'w1:p5', text: 'ls\n' })
+    expect([plain.status, await plain.json()]).toEqual([200, { sent: true }])
+    expect(input().slice(before)).toEqual([
+      ['pane', 'send-text', 'w1:p5', 'ls'],
+      ['pane', 'send-keys', 'w1:p5', 'enter'],
+    ])
   })
 
   test("refused: an unknown id, another device's, an agent at work; nothing typed", async () => {
