@@ -389,6 +389,8 @@ export function createApp(deps: AppDeps) {
     .decorate('opencode', opencode)
     .decorate('events', hub)
     .decorate('presence', presence)
+    // the open sockets (registry.open()): tests and the soak bench check that none outlives its client
+    .decorate('sockets', ctx.sockets)
     // Web Push's queue: resolves when nothing is queued, in flight or waiting to retry
     .decorate('pushIdle', () => sender?.idle() ?? Promise.resolve())
     .onRequest(({ request, server }) => {

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Ctx } from '../server/ctx'
 import { paneTargets } from './edge'
-import { bunSocket, logSocketClose, openSeconds } from './sockets'
+import { bunSocket, logSocketClose, openSeconds, PausedReading } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
@@ -30,6 +30,8 @@ interface AttachConn {
   typing: boolean
   /** reading paused: the client types faster than herdr takes it */
   inputPaused: boolean
+  /** its reading, paused while input waits (a paused socket still hears a close: PausedReading) */
+  reading?: PausedReading
   /** bytes typed this session (UTF-8), for its audit row */
   typedBytes: number
 }
@@ -86,6 +88,7 @@ export function attachRoutes(ctx: Ctx) {
           c.closed = true
         })
         if (!c.unregister) return
+        c.reading = new PausedReading(raw)
         c.openedAt = Date.now()
         ctx.logger?.info('socket open', { socket: 'attach', pane: c.pane, device: whoOf(ws.data) })
         const paint = async () => {
@@ -110,6 +113,7 @@ export function attachRoutes(ctx: Ctx) {
       },
       async message(ws, message) {
         const c = ws.data.attach
+        c.reading?.reading()
         // Elysia pre-parses text frames (JSON → object, digits → number): undo it.
         if (isResize(message)) {
           if (Value.Check(AttachResizeFrame, message)) c.size = { cols: message.cols, rows: message.rows }
@@ -138,10 +142,9 @@ export function attachRoutes(ctx: Ctx) {
         c.input += clean
         c.typedBytes += Buffer.byteLength(clean)
         if (c.input.length > ctx.counters.attach.maxQueuedInput) ctx.counters.attach.maxQueuedInput = c.input.length
-        const flow = bunSocket(ws)
         if (c.input.length > ATTACH_INPUT_MAX && !c.inputPaused) {
           c.inputPaused = true
-          flow.pause()
+          c.reading?.pause()
         }
         if (c.typing) return
         c.typing = true
@@ -157,7 +160,7 @@ export function attachRoutes(ctx: Ctx) {
             }
             if (c.inputPaused && c.input.length <= ATTACH_INPUT_MAX / 2) {
               c.inputPaused = false
-              if (!c.closed) flow.resume()
+              if (!c.closed) c.reading?.resume()
             }
           }
         } finally {
@@ -182,6 +185,7 @@ export function attachRoutes(ctx: Ctx) {
         c.closed = true
         c.input = ''
         clearInterval(c.timer)
+        c.reading?.stop()
         c.unregister?.()
       },
     })

@@ -10,7 +10,7 @@ import { whoOf } from '../server/log'
 import { asVisibility } from '../events/frames'
 import type { Principal } from '../auth/types'
 import { needs } from '../auth/scopes'
-import { bunSocket } from './sockets'
+import { bunSocket, logSocketClose } from './sockets'
 
 /** A client whose unsent frames pass this is dropped (spec: 1 MiB). */
 export const EVENTS_QUEUE_LIMIT = 1 << 20
@@ -20,6 +20,7 @@ export const EVENTS_PROTOCOL = 1
 interface EventsConn {
   since?: { epoch: string; seq: number }
   closed: boolean
+  openedAt?: number
   cleanup: (() => void)[]
 }
 
@@ -35,6 +36,12 @@ export const EventsQuery = t.Object({
 
 export function eventsRoutes(ctx: Ctx) {
   const hub = ctx.events
+  /** Lets go of everything a socket holds (its hub listener, ping, registry entry, presence). Idempotent. */
+  const release = (c: EventsConn) => {
+    ctx.presence.drop(c)
+    c.closed = true
+    for (const f of c.cleanup.splice(0)) f()
+  }
   return new Elysia({ name: 'events' })
     .macro('eventsConn', {
       query: EventsQuery,
@@ -56,11 +63,17 @@ export function eventsRoutes(ctx: Ctx) {
         })
         if (!unregister) return
         c.cleanup.push(unregister)
+        c.openedAt = Date.now()
         ctx.logger?.info('socket open', { socket: 'events', device: whoOf(ws.data) })
         /** Sends a frame; false (and the socket closed) once the client has fallen 1 MiB behind. */
         const send = (frame: unknown): boolean => {
           if (c.closed) return false
           const r = raw.send(JSON.stringify(frame))
+          if (r === 0 && raw.readyState !== 1) {
+            // gone, whether or not its close event comes: let go of the hub now
+            release(c)
+            return false
+          }
           if (r === 0 || raw.getBufferedAmount() > EVENTS_QUEUE_LIMIT) {
             ctx.log('events: a client stopped reading (queue over 1 MiB); dropping it')
             c.closed = true
@@ -109,11 +122,10 @@ export function eventsRoutes(ctx: Ctx) {
         if (!v || device?.kind !== 'device' || ws.data.ev.closed) return
         ctx.presence.report(ws.data.ev, device.deviceId, v.visible)
       },
-      close(ws) {
+      close(ws, code, reason) {
         const c = ws.data.ev
-        ctx.presence.drop(c)
-        c.closed = true
-        for (const f of c.cleanup.splice(0)) f()
+        if (c.openedAt !== undefined) logSocketClose(ctx.logger, ws.data, { socket: 'events', openedAt: c.openedAt, code, reason })
+        release(c)
       },
     })
 }

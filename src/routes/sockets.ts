@@ -13,6 +13,73 @@ export type Close = (code: number, reason: string) => void
  */
 export const bunSocket = (ws: { raw: unknown }): ServerWebSocket<unknown> => ws.raw as ServerWebSocket<unknown>
 
+/** How often a socket whose reading is paused reads again for a moment (PausedReading). */
+export const PROBE_EVERY_MS = 250
+/** How long such a look lasts: one turn of the event loop is enough for Bun to read what waits. */
+const PROBE_WINDOW_MS = 5
+
+/**
+ * A socket's reading, paused for flow control. While Bun does not read a
+ * socket it hears neither a close frame nor a FIN (and not always a reset), so
+ * a client that left would be held until the stall rule gave up on it. While
+ * paused, the socket reads again for a moment every PROBE_EVERY_MS: what the
+ * client sent meanwhile is read, and a close, a FIN or a reset closes it at
+ * once. A frame read during such a look pauses it again (call `reading()` from
+ * the message handler), so a look costs one read's worth of frames at most.
+ */
+export class PausedReading {
+  private paused = false
+  private timer: ReturnType<typeof setInterval> | undefined
+
+  constructor(
+    private readonly raw: { pause(): void; resume(): void },
+    private readonly everyMs = PROBE_EVERY_MS,
+  ) {}
+
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  pause(): void {
+    if (this.paused) return
+    this.paused = true
+    this.raw.pause()
+    this.timer = setInterval(() => this.look(), this.everyMs)
+  }
+
+  resume(): void {
+    if (!this.paused) return
+    this.stop()
+    this.raw.resume()
+  }
+
+  /** A frame came in: while paused, it came during a look, which ends now. */
+  reading(): void {
+    if (this.paused) this.raw.pause()
+  }
+
+  /** The socket is gone: no more looks. */
+  stop(): void {
+    this.paused = false
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  private look(): void {
+    try {
+      this.raw.resume()
+    } catch {
+      this.stop() // closed under us: its close handler releases it
+      return
+    }
+    setTimeout(() => {
+      try {
+        if (this.paused) this.raw.pause()
+      } catch {}
+    }, PROBE_WINDOW_MS)
+  }
+}
+
 /** The token of a request: `Authorization: Bearer …`, else `?token=`. */
 export function tokenOf(headers: Record<string, string | undefined>, query: Record<string, unknown>): string | undefined {
   const h = headers.authorization
@@ -91,6 +158,11 @@ export class SocketRegistry {
     return n
   }
 
+  /** Sockets registered now, every kind and whoever holds them (tests and benches: none may outlive its client). */
+  open(): number {
+    return this.all.size
+  }
+
   count(): number {
     let n = 0
     for (const s of this.byDevice.values()) n += s.size
@@ -103,11 +175,11 @@ export function openSeconds(openedAt: number | undefined): number | undefined {
   return openedAt === undefined ? undefined : Math.round((Date.now() - openedAt) / 100) / 10
 }
 
-/** The 'socket close' line of a pane's socket: which one, its pane, how it closed, how long it was open, whose. */
+/** The 'socket close' line of a socket: which one, its pane (/events has none), how it closed, how long it was open, whose. */
 export function logSocketClose(
   logger: Logger | undefined,
   data: unknown,
-  c: { socket: string; pane: string; openedAt?: number; code: number; reason: string },
+  c: { socket: string; pane?: string; openedAt?: number; code: number; reason: string },
 ): void {
   logger?.info('socket close', {
     socket: c.socket,

@@ -10,7 +10,7 @@ import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcri
 import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
-import { bunSocket, logSocketClose } from './sockets'
+import { bunSocket, logSocketClose, PausedReading, PROBE_EVERY_MS } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
 
@@ -23,6 +23,8 @@ interface TranscriptConn {
   opened: boolean
   orphan?: ReturnType<typeof setTimeout>
   stream?: TranscriptStream
+  /** its reading, while paused for flow control */
+  reading?: PausedReading
   cleanup: (() => void)[]
   openedAt?: number
   /** everything this socket held is released (close, or taken for dead) */
@@ -89,18 +91,20 @@ export function transcriptRoutes(ctx: Ctx) {
         const unregister = ctx.sockets.admitOrRefuse(ctx.auth, ws.data, raw, () => release(c))
         if (!unregister) return
         c.cleanup.push(unregister)
-        // While its reading is paused, Bun reports no close and its idle timeout
-        // does not run, so a dropped client would hold its stream, file and
-        // pollers for good. A ping each tick makes a reset connection fail its
-        // write and close; a queue that has not moved for stalledSocketMs means
-        // nobody is reading: the socket is taken for dead and released.
+        // A socket that pushes back is watched until its queue is empty again.
+        // Its reading stays on (only a client asking for more pages than are
+        // worth queueing is paused, and PausedReading looks at it every 250 ms),
+        // so a close frame, a FIN or a reset mid-backlog releases everything at
+        // once. A queue that has not moved for stalledSocketMs means the client
+        // is there but not reading: it is taken for dead and released.
         const stallMs = ctx.timing.stalledSocketMs
+        const reading = (c.reading = new PausedReading(raw))
         let watchdog: ReturnType<typeof setInterval> | undefined
         const unwatch = () => {
           clearInterval(watchdog)
           watchdog = undefined
         }
-        c.cleanup.push(unwatch)
+        c.cleanup.push(unwatch, () => reading.stop())
         const watch = () => {
           if (watchdog) return
           let queued = raw.getBufferedAmount()
@@ -108,23 +112,24 @@ export function transcriptRoutes(ctx: Ctx) {
           watchdog = setInterval(
             () => {
               if (c.released) return unwatch()
-              try {
-                raw.ping()
-              } catch {}
               const now = raw.getBufferedAmount()
               if (now === 0 || now < queued) movedAt = Date.now()
-              // Bun may empty a paused socket's queue without a drain event: resume sending.
-              if (now === 0) c.stream?.drain()
               queued = now
-              if (raw.readyState !== 1 || Date.now() - movedAt >= stallMs) {
-                if (raw.readyState === 1) ctx.log(`transcript ${c.pane}: client stopped reading for ${stallMs} ms; closing`)
+              if (raw.readyState !== 1) return release(c) // closed, and Bun did not say so
+              if (now === 0) {
+                // Bun may empty a queue without a drain event: resume sending.
+                c.stream?.drain()
+                if (!reading.isPaused) return unwatch()
+              }
+              if (Date.now() - movedAt >= stallMs) {
+                ctx.log(`transcript ${c.pane}: client stopped reading for ${stallMs} ms; closing`)
                 release(c)
                 try {
                   raw.terminate()
                 } catch {}
               }
             },
-            Math.max(10, Math.min(5000, Math.floor(stallMs / 4))),
+            Math.max(10, Math.min(PROBE_EVERY_MS, Math.floor(stallMs / 4))),
           )
         }
         ctx.logger?.info('socket open', {
@@ -140,16 +145,16 @@ export function transcriptRoutes(ctx: Ctx) {
               const r = raw.send(JSON.stringify(frame))
               const queued = raw.getBufferedAmount()
               if (queued > counters.maxBufferedBytes) counters.maxBufferedBytes = queued
+              if (r === -1) watch()
+              // 0 on a socket no longer open: it is gone, whether or not its close event comes.
+              else if (r === 0 && raw.readyState !== 1) queueMicrotask(() => release(c))
               return r
             },
             pauseReading: () => {
-              raw.pause()
+              reading.pause()
               watch()
             },
-            resumeReading: () => {
-              raw.resume()
-              unwatch()
-            },
+            resumeReading: () => reading.resume(),
             close: (code, reason) => raw.close(code, reason),
             log: ctx.log,
           },
@@ -183,6 +188,7 @@ export function transcriptRoutes(ctx: Ctx) {
       },
       message(ws, message) {
         const c = ws.data.tx
+        c.reading?.reading()
         const req = asLoadOlder(message)
         if (!req) {
           ws.raw.close(1000, 'unrecognized control frame')

@@ -29,8 +29,9 @@ export interface Timing {
   /** /attach screen poll */
   attachPollMs: number
   /**
-   * A transcript socket whose reading is paused (Bun then reports no close)
-   * and whose queue has not moved for this long is taken for dead and released.
+   * A transcript socket whose queue has not moved for this long (its client is
+   * there but not reading) is taken for dead and released. A client that left
+   * is released at once (docs/bridge.md, "A socket lives no longer than its client").
    */
   stalledSocketMs: number
   /** the most time one HTTP request may take, whatever herdr does (its herdr calls are stopped then) */

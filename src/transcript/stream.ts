@@ -7,9 +7,11 @@
 // Pages and the live tail are cursors into the timeline; the pump reads a small
 // chunk, sends one entry per frame, and stops as soon as the socket reports
 // backpressure (send → -1), resuming on drain. A slow client therefore costs a
-// cursor, not a queue of entries. While it is backed up (or has asked for more
-// pages than are worth queueing) the socket stops reading its requests, so a
-// client that asks without reading meets TCP backpressure, not a growing queue.
+// cursor, not a queue of entries. Once it has asked for more pages than are
+// worth queueing the socket stops reading its requests, so a client that asks
+// without reading meets TCP backpressure, not a growing queue. Merely being
+// backed up does not stop the reading: a socket Bun does not read hears no
+// close frame or FIN, and a client that left mid-backlog must be let go at once.
 import type { Entry } from './entry'
 import { LIMITS } from './entry'
 import { PROTOCOL, type LoadOlder, type ServerFrame } from './frames'
@@ -161,7 +163,7 @@ export class TranscriptStream {
 
   /** Reads the client's requests only while their answers can flow. */
   private flowControl(): void {
-    const pause = !this.closed && (this.blocked || this.tasks.length + this.early.length > MAX_QUEUED_TASKS)
+    const pause = !this.closed && this.tasks.length + this.early.length > MAX_QUEUED_TASKS
     if (pause === this.readingPaused) return
     this.readingPaused = pause
     if (pause) this.io.pauseReading?.()

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { startFakeHerdrSocket } from '../../src/demo/fake-herdr-socket'
 import { createHerdrClient } from '../../src/herdr/client'
 import { createLogger, formatLine, isLoopback } from '../../src/server/log'
-import { ADMIN, FAKE_HERDR, FrameQueue, claudePane, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
+import { ADMIN, FAKE_HERDR, FrameQueue, claudePane, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { writeFileSync } from 'node:fs'
 import { claudeSession } from '../support/claude-home'
 
@@ -64,6 +64,26 @@ describe('the request and event log', () => {
 
     const all = JSON.stringify(log)
     for (const secret of [paired.token, ADMIN, code, 'wrong', 's3cret-typed-words', 'token=']) expect(all).not.toContain(secret)
+  })
+
+  test('an /events socket logs its close like the others: code, reason, seconds open, whose', async () => {
+    b = await startBridge({ state: { panes: [shell] } })
+    const paired = await pairDevice(b, 'phone')
+    const sock = new FrameQueue(`${b.wsBase}/events?token=${paired.token}`)
+    expect(await sock.next()).toMatchObject({ type: 'hello' })
+    sock.ws.close(1000, 'app in background')
+    const close = await waitFor(() => b!.logLines.find((l) => l.msg === 'socket close'), 5000, 'the socket close event')
+    expect(close).toEqual({
+      ts: expect.any(String),
+      level: 'info',
+      msg: 'socket close',
+      socket: 'events',
+      code: 1000,
+      reason: 'app in background',
+      seconds: expect.any(Number),
+      device: paired.device_id,
+    })
+    expect(b.logLines.find((l) => l.msg === 'socket open')).toMatchObject({ socket: 'events', device: paired.device_id })
   })
 
   test("the start's warm-up request is the bridge's own: no request line, no herdr call, and the first real request is logged", async () => {

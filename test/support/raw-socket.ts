@@ -37,3 +37,10 @@ export async function rawSocket(base: string, path: string, opts: { pauseAfterUp
   await upgraded
   return sock
 }
+
+/** A masked client close frame with its code. */
+export function clientClose(code = 1000): Buffer {
+  const mask = randomBytes(4)
+  const payload = Buffer.from([code >> 8, code & 255])
+  return Buffer.concat([Buffer.from([0x88, 0x80 | payload.length]), mask, Buffer.from(payload.map((c, i) => c ^ mask[i % 4]))])
+}
