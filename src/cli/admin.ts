@@ -13,6 +13,7 @@ import type { Device, PairCode } from '../auth/types'
 import { DEFAULT_SCOPES, type Scope } from '../auth/scopes'
 import { createAuditLog, type AuditRow } from '../audit/log'
 import { isLoopback } from '../server/log'
+import { escapeUnprintable, escapeUnprintableJson } from '../server/printable'
 import { expose, readStoredPublicUrl, runCommand, unexpose, type Run } from '../link/expose'
 import { qrLines } from './qr'
 import { RUNTIME_FILE, readRuntimeInfo } from './startup'
@@ -45,12 +46,28 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - [...cell].length))).join('  '))
 }
 
-/** The audit log as a table, newest first; pure. Detail is one line of JSON (never typed text: lengths and hashes). */
+/**
+ * The audit log as a table, newest first; pure. Detail is one line of JSON (never typed text: lengths and hashes).
+ * Every field is escaped (escapeUnprintable): a pane a phone named may hold colour codes or a newline, and must
+ * not colour the admin's terminal or print a row of its own.
+ */
 export function auditTable(rows: AuditRow[]): string[] {
   return table([
     ['TIME', 'DEVICE', 'ACTION', 'PANE', 'STATUS', 'DETAIL'],
-    ...rows.map((r) => [formatTime(r.ts), r.device_id, r.action, r.pane ?? '-', String(r.status), JSON.stringify(r.detail)]),
+    ...rows.map((r) => [
+      formatTime(r.ts),
+      escapeUnprintable(r.device_id),
+      escapeUnprintable(r.action),
+      r.pane === null ? '-' : escapeUnprintable(r.pane),
+      String(r.status),
+      escapeUnprintableJson(JSON.stringify(r.detail)),
+    ]),
   ])
+}
+
+/** One row as a line of JSON for `gothalo audit --json`, nothing in it a terminal acts on. */
+export function auditJsonLine(r: AuditRow): string {
+  return escapeUnprintableJson(JSON.stringify({ ...r, time: new Date(r.ts).toISOString() }))
 }
 
 /** Runs one admin command; returns the exit code. `out` gets one line per call. */
@@ -188,7 +205,7 @@ function audit(settings: Settings, out: (line: string) => void): number {
   const log = createAuditLog(dbPathOf(settings.dataDir))
   try {
     const rows = log.list({ since: settings.since, limit: 1000 })
-    if (settings.json) for (const r of rows) out(JSON.stringify({ ...r, time: new Date(r.ts).toISOString() }))
+    if (settings.json) for (const r of rows) out(auditJsonLine(r))
     else if (rows.length === 0) out(settings.since === undefined ? 'the audit log is empty' : `nothing since ${formatTime(settings.since)}`)
     else for (const line of auditTable(rows)) out(line)
     return 0

@@ -59,7 +59,8 @@ const PairCodeBody = t.Optional(
         }),
       ),
     },
-    { error: 'want {"scopes"?: ["read", …]}' },
+    // a misspelt key ("scope") is refused, never a code with the default scopes
+    { error: 'want {"scopes"?: ["read", …]}', additionalProperties: false },
   ),
 )
 
