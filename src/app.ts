@@ -539,8 +539,21 @@ export function createApp(deps: AppDeps) {
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.
   const prune = () => void auditor.log.prune().catch((e) => log(`audit: pruning failed: ${(e as Error).message}`))
+  // Attachments past their 7 days: at the start (a bridge restarted daily would never reach its first daily pass), then daily.
+  const pruneAttachments = () => {
+    try {
+      const n = deps.attachments?.prune() ?? 0
+      if (n > 0) logger.info('attachments removed', { older_than_days: 7, count: n })
+    } catch (e) {
+      log(`attachments: pruning failed: ${(e as Error).message}`)
+    }
+  }
+  pruneAttachments()
   const pruneFirst = setTimeout(prune, AUDIT_PRUNE_FIRST_MS)
-  const pruneDaily = setInterval(prune, 24 * 3600_000)
+  const pruneDaily = setInterval(() => {
+    prune()
+    pruneAttachments()
+  }, 24 * 3600_000)
   ;(pruneFirst as { unref?: () => void }).unref?.()
   ;(pruneDaily as { unref?: () => void }).unref?.()
   const stop = app.stop.bind(app)
