@@ -115,7 +115,7 @@ async function askBridge(settings: Settings, fetchImpl: typeof fetch): Promise<A
 export async function runAdminCommand(
   settings: Settings,
   out: (line: string) => void,
-  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean } = {},
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; err?: (line: string) => void } = {},
 ): Promise<number> {
   if (settings.command === 'pair') return pair(settings, out, opts)
   if (settings.command === 'audit') return audit(settings, out)
@@ -222,8 +222,10 @@ function audit(settings: Settings, out: (line: string) => void): number {
 export async function exposeCommand(
   settings: Settings,
   out: (line: string) => void,
-  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; run?: Run },
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; run?: Run; err?: (line: string) => void },
 ): Promise<number> {
+  // a failure's line is an error: stderr for the executable (opts.err), with the other lines when none is given
+  const err = opts.err ?? out
   mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 })
   const info = readRuntimeInfo(settings.dataDir)
   const bridgePort = info ? Number(new URL(info.url).port) : settings.port
@@ -231,7 +233,7 @@ export async function exposeCommand(
   if (settings.off) {
     const r = await unexpose(o)
     if (!r.ok) {
-      out(`gothalo expose --off: ${r.error}`)
+      err(`gothalo expose --off: ${r.error}`)
       return 1
     }
     out(
@@ -243,7 +245,7 @@ export async function exposeCommand(
   }
   const r = await expose(o)
   if (!r.ok) {
-    out(`gothalo expose: ${r.error}`)
+    err(`gothalo expose: ${r.error}`)
     return 1
   }
   out(`${r.url} now reaches the bridge at http://127.0.0.1:${bridgePort} (tailscale serve, HTTPS port ${r.port}${r.already ? ', already set up' : ''})`)
