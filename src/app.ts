@@ -366,7 +366,8 @@ export function createApp(deps: AppDeps) {
       return ((set.status = f.code), f.body)
     }
     if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
-    if (code === 'PARSE') return ((set.status = 400), (error as Error).cause instanceof BodyNotAJsonObject ? ((error as Error).cause as Error).message : 'bad request body')
+    if (code === 'PARSE')
+      return ((set.status = 400), (error as Error).cause instanceof BodyNotAJsonObject ? ((error as Error).cause as Error).message : 'bad request body')
     // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
     if (code === 'VALIDATION') {
       const e = error as { customError?: unknown; validator?: { schema?: { error?: unknown } } }

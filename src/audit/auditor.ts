@@ -49,13 +49,22 @@ export class Auditor {
     if (!action || this.done.has(c.request)) return
     this.done.add(c.request)
     // without a valid token (a failed pairing): counted, so a flood adds nothing but a count
-    if (!c.principal && (status < 200 || status >= 300)) return this.count(c.request, action, status)
+    if (!c.principal && (status < 200 || status >= 300)) {
+      this.count(c.request, action, status)
+      return
+    }
     const input: AuditInput = { body: asRecord(c.body), params: c.params ?? {}, query: asRecord(c.query), response, status }
     let device = whoIs(c.principal)
     if (invalid) {
       const target = paneOf(input)
       const raw = this.bodies.get(c.request) ?? (c.body === undefined ? '' : typeof c.body === 'string' ? c.body : JSON.stringify(c.body))
-      this.write({ device_id: device, action, pane: target !== null && plausibleTarget(target) ? target : null, detail: { invalid_body: bodyDigest(raw) }, status })
+      this.write({
+        device_id: device,
+        action,
+        pane: target !== null && plausibleTarget(target) ? target : null,
+        detail: { invalid_body: bodyDigest(raw) },
+        status,
+      })
       return
     }
     // a pairing is the new device's own row
@@ -68,7 +77,10 @@ export class Auditor {
     const action = this.actionOf(request, route)
     if (!action || this.done.has(request)) return
     this.done.add(request)
-    if (!principal) return this.count(request, action, status)
+    if (!principal) {
+      this.count(request, action, status)
+      return
+    }
     const url = new URL(request.url)
     this.write({ device_id: whoIs(principal), action, pane: url.searchParams.get('pane')?.slice(0, 64) ?? null, detail: {}, status })
   }

@@ -94,14 +94,18 @@ describe('/pair/code takes a JSON object with known scopes, or nothing', () => {
       ['{"scopes":[]}', 'application/json', 400, SCOPES_WANTED],
       ['{"scopes":null}', 'application/json', 400, SCOPES_WANTED],
     ]
-    const before = (await b.json('/audit?limit=1000')).rows.filter((r: { action: string; status: number }) => r.action === 'pair.code' && r.status === 200).length
+    const before = (await b.json('/audit?limit=1000')).rows.filter(
+      (r: { action: string; status: number }) => r.action === 'pair.code' && r.status === 200,
+    ).length
     for (const [body, type, status, text] of cases) {
       const [got, said] = await post(body, type)
       expect([body, type, got]).toEqual([body, type, status])
       if (typeof text === 'string') expect(said).toBe(text)
       else expect(said).toMatch(text)
     }
-    const after = (await b.json('/audit?limit=1000')).rows.filter((r: { action: string; status: number }) => r.action === 'pair.code' && r.status === 200).length
+    const after = (await b.json('/audit?limit=1000')).rows.filter(
+      (r: { action: string; status: number }) => r.action === 'pair.code' && r.status === 200,
+    ).length
     expect(after).toBe(before)
   })
 
