@@ -17,6 +17,8 @@ export const AUDIT_MAX_COUNTED_ROWS = 10_000
 export const UNAUTHENTICATED = 'unauthenticated'
 /** counted requests fall in windows this long: at most one row per address per window */
 export const COUNT_WINDOW_MS = 60_000
+/** a counted row's new count waits at most this long to be written */
+const COUNT_FLUSH_MS = 1000
 /** distinct addresses with their own row in one window; the rest share the row of address `other` */
 export const COUNT_MAX_ADDRESSES = 100
 /** rows deleted per step of a prune, so no step holds the database for long */
@@ -106,7 +108,17 @@ export function createAuditLog(
     recount: db.query<unknown, [string, number]>('UPDATE audit SET detail = ? WHERE id = ?'),
   }
   // this window's counted rows, by address (only this process writes them)
-  let window = { start: -1, rows: new Map<string, { id: number; detail: CountedDetail }>() }
+  type Counted = { id: number; detail: CountedDetail }
+  let window = { start: -1, rows: new Map<string, Counted>() }
+  // A row's new count is written at most once per COUNT_FLUSH_MS: a flood is not a disk write (and a sync) per request.
+  const unwritten = new Set<Counted>()
+  let flushTimer: ReturnType<typeof setTimeout> | undefined
+  const flush = () => {
+    clearTimeout(flushTimer)
+    flushTimer = undefined
+    for (const row of unwritten) q.recount.run(JSON.stringify(row.detail), row.id)
+    unwritten.clear()
+  }
   let closed = false
   const turn = () => new Promise<void>((r) => setImmediate(r))
   return {
@@ -126,7 +138,17 @@ export function createAuditLog(
         d.last_ts = now
         // a fixed vocabulary (the write actions × their statuses): the map stays small
         d.requests[key] = (d.requests[key] ?? 0) + 1
-        q.recount.run(JSON.stringify(d), row.id)
+        unwritten.add(row)
+        if (flushTimer === undefined) {
+          flushTimer = setTimeout(() => {
+            try {
+              flush()
+            } catch {
+              // a busy or closed database: the next count or read writes it
+            }
+          }, COUNT_FLUSH_MS)
+          ;(flushTimer as { unref?: () => void }).unref?.()
+        }
         return
       }
       const detail: CountedDetail = { address, count: 1, last_ts: now, requests: { [key]: 1 } }
@@ -134,6 +156,7 @@ export function createAuditLog(
       window.rows.set(address, { id, detail })
     },
     list(o = {}) {
+      flush()
       const limit = Math.max(1, Math.min(o.limit ?? 100, 1000))
       return q.since.all(o.since ?? 0, limit).map((r) => ({ ...r, detail: JSON.parse(r.detail) }))
     },
@@ -164,6 +187,11 @@ export function createAuditLog(
       return removed
     },
     close() {
+      try {
+        if (!closed) flush()
+      } catch {
+        // the counts of the last second are lost, the rows themselves are written
+      }
       closed = true
       db.close()
     },

@@ -181,6 +181,19 @@ describe('the bounds, in the log itself', () => {
     log.close()
   })
 
+  test('a flood of counted requests is not a disk write each: the count is written at most once a second', () => {
+    const dir = tempDir('gothalo-audit-flood-')
+    const log = createAuditLog(join(dir, 'a.db'))
+    const wal = () => statSync(join(dir, 'a.db-wal')).size
+    log.count({ address: '10.1.1.1', action: 'pair', status: 400 })
+    const before = wal()
+    for (let i = 0; i < 500; i++) log.count({ address: '10.1.1.1', action: 'pair', status: 400 })
+    // one page a write: 500 writes were ~2 MB of log
+    expect(wal() - before).toBeLessThan(16 * 1024)
+    expect(log.list({ limit: 1 })[0]!.detail).toMatchObject({ address: '10.1.1.1', count: 501 })
+    log.close()
+  })
+
   test('counted rows: one per address per minute, at most 100 addresses a minute, and pruned to their own cap before any genuine row', async () => {
     let now = Date.UTC(2026, 0, 1)
     const dir = tempDir('gothalo-audit-count-')
