@@ -33,6 +33,10 @@ export function refusalOf(principal: Principal | undefined, need: RouteNeed | un
  * so the parse hook checks first and leaves the body of a refused request unread;
  * the transform then answers 401/403 before schema validation can answer 400, and
  * before any route's macro calls herdr. A socket is checked at its upgrade.
+ * A write's body that is let through is read here once: kept for the audit (the
+ * digest of one that fails validation), and taken only as a JSON object sent as
+ * JSON. A refusal is audited: a row for a token without the scope, a count for
+ * no valid token.
  */
 export function authGuard(ctx: Ctx, declared: (request: Request, route: string) => Declared | undefined) {
   const needOfRoute = (request: Request, route: string) => declared(request, route)?.need
