@@ -129,7 +129,8 @@ export function createAuditLog(
       const now = clock()
       const start = now - (now % COUNT_WINDOW_MS)
       if (start !== window.start) window = { start, rows: new Map() }
-      const address = window.rows.has(u.address) || window.rows.size < COUNT_MAX_ADDRESSES ? u.address.slice(0, 64) : 'other'
+      const from = u.address.slice(0, 64)
+      const address = window.rows.has(from) || window.rows.size < COUNT_MAX_ADDRESSES ? from : 'other'
       const key = `${u.action} ${u.status}`
       const row = window.rows.get(address)
       if (row) {
