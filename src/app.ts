@@ -47,6 +47,7 @@ import { Auditor, type AuditContext } from './audit/auditor'
 import { createAuditLog, type AuditLog } from './audit/log'
 import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
+import { BodyNotAJsonObject } from './server/json-body'
 import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
 
@@ -232,7 +233,14 @@ export function createApp(deps: AppDeps) {
   if (sender) counters.push = sender.counters
   // What each route needs and records, read from its declaration once the app has its routes.
   const declared = declarations(() => (app as unknown as { routes: never }).routes)
-  const auditor = new Auditor(deps.audit ?? createAuditLog(':memory:'), (request, route) => declared(request, route)?.audit, log)
+  const addressOf = (request: Request): string => {
+    try {
+      return (app as { server?: { requestIP(r: Request): { address: string } | null } | null }).server?.requestIP(request)?.address || 'unknown'
+    } catch {
+      return 'unknown' // no socket behind this request (app.handle in tests)
+    }
+  }
+  const auditor = new Auditor(deps.audit ?? createAuditLog(':memory:'), (request, route) => declared(request, route)?.audit, log, addressOf)
   const ctx: Ctx = {
     herdr,
     auth: deps.auth,
@@ -358,7 +366,8 @@ export function createApp(deps: AppDeps) {
       return ((set.status = f.code), f.body)
     }
     if (code === 'NOT_FOUND') return ((set.status = 404), 'not found')
-    if (code === 'PARSE') return ((set.status = 400), 'bad request body')
+    if (code === 'PARSE')
+      return ((set.status = 400), (error as Error).cause instanceof BodyNotAJsonObject ? ((error as Error).cause as Error).message : 'bad request body')
     // Schemas carry the contract's text as their `error` option (e.g. 'want ?pane=<pane_id>').
     if (code === 'VALIDATION') {
       const e = error as { customError?: unknown; validator?: { schema?: { error?: unknown } } }
@@ -425,8 +434,11 @@ export function createApp(deps: AppDeps) {
       const t0 = started.get(c.request)
       if (t0 === undefined) return // the bridge's own request (the generated OpenAPI document)
       const r = (c as { responseValue?: unknown }).responseValue
-      let status = r instanceof Response ? r.status : typeof c.set.status === 'number' ? c.set.status : 200
+      let status = r instanceof ElysiaCustomStatusResponse ? r.code : r instanceof Response ? r.status : typeof c.set.status === 'number' ? c.set.status : 200
       if (status === 200 && c.request.headers.get('upgrade')?.toLowerCase() === 'websocket') status = 101
+      // a write refused by a check before its handler that did not record it: its row now, so the log has no gap
+      // (an opened socket's row is its session's, written when it ends)
+      if (status !== 101 && !auditor.recorded(c.request)) auditor.answered(c as unknown as AuditContext, status)
       logger.info('request', {
         method: c.request.method,
         path: new URL(c.request.url).pathname,
@@ -446,7 +458,8 @@ export function createApp(deps: AppDeps) {
     })
     .onError((c) => {
       const body = answerError(c)
-      auditor.answered(c as unknown as AuditContext, typeof c.set.status === 'number' ? c.set.status : 500)
+      const status = typeof c.set.status === 'number' ? c.set.status : 500
+      auditor.answered(c as unknown as AuditContext, status, undefined, c.code === 'VALIDATION' || c.code === 'PARSE')
       return body
     })
     // The API documents: Swagger UI (Scalar, embedded: no request leaves for
@@ -529,8 +542,21 @@ export function createApp(deps: AppDeps) {
   // server shuts down closed with a normal 1000, so close them first.
   // The audit log's retention (90 days, 100,000 rows): shortly after a start, then daily, in small batches off the request path.
   const prune = () => void auditor.log.prune().catch((e) => log(`audit: pruning failed: ${(e as Error).message}`))
+  // Attachments past their 7 days: at the start (a bridge restarted daily would never reach its first daily pass), then daily.
+  const pruneAttachments = () => {
+    try {
+      const n = deps.attachments?.prune() ?? 0
+      if (n > 0) logger.info('attachments removed', { older_than_days: 7, count: n })
+    } catch (e) {
+      log(`attachments: pruning failed: ${(e as Error).message}`)
+    }
+  }
+  pruneAttachments()
   const pruneFirst = setTimeout(prune, AUDIT_PRUNE_FIRST_MS)
-  const pruneDaily = setInterval(prune, 24 * 3600_000)
+  const pruneDaily = setInterval(() => {
+    prune()
+    pruneAttachments()
+  }, 24 * 3600_000)
   ;(pruneFirst as { unref?: () => void }).unref?.()
   ;(pruneDaily as { unref?: () => void }).unref?.()
   const stop = app.stop.bind(app)

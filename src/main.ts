@@ -195,7 +195,10 @@ async function main(argv: string[]): Promise<number | undefined> {
       case 'devices-revoke':
       case 'audit':
       case 'expose':
-        return await (await import('./cli/admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
+        return await (await import('./cli/admin')).runAdminCommand(s, (l) => console.log(l), {
+          colour: process.stdout.isTTY === true,
+          err: (l) => console.error(l),
+        })
       case 'service-install':
       case 'service-uninstall':
         return await (await import('./cli/service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })

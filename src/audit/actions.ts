@@ -10,12 +10,47 @@ export function textDigest(text: unknown): { length: number; sha256: string } | 
   return { length: text.length, sha256: createHash('sha256').update(text).digest('hex') }
 }
 
+/** A request body as the audit log keeps one that failed validation: its length in bytes and SHA-256, never its content. */
+export function bodyDigest(raw: Uint8Array | string): { length: number; sha256: string } {
+  const bytes = typeof raw === 'string' ? new TextEncoder().encode(raw) : raw
+  return { length: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+}
+
+/** A row's detail is at most this many bytes of JSON (docs/bridge.md "The audit log's bounds"). */
+export const DETAIL_MAX_BYTES = 2048
+/** A string in a detail longer than this is kept as its digest. */
+const DETAIL_STRING_MAX = 256
+
+/**
+ * A detail within DETAIL_MAX_BYTES: each string longer than DETAIL_STRING_MAX
+ * becomes its digest; a detail still too large (a long list) becomes the digest of
+ * its JSON, `{"oversize": {length, sha256}}`.
+ */
+export function boundDetail(detail: Record<string, unknown>): Record<string, unknown> {
+  const json = JSON.stringify(detail)
+  if (Buffer.byteLength(json) <= DETAIL_MAX_BYTES) return detail
+  const cut = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? v.length > DETAIL_STRING_MAX
+        ? textDigest(v)
+        : v
+      : Array.isArray(v)
+        ? v.map(cut)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.slice(0, DETAIL_STRING_MAX), cut(x)]))
+          : v
+  const shorter = cut(detail) as Record<string, unknown>
+  return Buffer.byteLength(JSON.stringify(shorter)) <= DETAIL_MAX_BYTES ? shorter : { oversize: bodyDigest(json) }
+}
+
 export interface AuditInput {
   body: Record<string, unknown>
   params: Record<string, string | undefined>
   query: Record<string, unknown>
   /** the handler's answer (success only) */
   response?: unknown
+  /** the status answered */
+  status?: number
 }
 
 const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]))
@@ -41,14 +76,18 @@ export const AUDIT_ACTIONS = {
   },
   'push.unsubscribe': ({ params }: AuditInput) => ({ subscription: params.id }),
   terminal: () => ({}),
-  'agent.start': ({ body, response }: AuditInput) => ({
-    kind: body.kind,
-    cwd: body.cwd,
-    ...(body.resume === undefined ? {} : { resume: body.resume }),
-    ...(body.name === undefined ? {} : { name: body.name }),
-    ...(body.prompt === undefined ? {} : { prompt: textDigest(body.prompt) }),
-    ...((response as { pane_id?: unknown } | undefined)?.pane_id ? { pane_id: (response as { pane_id: string }).pane_id } : {}),
-  }),
+  'agent.start': ({ body, response, status }: AuditInput) => {
+    // a start refused for its directory, session or name keeps what it named as digests: text the phone chose, that named nothing
+    const named = status === 400 || status === 404 ? textDigest : (v: unknown) => v
+    return {
+      kind: body.kind,
+      cwd: named(body.cwd),
+      ...(body.resume === undefined ? {} : { resume: named(body.resume) }),
+      ...(body.name === undefined ? {} : { name: named(body.name) }),
+      ...(body.prompt === undefined ? {} : { prompt: textDigest(body.prompt) }),
+      ...((response as { pane_id?: unknown } | undefined)?.pane_id ? { pane_id: (response as { pane_id: string }).pane_id } : {}),
+    }
+  },
   'agent.stop': ({ body }: AuditInput) => ({ force: body.force === true }),
 } satisfies Record<string, (i: AuditInput) => Record<string, unknown>>
 

@@ -7,6 +7,7 @@ import { tokenOf } from '../routes/sockets'
 import type { AuditAction } from '../audit/actions'
 import { auditOf, needOf, type RouteNeed } from './scopes'
 import { hasScope, type Principal } from './types'
+import { jsonObjectOf } from '../server/json-body'
 
 /** The token of a request, from the raw Request (before Elysia has parsed anything). */
 function tokenOfRequest(request: Request): string | undefined {
@@ -32,21 +33,30 @@ export function refusalOf(principal: Principal | undefined, need: RouteNeed | un
  * so the parse hook checks first and leaves the body of a refused request unread;
  * the transform then answers 401/403 before schema validation can answer 400, and
  * before any route's macro calls herdr. A socket is checked at its upgrade.
+ * A write's body that is let through is read here once: kept for the audit (the
+ * digest of one that fails validation), and taken only as a JSON object sent as
+ * JSON. A refusal is audited: a row for a token without the scope, a count for
+ * no valid token.
  */
 export function authGuard(ctx: Ctx, declared: (request: Request, route: string) => Declared | undefined) {
   const needOfRoute = (request: Request, route: string) => declared(request, route)?.need
   return new Elysia({ name: 'auth-guard' })
-    .onParse({ as: 'scoped' }, ({ request, route }) => {
+    .onParse({ as: 'scoped' }, async ({ request, route }, contentType: string) => {
       const d = declared(request, route)
       // refused, or a route that reads its own body (an upload): nothing is parsed
       if (refusalOf(ctx.auth.identify(tokenOfRequest(request)), d?.need) || d?.rawBody) return UNREAD_BODY
+      if (!d?.audit || !request.body) return
+      // a write's body, as it came (at most 64 KiB): one that fails validation is audited as its digest
+      const raw = new Uint8Array(await request.clone().arrayBuffer())
+      ctx.audit?.received(request, raw)
+      if (raw.length > 0) return jsonObjectOf(raw, contentType)
     })
     .derive({ as: 'scoped' }, ({ headers, query, status, set, request, route }) => {
       const principal = ctx.auth.identify(tokenOf(headers, query as Record<string, unknown>))
       const refused = refusalOf(principal, needOfRoute(request, route))
       if (refused) {
         set.headers['content-type'] = 'text/plain;charset=utf-8'
-        if (refused.status === 403) ctx.audit?.refused(request, route, principal!)
+        ctx.audit?.refused(request, route, principal, refused.status)
         return status(refused.status, refused.text)
       }
       return { principal: principal as Principal }

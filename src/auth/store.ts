@@ -2,7 +2,7 @@
 // The server and the CLI (`gothalo pair`, `gothalo devices …`) open the same
 // file at the same time, so it runs in WAL mode with a busy timeout, and every
 // read goes to the database (no cache that another process could make stale).
-import { openSharedDb } from '../server/sqlite'
+import { isMemoryDb, openSharedDb } from '../server/sqlite'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -123,7 +123,7 @@ CREATE INDEX IF NOT EXISTS redeem_failures_at ON redeem_failures (at);
  * device tokens' hashes and the pair codes are the user's alone.
  */
 export function tightenModes(dbPath: string): void {
-  if (dbPath === ':memory:') return
+  if (isMemoryDb(dbPath)) return
   for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
     try {
       if (statSync(f).mode & 0o077) chmodSync(f, 0o600)
@@ -149,8 +149,11 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   const adminDigest = createHash('sha256').update(opts.adminToken).digest()
   // The device registry is private to the user: a 0700 directory and a 0600
   // file (SQLite gives its -wal and -shm files the main file's mode).
-  mkdirSync(dirname(opts.dbPath), { recursive: true, mode: 0o700 })
-  closeSync(openSync(opts.dbPath, 'a', 0o600))
+  // an in-memory database has no file: creating one would leave a file named `:memory:` in the working directory
+  if (!isMemoryDb(opts.dbPath)) {
+    mkdirSync(dirname(opts.dbPath), { recursive: true, mode: 0o700 })
+    closeSync(openSync(opts.dbPath, 'a', 0o600))
+  }
   tightenModes(opts.dbPath)
   const db = openSharedDb(opts.dbPath)
   db.exec('PRAGMA synchronous = NORMAL')

@@ -13,6 +13,7 @@ import type { Device, PairCode } from '../auth/types'
 import { DEFAULT_SCOPES, type Scope } from '../auth/scopes'
 import { createAuditLog, type AuditRow } from '../audit/log'
 import { isLoopback } from '../server/log'
+import { escapeUnprintable, escapeUnprintableJson } from '../server/printable'
 import { expose, readStoredPublicUrl, runCommand, unexpose, type Run } from '../link/expose'
 import { qrLines } from './qr'
 import { RUNTIME_FILE, readRuntimeInfo } from './startup'
@@ -45,12 +46,28 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - [...cell].length))).join('  '))
 }
 
-/** The audit log as a table, newest first; pure. Detail is one line of JSON (never typed text: lengths and hashes). */
+/**
+ * The audit log as a table, newest first; pure. Detail is one line of JSON (never typed text: lengths and hashes).
+ * Every field is escaped (escapeUnprintable): a pane a phone named may hold colour codes or a newline, and must
+ * not colour the admin's terminal or print a row of its own.
+ */
 export function auditTable(rows: AuditRow[]): string[] {
   return table([
     ['TIME', 'DEVICE', 'ACTION', 'PANE', 'STATUS', 'DETAIL'],
-    ...rows.map((r) => [formatTime(r.ts), r.device_id, r.action, r.pane ?? '-', String(r.status), JSON.stringify(r.detail)]),
+    ...rows.map((r) => [
+      formatTime(r.ts),
+      escapeUnprintable(r.device_id),
+      escapeUnprintable(r.action),
+      r.pane === null ? '-' : escapeUnprintable(r.pane),
+      String(r.status),
+      escapeUnprintableJson(JSON.stringify(r.detail)),
+    ]),
   ])
+}
+
+/** One row as a line of JSON for `gothalo audit --json`, nothing in it a terminal acts on. */
+export function auditJsonLine(r: AuditRow): string {
+  return escapeUnprintableJson(JSON.stringify({ ...r, time: new Date(r.ts).toISOString() }))
 }
 
 /** Runs one admin command; returns the exit code. `out` gets one line per call. */
@@ -98,7 +115,7 @@ async function askBridge(settings: Settings, fetchImpl: typeof fetch): Promise<A
 export async function runAdminCommand(
   settings: Settings,
   out: (line: string) => void,
-  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean } = {},
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; err?: (line: string) => void } = {},
 ): Promise<number> {
   if (settings.command === 'pair') return pair(settings, out, opts)
   if (settings.command === 'audit') return audit(settings, out)
@@ -188,7 +205,7 @@ function audit(settings: Settings, out: (line: string) => void): number {
   const log = createAuditLog(dbPathOf(settings.dataDir))
   try {
     const rows = log.list({ since: settings.since, limit: 1000 })
-    if (settings.json) for (const r of rows) out(JSON.stringify({ ...r, time: new Date(r.ts).toISOString() }))
+    if (settings.json) for (const r of rows) out(auditJsonLine(r))
     else if (rows.length === 0) out(settings.since === undefined ? 'the audit log is empty' : `nothing since ${formatTime(settings.since)}`)
     else for (const line of auditTable(rows)) out(line)
     return 0
@@ -205,8 +222,10 @@ function audit(settings: Settings, out: (line: string) => void): number {
 export async function exposeCommand(
   settings: Settings,
   out: (line: string) => void,
-  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; run?: Run },
+  opts: { clock?: () => number; fetch?: typeof fetch; colour?: boolean; run?: Run; err?: (line: string) => void },
 ): Promise<number> {
+  // a failure's line is an error: stderr for the executable (opts.err), with the other lines when none is given
+  const err = opts.err ?? out
   mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 })
   const info = readRuntimeInfo(settings.dataDir)
   const bridgePort = info ? Number(new URL(info.url).port) : settings.port
@@ -214,7 +233,7 @@ export async function exposeCommand(
   if (settings.off) {
     const r = await unexpose(o)
     if (!r.ok) {
-      out(`gothalo expose --off: ${r.error}`)
+      err(`gothalo expose --off: ${r.error}`)
       return 1
     }
     out(
@@ -226,7 +245,7 @@ export async function exposeCommand(
   }
   const r = await expose(o)
   if (!r.ok) {
-    out(`gothalo expose: ${r.error}`)
+    err(`gothalo expose: ${r.error}`)
     return 1
   }
   out(`${r.url} now reaches the bridge at http://127.0.0.1:${bridgePort} (tailscale serve, HTTPS port ${r.port}${r.already ? ', already set up' : ''})`)

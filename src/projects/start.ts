@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
 import { HerdrError, type HerdrClient } from '../herdr/client'
+import { printableOnly } from '../server/printable'
 import type { Snapshot } from '../herdr/types'
 import type { AgentKind, FoundSession } from './listing'
 
@@ -46,6 +47,19 @@ export function resumeArgs(kind: AgentKind, s: FoundSession): string[] {
   }
 }
 
+/** The most characters of a workspace label the bridge derives. */
+const LABEL_MAX = 64
+
+/**
+ * The label of a workspace made for a directory: its name, cut to printable
+ * characters (a directory name may hold a newline or an escape sequence) and
+ * to LABEL_MAX characters; the path's when the name has none left.
+ */
+export function workspaceLabel(cwd: string): string {
+  const cut = (s: string) => [...printableOnly(s).trim()].slice(0, LABEL_MAX).join('')
+  return cut(basename(cwd)) || cut(cwd) || 'workspace'
+}
+
 const realOr = (p: string) => {
   try {
     return realpathSync(p)
@@ -81,7 +95,7 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
   const home = snap.panes.find((p) => (p.foreground_cwd ?? p.cwd) && realOr((p.foreground_cwd ?? p.cwd)!) === req.cwd)
   const made = home
     ? await d.herdr.tabCreate({ workspace: home.workspace_id, cwd: req.cwd, label: name })
-    : await d.herdr.workspaceCreate({ cwd: req.cwd, label: basename(req.cwd) || req.cwd })
+    : await d.herdr.workspaceCreate({ cwd: req.cwd, label: workspaceLabel(req.cwd) })
   const pane = made.pane_id
   const closeAgain = async (why: string) => {
     try {

@@ -3,15 +3,17 @@
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { cyclePermissionMode } from '../answer/mode'
+import { SEND_MAX, typedTextProblem } from '../answer/typed-text'
 import { paneTargets, plainTextErrors } from './edge'
 import { needs } from '../auth/scopes'
 import type { Principal } from '../auth/types'
+import type { AuditContext } from '../audit/auditor'
 import { AttachmentNotTaken, handAttachments } from '../attachments/hand'
 import type { Attachment } from '../attachments/store'
 import { HerdrError, type HerdrClient } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
 
-export const SEND_MAX = 4096
+export { SEND_MAX }
 
 export const SHELL_TAKES_NO_ATTACHMENTS = 'a shell takes no attachments'
 
@@ -53,9 +55,11 @@ export function actionRoutes(ctx: Ctx) {
     .use(paneTargets(ctx))
     .macro({
       answerText: {
-        resolve({ body, status }) {
-          const problem = answerTextProblem(body as { text?: string })
-          if (problem !== undefined) return status(400, problem)
+        resolve(c) {
+          const problem = answerTextProblem(c.body as { text?: string })
+          if (problem === undefined) return
+          ctx.audit?.answered(c as unknown as AuditContext, 400)
+          return c.status(400, problem)
         },
       },
     })
@@ -64,9 +68,8 @@ export function actionRoutes(ctx: Ctx) {
       async (c) => {
         const { body, status, herdr, signal, target: pane } = c
         let typed = body.text
-        if ([...typed].length > SEND_MAX) return status(400, `text longer than ${SEND_MAX} characters`)
-        // Each \n is an Enter; every other control character is refused, C1 too (U+009B is an 8-bit CSI).
-        if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(typed)) return status(400, 'control characters other than \\n are not allowed')
+        const problem = typedTextProblem(typed)
+        if (problem !== undefined) return status(400, problem)
         if (body.attachments?.length) {
           // each one this device's own, kept, and the agent waiting for input
           const p = (c as unknown as { principal: Principal }).principal

@@ -8,11 +8,15 @@ import { plainTextErrors } from './edge'
 export const AuditRowSchema = t.Object({
   id: t.Integer(),
   ts: t.Integer({ description: 'unix ms' }),
-  device_id: t.String({ description: 'the device; `admin` for the admin token, `cli` for the command line, `-` for a pairing that failed' }),
-  action: t.String({ description: 'approve, answer, send, mode.cycle, terminal, pair.code, pair, device.revoke, push.subscribe, push.unsubscribe' }),
+  device_id: t.String({ description: 'the device; `admin` for the admin token, `cli` for the command line, `-` for requests without a valid token' }),
+  action: t.String({
+    description:
+      'approve, answer, send, attach, mode.cycle, terminal, agent.start, agent.stop, pair.code, pair, device.revoke, push.subscribe, push.unsubscribe; `unauthenticated`: requests without a valid token from one address in one minute, counted (`detail`: address, count, last_ts, requests by action and status)',
+  }),
   pane: t.Union([t.String(), t.Null()]),
   detail: t.Record(t.String(), t.Unknown(), {
-    description: 'what was done; typed text only as {length, sha256}, answers as positions and the fingerprint, a terminal session as the bytes typed',
+    description:
+      'what was done, at most 2 KiB; typed text only as {length, sha256}, answers as positions and the fingerprint, a terminal session as the bytes typed; a body that failed validation as `invalid_body` {length, sha256}, never verbatim',
   }),
   status: t.Integer({ description: 'the HTTP status answered (101: a terminal session that opened)' }),
 })
@@ -33,7 +37,8 @@ export function auditRoutes(ctx: Ctx) {
     response: { 200: t.Object({ rows: t.Array(AuditRowSchema) }), ...plainTextErrors(400, 401, 403) },
     detail: needs('admin', {
       summary: 'The audit log: every write taken from a phone or the admin token, newest first',
-      description: 'Kept 90 days, at most 100,000 rows. `gothalo audit` prints the same from the shell.',
+      description:
+        'Kept 90 days, at most 100,000 rows (at most 10,000 of them `unauthenticated` counts). `gothalo audit` prints the same from the shell, every field escaped.',
       tags: ['pairing'],
     }),
   })

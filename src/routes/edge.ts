@@ -6,6 +6,8 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { herdrFor, type HerdrClient, type HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
+import { plausibleTarget } from '../herdr/target'
+import type { AuditContext } from '../audit/auditor'
 
 export interface Failure {
   code: 404 | 502
@@ -29,10 +31,7 @@ export function plainTextErrors<const Code extends number>(...codes: Code[]): Re
   return Object.fromEntries(codes.map((code) => [code, t.String()])) as Record<Code, ReturnType<typeof t.String>>
 }
 
-/** Targets we pass to herdr: pane ids or agent names; nothing that could read as a flag. */
-export function plausibleTarget(s: string): boolean {
-  return s.length <= 64 && /^[A-Za-z0-9][A-Za-z0-9:_-]*$/.test(s)
-}
+export { plausibleTarget }
 
 /**
  * A request's working life: aborted when the client goes away or when the
@@ -88,18 +87,28 @@ export function paneTargets(ctx: Ctx) {
     const signal = requestSignal(request, ctx.timing.requestDeadlineMs)
     return { signal, herdr: herdrFor(ctx.herdr, signal) }
   }
+  // a malformed target is refused before any herdr call, and a write's refusal is still its audit row
+  const malformed = (c: unknown) => ctx.audit?.answered(c as AuditContext, 404)
   return new Elysia({ name: 'pane-target' }).macro({
     paneTarget: (route: TargetRoute) => ({
-      resolve({ query, body, request, status }) {
+      resolve(c) {
+        const { query, body, request, status } = c
         const target = targetOf(query, body)
-        if (!plausibleTarget(target)) return status(404, 'no such pane')
+        if (!plausibleTarget(target)) {
+          malformed(c)
+          return status(404, 'no such pane')
+        }
         return { target, ...start(request, route, 'no such pane') }
       },
     }),
     agentTarget: (route: TargetRoute) => ({
-      async resolve({ query, body, request, status }) {
+      async resolve(c) {
+        const { query, body, request, status } = c
         const target = targetOf(query, body)
-        if (!plausibleTarget(target)) return status(404, 'no such agent')
+        if (!plausibleTarget(target)) {
+          malformed(c)
+          return status(404, 'no such agent')
+        }
         const { signal, herdr } = start(request, route, 'no such agent')
         const agent: AgentInfo = (route === 'socket' ? await ctx.watch.agentSoon(target) : undefined) ?? (await herdr.agentGet(target))
         return { target, agent, signal, herdr }

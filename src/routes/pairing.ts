@@ -1,6 +1,7 @@
 // Pairing over HTTP (docs/bridge.md "Pairing"): the admin makes a one-time code, a
 // phone redeems it for its own token, and devices can be listed and revoked.
-import { Elysia, t } from 'elysia'
+import { Elysia, ParseError, t } from 'elysia'
+import { BodyNotAJsonObject } from '../server/json-body'
 import type { Ctx } from '../server/ctx'
 import type { Principal } from '../auth/types'
 import { deviceNameProblem } from '../auth/store'
@@ -47,6 +48,8 @@ const DeviceRow = t.Object({
   scopes: t.Array(ScopeSchema, { description: 'what the device may do' }),
 })
 
+const PAIR_CODE_BODY_ERROR = 'want {"scopes"?: ["read", …]}'
+
 const PairCodeBody = t.Optional(
   t.Object(
     {
@@ -59,7 +62,7 @@ const PairCodeBody = t.Optional(
         }),
       ),
     },
-    { error: 'want {"scopes"?: ["read", …]}' },
+    { error: PAIR_CODE_BODY_ERROR },
   ),
 )
 
@@ -126,6 +129,11 @@ export function pairingRoutes(ctx: Ctx) {
         return { ...code, scopes: [...scopes] }
       },
       {
+        // a misspelt key ("scope") is refused, never a code with the default scopes (checked before validation drops unknown keys)
+        transform({ body }) {
+          if (body && typeof body === 'object' && Object.keys(body).some((k) => k !== 'scopes'))
+            throw new ParseError(new BodyNotAJsonObject(PAIR_CODE_BODY_ERROR))
+        },
         body: PairCodeBody,
         response: { 200: t.Composite([PairCodeResult, t.Object({ scopes: t.Array(ScopeSchema) })]), 400: PlainText, 401: PlainText, 403: PlainText },
         detail: needs(

@@ -7,6 +7,7 @@ import { needs } from '../auth/scopes'
 import { AGENT_KINDS, projectsOf } from '../projects/listing'
 import { listDir, listRoots, resolveDir } from '../projects/roots'
 import { startAgent } from '../projects/start'
+import { typedTextProblem } from '../answer/typed-text'
 import { paneTargets, plainTextErrors } from './edge'
 
 const Kind = t.Union([t.Literal('claude'), t.Literal('pi'), t.Literal('opencode'), t.Literal('codex')], { description: 'the agent to start' })
@@ -77,6 +78,9 @@ export function projectRoutes(ctx: Ctx) {
     .post(
       '/agent-start',
       async ({ body, status, request }) => {
+        // the first prompt is typed into the agent: /send's rules
+        const problem = body.prompt === undefined ? undefined : typedTextProblem(body.prompt)
+        if (problem !== undefined) return status(400, `prompt: ${problem}`)
         const cwd = resolveDir(body.cwd, p.roots, ctx.homes.home)
         if (!cwd) return status(404, 'no such directory')
         const out = await startAgent(
@@ -99,7 +103,13 @@ export function projectRoutes(ctx: Ctx) {
           {
             kind: Kind,
             cwd: t.String({ minLength: 1, maxLength: 4096 }),
-            prompt: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: 'sent once the agent is ready (never on a command line)' })),
+            prompt: t.Optional(
+              t.String({
+                minLength: 1,
+                maxLength: 4096,
+                description: "sent once the agent is ready (never on a command line); /send's rules: control characters other than \\n are refused",
+              }),
+            ),
             resume: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'a session_id from GET /projects for this cwd and kind' })),
             name: t.Optional(t.String({ maxLength: 32, description: "herdr's agent name: 1-32 lower-case letters, digits, - or _; default <kind>-<4 hex>" })),
           },

@@ -14,3 +14,6 @@ export function openSharedDb(path: string): Database {
   db.exec('PRAGMA journal_mode = WAL')
   return db
 }
+
+/** SQLite's names for a database with no file (`:memory:`, and `''` for a private temporary one): nothing to create or chmod. */
+export const isMemoryDb = (path: string): boolean => path === ':memory:' || path === ''

@@ -116,3 +116,16 @@ describe('gothalo expose', () => {
     }
   })
 })
+
+// issue 37, also measured: its failure lines went to stdout
+test('the executable prints a failure on stderr, nothing on stdout, and exits 1', async () => {
+  state({ state: 'NeedsLogin' })
+  const p = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts'), 'expose', '--tailscale', FAKE, '--data-dir', data], {
+    env: { ...process.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()])
+  expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+  expect(stderr).toBe('gothalo expose: Tailscale is not logged in (state NeedsLogin): run `tailscale up`, then `gothalo expose` again\n')
+})

@@ -312,6 +312,13 @@ describe('the phone client', () => {
     expect(await row.textContent()).toContain('w1:p3')
     expect(await row.textContent()).toContain('3 characters typed')
     expect(await p.page.locator('li.audit-row', { hasText: 'pair.code' }).count()).toBeGreaterThan(0)
+    // what the bounded log keeps reads as words: a count of requests without a token, a malformed body by its size
+    for (let i = 0; i < 3; i++) await b.post('/send', { pane: 'w1:p3', text: 'x' }, 'not-a-token')
+    await b.post('/send', { pane: 'w1:p3', text: 7 })
+    await p.page.reload()
+    await p.page.locator('li.audit-row', { hasText: 'unauthenticated' }).first().waitFor()
+    expect(await p.page.locator('li.audit-row', { hasText: 'unauthenticated' }).first().textContent()).toContain('3 without a valid token from 127.0.0.1')
+    expect(await p.page.locator('li.audit-row', { hasText: 'send' }).first().textContent()).toContain('a malformed request (25 bytes, not kept)')
     const v = await phone(viewer.token)
     await v.page.goto(`${b.base}/#/`)
     await v.page.getByRole('heading', { name: 'Agents' }).waitFor()

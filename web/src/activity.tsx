@@ -18,13 +18,28 @@ const when = (ts: number) => new Date(ts).toLocaleString()
 
 /** One line of what the row's detail says (never typed text: the log has none). */
 function summary(r: Row): string {
-  const d = r.detail as { text?: { length?: number }; choose?: number[]; kind?: string; cwd?: string; name?: string; bytes_typed?: number; mime?: string }
+  const d = r.detail as {
+    text?: { length?: number }
+    choose?: number[]
+    kind?: string
+    cwd?: unknown
+    name?: unknown
+    bytes_typed?: number
+    mime?: string
+    invalid_body?: { length?: number }
+    count?: number
+    address?: string
+  }
+  // requests without a valid token are counted, one row per address a minute
+  if (r.action === 'unauthenticated') return `${d.count ?? '?'} without a valid token from ${d.address ?? '?'}`
+  if (d.invalid_body) return `a malformed request (${d.invalid_body.length ?? '?'} bytes, not kept)`
   if (d.text?.length !== undefined) return `${d.text.length} characters typed`
   if (Array.isArray(d.choose)) return `chose ${d.choose.join(', ')}`
-  if (d.kind) return `${d.kind} in ${d.cwd ?? '?'}`
+  // a start refused for its directory keeps the directory only as a digest
+  if (d.kind) return `${d.kind} in ${typeof d.cwd === 'string' ? d.cwd : 'a directory that was refused'}`
   if (d.bytes_typed !== undefined) return `${d.bytes_typed} bytes typed`
   if (d.mime) return d.mime
-  if (d.name) return String(d.name)
+  if (typeof d.name === 'string') return d.name
   return ''
 }
 
