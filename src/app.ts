@@ -47,6 +47,7 @@ import { Auditor, type AuditContext } from './audit/auditor'
 import { createAuditLog, type AuditLog } from './audit/log'
 import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
+import { privatePlaces } from './changes/private'
 import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
 
@@ -61,6 +62,8 @@ export interface AppDeps {
   attachments?: AttachmentStore
   /** the directories agents may be started in (real paths are checked against these); default the home directory */
   projectRoots?: string[]
+  /** the bridge's own data and config directories: never served by /files or /changes (the defaults under the home are refused anyway) */
+  bridgeDirs?: string[]
   /** whether an agent kind's program is installed (default: on this process's PATH) */
   agentInstalled?: (kind: AgentKind) => boolean
   homes: AgentHomes
@@ -259,6 +262,7 @@ export function createApp(deps: AppDeps) {
       later: new LaterPrompts(herdr, log),
       installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
     },
+    privatePlaces: privatePlaces(deps.homes, deps.bridgeDirs),
   }
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
