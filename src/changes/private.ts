@@ -4,7 +4,7 @@
 // holds. Refused as 404, like a path that does not exist. The verdict is pure;
 // the places are found once, at the start.
 import { realpathSync } from 'node:fs'
-import { isAbsolute, join, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import type { AgentHomes } from '../transcript/source'
 
 /** A credential store named by its trailing path components: a directory (all below it) or one file. */
@@ -32,12 +32,13 @@ export interface PrivatePlaces {
   places: string[]
 }
 
-/** A path as the kernel sees it (symlinks resolved) when it exists, else as given. */
+/** A path as the kernel sees it: its nearest existing ancestor's real path, and the rest as given (a place made later is still found). */
 function real(p: string): string {
   try {
     return realpathSync(p)
   } catch {
-    return p
+    const up = dirname(p)
+    return up === p ? p : join(real(up), basename(p))
   }
 }
 

@@ -50,7 +50,8 @@ export async function gitShowsFile(root: string, rel: string): Promise<boolean> 
 export async function ignoredAmong(root: string, rels: string[]): Promise<Set<string>> {
   if (rels.length === 0) return new Set()
   try {
-    const r = await git(root, [LIT, 'check-ignore', '-z', '--stdin'], { okCodes: [0, 1], input: Buffer.from(rels.map((p) => `${p}\0`).join('')) })
+    // check-ignore takes no pathspec magic (a name that starts with ':' fails it: all ignored, the safe side)
+    const r = await git(root, ['check-ignore', '-z', '--stdin'], { okCodes: [0, 1], input: Buffer.from(rels.map((p) => `${p}\0`).join('')) })
     return new Set(r.stdout.toString('utf8').split('\0').filter(Boolean))
   } catch {
     return new Set(rels)
