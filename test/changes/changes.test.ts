@@ -225,6 +225,9 @@ describe('GET /changes/diff', () => {
     const huge = (await (await diff('main', 'src/huge.txt')).json()) as any
     expect(huge.truncated).toBe(true)
     expect(JSON.stringify(huge).length).toBeLessThan(4 * 1024 * 1024)
+    // cut at a line boundary: the last line shown is whole, the number its text ends with
+    const last = huge.hunks.at(-1).lines.at(-1)
+    expect(last.text).toBe(last.op === '-' ? `line ${last.old}` : `changed line with more text in it ${last.new}`)
     // a pathspec is a path, not a pattern
     expect((await diff('main', '*.txt')).status).toBe(404)
   })
