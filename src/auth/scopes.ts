@@ -33,9 +33,12 @@ export const DEFAULT_SCOPES_BEFORE_CODE = 'read,answer,type,terminal,start'
 
 export const isScope = (s: unknown): s is Scope => typeof s === 'string' && (SCOPES as readonly string[]).includes(s)
 
-export const ScopeSchema = t.Union([t.Literal('read'), t.Literal('code'), t.Literal('answer'), t.Literal('type'), t.Literal('terminal'), t.Literal('start'), t.Literal('admin')], {
-  description: SCOPES.map((s) => `\`${s}\`: ${SCOPE_MEANING[s]}`).join('; '),
-})
+export const ScopeSchema = t.Union(
+  [t.Literal('read'), t.Literal('code'), t.Literal('answer'), t.Literal('type'), t.Literal('terminal'), t.Literal('start'), t.Literal('admin')],
+  {
+    description: SCOPES.map((s) => `\`${s}\`: ${SCOPE_MEANING[s]}`).join('; '),
+  },
+)
 
 /** What a route needs: a scope, any valid token, or nothing (public). */
 export type RouteNeed = Scope | 'token' | 'public'

@@ -14,7 +14,11 @@ export type NodeKind = 'dir' | 'file' | 'symlink' | 'other'
 export const kindOf = (st: Stats): NodeKind => (st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other')
 
 /** Something below the base, opened (a regular file or a directory) or only looked at (anything else). */
-export type Opened = { kind: 'dir'; fd: number; stat: Stats } | { kind: 'file'; fd: number; stat: Stats } | { kind: 'symlink'; stat: Stats } | { kind: 'other'; stat: Stats }
+export type Opened =
+  | { kind: 'dir'; fd: number; stat: Stats }
+  | { kind: 'file'; fd: number; stat: Stats }
+  | { kind: 'symlink'; stat: Stats }
+  | { kind: 'other'; stat: Stats }
 
 const PROC_FD = existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined
 

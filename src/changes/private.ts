@@ -72,8 +72,7 @@ const below = (path: string, dir: string) => path === dir || path.startsWith(dir
 export function isPrivate(path: string, places: PrivatePlaces): boolean {
   if (places.places.some((p) => below(path, p))) return true
   const parts = path.split(sep)
-  for (const store of CREDENTIAL_STORES)
-    for (let i = 0; i + store.length <= parts.length; i++) if (store.every((c, k) => parts[i + k] === c)) return true
+  for (const store of CREDENTIAL_STORES) for (let i = 0; i + store.length <= parts.length; i++) if (store.every((c, k) => parts[i + k] === c)) return true
   return false
 }
 

@@ -144,7 +144,10 @@ describe('POST /pair', () => {
       scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'],
     })
     const me = await call('GET', '/devices/me', { token: dev.token })
-    expect([me.status, me.json()]).toEqual([200, { device_id: dev.device_id, name: 'Pixel 9', scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'] }])
+    expect([me.status, me.json()]).toEqual([
+      200,
+      { device_id: dev.device_id, name: 'Pixel 9', scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'] },
+    ])
     const list = await call('GET', '/devices', { token: ADMIN })
     expect(list.json()).toEqual([
       {

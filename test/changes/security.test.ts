@@ -4,7 +4,20 @@
 // reads what it should. Hostile repositories, a FIFO and a symlink swap race are
 // built here, in temp dirs.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, watch, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import type { HerdrClient } from '../../src/herdr/client'
 import { pairDevice, startBridge, waitFor, type Bridge } from '../support/harness'
@@ -112,7 +125,15 @@ describe('a viewer does not become admin', () => {
     const token = '.local/share/gothalo/admin-token'
     const asViewer = await files('home', token, viewer)
     expect([asViewer.status, await asViewer.text()]).toEqual([403, 'forbidden: needs scope code'])
-    for (const path of [token, '.local/share/gothalo/vapid.json', '.local/share/gothalo/gothalo.db', '.ssh/id_ed25519', '.aws/credentials', 'notes/todo.md', '']) {
+    for (const path of [
+      token,
+      '.local/share/gothalo/vapid.json',
+      '.local/share/gothalo/gothalo.db',
+      '.ssh/id_ed25519',
+      '.aws/credentials',
+      'notes/todo.md',
+      '',
+    ]) {
       const r = await files('home', path)
       expect([path, r.status, await r.text()]).toEqual([path, 404, 'no such file'])
     }

@@ -90,7 +90,7 @@ test('the files: what git ignores is listed as ignored, not a link', async () =>
     await page.goto(`${b.base}/#/p/${encodeURIComponent('w1:p1')}/file/`)
     await page.locator('ul.files li').first().waitFor()
     expect(await page.locator('ul.files a.file-link').allInnerTexts()).toEqual(['📄 .gitignore', '📄 NOTES.md', '📁 src'])
-    expect((await page.locator('ul.files span.file-link').innerText()).replace(/\s+/g, ' ')).toBe('📄 .env ignored')
+    expect(((await page.locator('ul.files span.file-link').textContent()) ?? '').replace(/\s+/g, ' ')).toBe('📄 .env ignored')
     expect(errors).toEqual([])
   } finally {
     await ctx.close()

@@ -211,7 +211,8 @@ export function FileScreen({ pane, path }: { pane: string; path: string }) {
               {/* what git ignores, a link and a FIFO, socket or device are listed, never opened */}
               {e.ignored || e.type === 'symlink' || e.type === 'other' ? (
                 <span class="file-link dim">
-                  {e.type === 'dir' ? '📁' : e.type === 'symlink' ? '🔗' : '📄'} {e.name} <small>{e.ignored ? 'ignored' : e.type === 'symlink' ? 'link' : 'special'}</small>
+                  {e.type === 'dir' ? '📁' : e.type === 'symlink' ? '🔗' : '📄'} {e.name}{' '}
+                  <small>{e.ignored ? 'ignored' : e.type === 'symlink' ? 'link' : 'special'}</small>
                 </span>
               ) : (
                 <a class="file-link" href={fileHash(pane, path ? `${path}/${e.name}` : e.name)}>
