@@ -108,7 +108,7 @@ export function changesRoutes(ctx: Ctx) {
         detail: needs('code', {
           summary: "What changed in the pane's repository: branch, ahead/behind, every changed file with +/− counts",
           description:
-            "From git's machine formats (status --porcelain=v2 -z, diff --numstat -z), run inert: no hooks, pager, external diff, textconv, filters or fsmonitor, no lock taken, the index never written.",
+            "From git's machine formats (status --porcelain=v2 -z, diff-files and diff-index --numstat -z), run inert: no hooks, pager, external diff, textconv, filters or fsmonitor, no lock taken, the index never written; submodules compared by their recorded commit only. Private paths (the bridge's own directories, credential stores) are left out.",
           tags: ['changes'],
         }),
       },
@@ -141,7 +141,7 @@ export function changesRoutes(ctx: Ctx) {
         detail: needs('code', {
           summary: "One changed file's diff, as hunks of numbered lines",
           description:
-            'Staged: the index against HEAD; not staged: the work tree against the index; an untracked file against nothing. At most 1 MiB of diff (`truncated`).',
+            'Staged: the index against HEAD; not staged: the work tree against the index; an untracked file (not ignored) against nothing. At most 1 MiB of diff (`truncated`), cut at a line boundary. An ignored or private path, or one that cannot be below the top (`..`, absolute, `.git`), is 404.',
           tags: ['changes'],
         }),
       },
