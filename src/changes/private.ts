@@ -71,7 +71,8 @@ const below = (path: string, dir: string) => path === dir || path.startsWith(dir
  */
 export function isPrivate(path: string, places: PrivatePlaces): boolean {
   if (places.places.some((p) => below(path, p))) return true
-  const parts = path.split(sep)
+  // case folded: on a case-insensitive disk (macOS) `.SSH` is `.ssh`
+  const parts = path.toLowerCase().split(sep)
   for (const store of CREDENTIAL_STORES) for (let i = 0; i + store.length <= parts.length; i++) if (store.every((c, k) => parts[i + k] === c)) return true
   return false
 }
@@ -80,7 +81,7 @@ export function isPrivate(path: string, places: PrivatePlaces): boolean {
 export function componentsOf(rel: string): string[] | undefined {
   if (rel.includes('\u0000') || rel.length > 4096 || rel.startsWith('/')) return undefined
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.')
-  if (parts.some((p) => p === '..' || p === '.git')) return undefined
+  if (parts.some((p) => p === '..' || p.toLowerCase() === '.git')) return undefined
   return parts
 }
 

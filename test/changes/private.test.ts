@@ -30,7 +30,15 @@ describe('isPrivate', () => {
       expect([p, isPrivate(p, places)]).toEqual([p, true])
   })
   test('credential stores wherever they sit; their neighbours are not', () => {
-    for (const p of ['/w/dots/.ssh', '/w/dots/.ssh/config', '/w/.docker/config.json', '/w/.config/gh/hosts.yml', '/w/x/.netrc', '/w/.pi/agent/auth.json'])
+    for (const p of [
+      '/w/dots/.ssh',
+      '/w/dots/.ssh/config',
+      '/w/.docker/config.json',
+      '/w/.config/gh/hosts.yml',
+      '/w/x/.netrc',
+      '/w/.pi/agent/auth.json',
+      '/w/.SSH/id_rsa',
+    ])
       expect([p, isPrivate(p, places)]).toEqual([p, true])
     for (const p of [
       '/w/.docker/daemon.json',
@@ -47,5 +55,6 @@ describe('isPrivate', () => {
 test('componentsOf: only paths that stay below the base', () => {
   expect(componentsOf('')).toEqual([])
   expect(componentsOf('./a//b/')).toEqual(['a', 'b'])
-  for (const bad of ['..', '../x', 'a/../../x', '/etc/passwd', '.git/config', 'a/.git', 'a\u0000b', 'x'.repeat(4097)]) expect(componentsOf(bad)).toBeUndefined()
+  for (const bad of ['..', '../x', 'a/../../x', '/etc/passwd', '.git/config', 'a/.git', '.GIT/config', 'a\u0000b', 'x'.repeat(4097)])
+    expect(componentsOf(bad)).toBeUndefined()
 })
