@@ -48,6 +48,7 @@ import { createAuditLog, type AuditLog } from './audit/log'
 import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
 import { BodyNotAJsonObject } from './server/json-body'
+import { privatePlaces } from './changes/private'
 import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
 
@@ -62,6 +63,8 @@ export interface AppDeps {
   attachments?: AttachmentStore
   /** the directories agents may be started in (real paths are checked against these); default the home directory */
   projectRoots?: string[]
+  /** the bridge's own data and config directories: never served by /files or /changes (the defaults under the home are refused anyway) */
+  bridgeDirs?: string[]
   /** whether an agent kind's program is installed (default: on this process's PATH) */
   agentInstalled?: (kind: AgentKind) => boolean
   homes: AgentHomes
@@ -267,6 +270,7 @@ export function createApp(deps: AppDeps) {
       later: new LaterPrompts(herdr, log),
       installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
     },
+    privatePlaces: privatePlaces(deps.homes, deps.bridgeDirs),
   }
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)

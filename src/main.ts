@@ -100,6 +100,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       version: VERSION,
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
+      bridgeDirs: [dataDir, join(env.XDG_CONFIG_HOME || join(agentHomes(env).home, '.config'), 'gothalo')],
       watchAtStart: true,
       warmUp: true,
     })

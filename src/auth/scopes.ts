@@ -7,12 +7,13 @@
 import { t } from 'elysia'
 import { type AuditAction, isAuditAction } from '../audit/actions'
 
-export const SCOPES = ['read', 'answer', 'type', 'terminal', 'start', 'admin'] as const
+export const SCOPES = ['read', 'code', 'answer', 'type', 'terminal', 'start', 'admin'] as const
 export type Scope = (typeof SCOPES)[number]
 
 /** What each scope allows, for the docs and `gothalo pair --help`. */
 export const SCOPE_MEANING: Record<Scope, string> = {
-  read: 'watch: the list, cards, transcripts, events, usage, changes and files; notifications',
+  read: 'watch: the list, cards, transcripts, events, usage, projects; notifications',
+  code: "read the working tree: a pane's changes, diffs and files",
   answer: 'answer dialogs: approve, answer, cycle the permission mode',
   type: 'type: send text and attachments to an agent',
   terminal: 'the raw terminal (watching and typing)',
@@ -23,11 +24,21 @@ export const SCOPE_MEANING: Record<Scope, string> = {
 /** A device paired without naming scopes gets these (and so do devices paired before scopes existed). */
 export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'admin')
 
+/**
+ * The default set before `code` existed, as stored (`formatScopes`'s order): a device or
+ * pair code holding exactly this was paired with the default, and gains `code` once
+ * (docs/bridge.md "The working tree is not the whole disk").
+ */
+export const DEFAULT_SCOPES_BEFORE_CODE = 'read,answer,type,terminal,start'
+
 export const isScope = (s: unknown): s is Scope => typeof s === 'string' && (SCOPES as readonly string[]).includes(s)
 
-export const ScopeSchema = t.Union([t.Literal('read'), t.Literal('answer'), t.Literal('type'), t.Literal('terminal'), t.Literal('start'), t.Literal('admin')], {
-  description: SCOPES.map((s) => `\`${s}\`: ${SCOPE_MEANING[s]}`).join('; '),
-})
+export const ScopeSchema = t.Union(
+  [t.Literal('read'), t.Literal('code'), t.Literal('answer'), t.Literal('type'), t.Literal('terminal'), t.Literal('start'), t.Literal('admin')],
+  {
+    description: SCOPES.map((s) => `\`${s}\`: ${SCOPE_MEANING[s]}`).join('; '),
+  },
+)
 
 /** What a route needs: a scope, any valid token, or nothing (public). */
 export type RouteNeed = Scope | 'token' | 'public'

@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AuthStore, Device, PairCode, Principal, RedeemResult } from './types'
-import { DEFAULT_SCOPES, formatScopes, isScope, parseScopes } from './scopes'
+import { DEFAULT_SCOPES, DEFAULT_SCOPES_BEFORE_CODE, formatScopes, isScope, parseScopes } from './scopes'
 
 /** A pair code is good for this long (docs/bridge.md: 10 minutes). */
 export const PAIR_CODE_TTL_MS = 10 * 60_000
@@ -133,6 +133,22 @@ export function tightenModes(dbPath: string): void {
   }
 }
 
+/**
+ * The `code` scope split the working tree off `read`: devices and live pair codes
+ * holding the default set of before keep what they could do, once (a device paired
+ * later with exactly that set, on purpose without `code`, keeps it that way).
+ */
+function addCodeScope(db: ReturnType<typeof openSharedDb>): void {
+  db.exec('CREATE TABLE IF NOT EXISTS store_migrations (name TEXT PRIMARY KEY, at INTEGER NOT NULL)')
+  db.transaction(() => {
+    if (db.query('SELECT 1 FROM store_migrations WHERE name = ?').get('scope-code')) return
+    const now = formatScopes([...DEFAULT_SCOPES])
+    db.query('UPDATE devices SET scopes = ? WHERE scopes = ?').run(now, DEFAULT_SCOPES_BEFORE_CODE)
+    db.query('UPDATE pair_codes SET scopes = ? WHERE scopes = ?').run(now, DEFAULT_SCOPES_BEFORE_CODE)
+    db.query('INSERT INTO store_migrations (name, at) VALUES (?, ?)').run('scope-code', Date.now())
+  }).immediate()
+}
+
 type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; scopes: string | null }
 
 const deviceOf = (r: DeviceRow): Device => ({
@@ -168,6 +184,7 @@ export function createAuthStore(opts: AuthStoreOptions): SqliteAuthStore {
   if (!hasColumn('pair_codes', 'failures')) db.exec('ALTER TABLE pair_codes ADD COLUMN failures INTEGER NOT NULL DEFAULT 0')
   if (!hasColumn('pair_codes', 'scopes')) db.exec('ALTER TABLE pair_codes ADD COLUMN scopes TEXT')
   if (!hasColumn('devices', 'scopes')) db.exec('ALTER TABLE devices ADD COLUMN scopes TEXT')
+  addCodeScope(db)
 
   const q = {
     deviceByHash: db.query<{ id: string; last_seen_at: number | null; scopes: string | null }, [string]>(

@@ -29,6 +29,8 @@ export function parseDiff(text: string, capped: boolean): FileDiff {
     body = Buffer.from(body).subarray(0, DIFF_MAX_BYTES).toString('utf8')
     out.truncated = true
   }
+  // a cut (ours or git's output cap) ends at the last whole line, never inside one
+  if (out.truncated) body = body.slice(0, body.lastIndexOf('\n') + 1)
   const lines = body.split('\n')
   if (lines.at(-1) === '') lines.pop()
   let hunk: Hunk | undefined
@@ -54,6 +56,25 @@ export function parseDiff(text: string, capped: boolean): FileDiff {
     else if (c === '+') hunk.lines.push({ op: '+', new: n++, text: l.slice(1) })
     // "\ No newline at end of file" and anything else: not a line of the file
   }
-  // a cut in the middle of a hunk leaves its last line whole or absent, never half a line counted twice
   return out
+}
+
+/**
+ * An untracked file's diff against nothing, from its bytes as read (at most
+ * DIFF_MAX_BYTES of text, cut at a line boundary): every line added; NUL in the
+ * first 8,000 bytes means binary. `size` is the file's whole size.
+ */
+export function addedDiff(bytes: Buffer, size: number): FileDiff {
+  if (bytes.subarray(0, 8000).includes(0)) return { binary: true, hunks: [], truncated: false }
+  let text = bytes.subarray(0, DIFF_MAX_BYTES).toString('utf8')
+  const truncated = size > DIFF_MAX_BYTES || bytes.length > DIFF_MAX_BYTES
+  if (truncated) text = text.slice(0, text.lastIndexOf('\n') + 1)
+  if (text === '') return { binary: false, hunks: [], truncated }
+  const rows = text.split('\n')
+  if (rows.at(-1) === '') rows.pop()
+  return {
+    binary: false,
+    hunks: [{ header: `@@ -0,0 +1${rows.length === 1 ? '' : `,${rows.length}`} @@`, lines: rows.map((t, i) => ({ op: '+' as const, new: i + 1, text: t })) }],
+    truncated,
+  }
 }

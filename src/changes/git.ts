@@ -1,9 +1,11 @@
 // git, read-only and inert (docs/bridge.md "Review changes"): nothing a
 // repository's config or the user's could make it run does run — no hooks,
 // pager, external diff, textconv, clean/smudge filters, fsmonitor or credential
-// prompt — the system and global config are ignored, no optional lock is taken
-// (so the index is never rewritten), each call is stopped after 8 s and its
-// output cut at a cap.
+// prompt — the system and global config are ignored, no optional lock is taken,
+// each call is stopped after 8 s and its output cut at a cap. The callers use
+// plumbing (diff-files, diff-index, ls-files) and status without optional locks,
+// which never write the index, and keep git out of submodules
+// (--ignore-submodules=dirty): a submodule's own config is never read for a filter.
 import { statSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 
@@ -64,13 +66,13 @@ const INERT = [
   '--no-optional-locks',
 ]
 
-/** Runs git in `cwd` (an absolute directory) with the inert settings and `extra` -c overrides. */
-export async function git(cwd: string, args: string[], o: { extra?: string[]; okCodes?: number[] } = {}): Promise<GitResult> {
+/** Runs git in `cwd` (an absolute directory) with the inert settings and `extra` -c overrides; `input` is its stdin. */
+export async function git(cwd: string, args: string[], o: { extra?: string[]; okCodes?: number[]; input?: Buffer } = {}): Promise<GitResult> {
   if (!isAbsolute(cwd)) throw new GitError(`git: not an absolute directory: ${cwd}`)
   const proc = Bun.spawn(['git', ...INERT, ...(o.extra ?? []), ...args], {
     cwd,
     env: gitEnv(),
-    stdin: 'ignore',
+    stdin: o.input ?? 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',
     detached: true,

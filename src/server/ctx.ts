@@ -1,5 +1,6 @@
 // What every route plugin receives: the app's parts, built once by createApp.
 // A module of its own so routes/* depend on it and not on app.ts, which mounts them.
+import type { PrivatePlaces } from '../changes/private'
 import type { Answering } from '../answer/answering'
 import type { AuthStore } from '../auth/types'
 import type { Counters } from './counters'
@@ -95,6 +96,8 @@ export interface Ctx {
   push?: PushRoutesDeps
   /** starting agents: the project roots, the session finder, first prompts waiting for a blocked start */
   projects: { roots: Roots; finder: SessionFinder; later: LaterPrompts; installed: (kind: AgentKind) => boolean }
+  /** what GET /files, /changes and /changes/diff never serve: the bridge's own directories, the agents' credentials */
+  privatePlaces: PrivatePlaces
   /** uploaded attachments (absent: not configured) */
   attachments?: AttachmentStore
   /** the audit log's writer: one row per write, at the route edge */

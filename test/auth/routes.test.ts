@@ -98,7 +98,7 @@ describe('POST /pair/code', () => {
     expect(r.json()).toEqual({
       code: expect.stringMatching(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/),
       expires_at: clock.now + 600_000,
-      scopes: ['read', 'answer', 'type', 'terminal', 'start'],
+      scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'],
     })
   })
 
@@ -141,10 +141,13 @@ describe('POST /pair', () => {
     expect(dev).toEqual({
       device_id: expect.any(String),
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      scopes: ['read', 'answer', 'type', 'terminal', 'start'],
+      scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'],
     })
     const me = await call('GET', '/devices/me', { token: dev.token })
-    expect([me.status, me.json()]).toEqual([200, { device_id: dev.device_id, name: 'Pixel 9', scopes: ['read', 'answer', 'type', 'terminal', 'start'] }])
+    expect([me.status, me.json()]).toEqual([
+      200,
+      { device_id: dev.device_id, name: 'Pixel 9', scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'] },
+    ])
     const list = await call('GET', '/devices', { token: ADMIN })
     expect(list.json()).toEqual([
       {
@@ -152,7 +155,7 @@ describe('POST /pair', () => {
         name: 'Pixel 9',
         created_at: expect.any(Number),
         last_seen_at: expect.any(Number),
-        scopes: ['read', 'answer', 'type', 'terminal', 'start'],
+        scopes: ['read', 'code', 'answer', 'type', 'terminal', 'start'],
       },
     ])
     const again = await call('POST', '/pair', { body: { code, device_name: 'Other' } })

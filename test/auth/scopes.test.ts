@@ -50,11 +50,9 @@ describe('every route declares what it needs', () => {
         'DELETE /push/subscriptions/:id',
         'GET /projects',
         'GET /dirs',
-        'GET /changes',
-        'GET /changes/diff',
-        'GET /files',
         'GET /usage',
       ],
+      code: ['GET /changes', 'GET /changes/diff', 'GET /files'],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],
       type: ['POST /send', 'POST /attachments'],
       terminal: ['WS /attach'],
@@ -178,7 +176,7 @@ describe('pairing with scopes', () => {
       const res = await b.post('/pair/code', bad)
       expect(res.status).toBe(400)
       expect(await res.text()).toMatch(
-        /^(scopes: a list of read, answer, type, terminal, start, admin, at least one, no repeats|want \{"scopes"\?: \["read", …\]\})$/,
+        /^(scopes: a list of read, code, answer, type, terminal, start, admin, at least one, no repeats|want \{"scopes"\?: \["read", …\]\})$/,
       )
     }
   })
@@ -230,4 +228,59 @@ test('a bridge started on the old database serves its device', async () => {
   } finally {
     auth.close()
   }
+})
+
+describe('the code scope, added after the default set was stored', () => {
+  test('a device and a live code holding the old default gain `code`, once; other sets stay as they were', () => {
+    const { Database } = require('bun:sqlite') as typeof import('bun:sqlite')
+    const db = join(tempDir('gothalo-code-scope-'), 'gothalo.db')
+    const first = createAuthStore({ dbPath: db, adminToken: 'x' })
+    const pair = (scopes: Scope[]) => {
+      const r = first.redeem(first.createPairCode(scopes).code, `with ${scopes.join(' ')}`, '127.0.0.1')
+      if (!r.ok) throw new Error('redeem failed')
+      return r
+    }
+    const old = pair(['read'])
+    const viewer = pair(['read'])
+    const pending = first.createPairCode(['read'])
+    first.close()
+    // as the release before `code` left the file: the default set stored without it, no migration recorded
+    const raw = new Database(db)
+    raw.query('UPDATE devices SET scopes = ? WHERE id = ?').run('read,answer,type,terminal,start', old.device_id)
+    raw.query('UPDATE pair_codes SET scopes = ?').run('read,answer,type,terminal,start')
+    raw.exec('DROP TABLE IF EXISTS store_migrations')
+    raw.close()
+    const withCode: Scope[] = ['read', 'code', 'answer', 'type', 'terminal', 'start']
+    const again = createAuthStore({ dbPath: db, adminToken: 'x' })
+    try {
+      expect(again.identify(old.token)).toEqual({ kind: 'device', deviceId: old.device_id, scopes: withCode })
+      expect(again.identify(viewer.token)).toEqual({ kind: 'device', deviceId: viewer.device_id, scopes: ['read'] })
+      const late = again.redeem(pending.code, 'late', '127.0.0.1')
+      if (!late.ok) throw new Error('redeem failed')
+      expect(again.device(late.device_id)?.scopes).toEqual(withCode)
+      // paired now with the old default on purpose: it stays without `code` when the file is opened again
+      const chosen = again.redeem(again.createPairCode(['read', 'answer', 'type', 'terminal', 'start']).code, 'chosen', '127.0.0.1')
+      if (!chosen.ok) throw new Error('redeem failed')
+      again.close()
+      const third = createAuthStore({ dbPath: db, adminToken: 'x' })
+      expect(third.device(chosen.device_id)?.scopes).toEqual(['read', 'answer', 'type', 'terminal', 'start'])
+      expect(third.device(old.device_id)?.scopes).toEqual(withCode)
+      third.close()
+    } catch (e) {
+      again.close()
+      throw e
+    }
+  })
+})
+
+describe('a viewer sees no file content', () => {
+  test('a device paired --scopes read: /changes, /changes/diff and /files are 403 needs scope code; with code they answer', async () => {
+    const viewer = only.get('read')!.token
+    const coder = only.get('code')!.token
+    for (const path of ['/changes?pane=w1:p2', '/changes/diff?pane=w1:p2&path=a.txt', '/files?pane=w1:p2&path=a.txt']) {
+      const r = await b.get(path, viewer)
+      expect([path, r.status, await r.text()]).toEqual([path, 403, 'forbidden: needs scope code'])
+      expect([path, (await b.get(path, coder)).status]).not.toEqual([path, 403])
+    }
+  })
 })

@@ -101,7 +101,9 @@ beforeAll(async () => {
   g(R.super, 'commit', '-qm', 't')
   g(R.super, 'submodule', '-q', 'add', sub, 'sub')
   g(R.super, 'commit', '-qm', 'sub')
+  // its recorded commit moved (git shows that); a change inside its work tree alone is the submodule's own
   writeFileSync(join(R.super, 'sub/s.txt'), 's changed\n')
+  g(join(R.super, 'sub'), 'commit', '-qam', 's2')
 
   // a repository whose config tries to run commands: each would leave a file behind
   const h = (R.hostile = repo('hostile'))
@@ -139,7 +141,11 @@ beforeAll(async () => {
   writeFileSync(join(R.plain, 'notes.md'), '# notes\n')
 
   const names = Object.keys(R)
-  b = await startBridge({ state: { panes: names.map((n, i) => ({ pane_id: `w1:p${i + 1}`, workspace_id: 'w1', tab_id: 'w1:t1', cwd: R[n], screen: '$ ' })) } })
+  b = await startBridge({
+    state: { panes: names.map((n, i) => ({ pane_id: `w1:p${i + 1}`, workspace_id: 'w1', tab_id: 'w1:t1', cwd: R[n], screen: '$ ' })) },
+    // outside git, only a pane directory inside a project root is served
+    deps: { projectRoots: [root] },
+  })
   paneOf = (n: string) => `w1:p${names.indexOf(n) + 1}`
 }, 60_000)
 afterAll(() => b?.stop())
@@ -176,7 +182,8 @@ describe('GET /changes', () => {
     const e = await changes('empty')
     expect(e).toMatchObject({ branch: 'main', files: [{ path: 'first.txt', status: 'untracked', additions: 1 }] })
     expect(e.head).toBeUndefined()
-    expect((await changes('super')).files).toEqual([{ path: 'sub', status: 'modified', staged: false, additions: 0, deletions: 0, binary: false }])
+    // the submodule's commit line, old and new
+    expect((await changes('super')).files).toEqual([{ path: 'sub', status: 'modified', staged: false, additions: 1, deletions: 1, binary: false }])
   })
 
   test('outside git: 404 not a git repository; an unknown pane 404', async () => {
@@ -218,6 +225,9 @@ describe('GET /changes/diff', () => {
     const huge = (await (await diff('main', 'src/huge.txt')).json()) as any
     expect(huge.truncated).toBe(true)
     expect(JSON.stringify(huge).length).toBeLessThan(4 * 1024 * 1024)
+    // cut at a line boundary: the last line shown is whole, the number its text ends with
+    const last = huge.hunks.at(-1).lines.at(-1)
+    expect(last.text).toBe(last.op === '-' ? `line ${last.old}` : `changed line with more text in it ${last.new}`)
     // a pathspec is a path, not a pattern
     expect((await diff('main', '*.txt')).status).toBe(404)
   })
@@ -247,9 +257,8 @@ describe('GET /files', () => {
     const bin = await b.get(`/files?pane=${paneOf('main')}&path=d.bin&raw=1`)
     expect([bin.headers.get('content-type'), bin.headers.get('content-disposition')]).toEqual(['application/octet-stream', 'attachment; filename="d.bin"'])
     expect(Buffer.from(await bin.arrayBuffer())).toEqual(readFileSync(join(R.main, 'd.bin')))
-    // a link that leads back inside is inside; one that leads out is not
-    expect((await b.get(`/files?pane=${paneOf('main')}&path=out/main/a.txt`)).status).toBe(200)
-    for (const p of ['../', '..', 'out', 'out/plain/notes.md', '.git/config', 'src/../../plain/notes.md', '/etc/passwd', 'nope.txt']) {
+    // no symlink is followed below the root, even one that leads back inside
+    for (const p of ['out/main/a.txt', '../', '..', 'out', 'out/plain/notes.md', '.git/config', 'src/../../plain/notes.md', '/etc/passwd', 'nope.txt']) {
       const r = await b.get(`/files?pane=${paneOf('main')}&path=${encodeURIComponent(p)}`)
       expect([p, r.status, await r.text()]).toEqual([p, 404, 'no such file'])
     }

@@ -60,7 +60,7 @@ test('devices lists nothing, then a table; revoke answers 0, then 1 for an unkno
   const pad = ' '.repeat(r.device_id.length - 2)
   expect(listed.lines).toEqual([
     `ID${pad}  NAME     CREATED               LAST SEEN             SCOPES`,
-    `${r.device_id}  Pixel 9  2026-05-01 14:03:12Z  2026-05-01 14:03:12Z  read,answer,type,terminal,start`,
+    `${r.device_id}  Pixel 9  2026-05-01 14:03:12Z  2026-05-01 14:03:12Z  read,code,answer,type,terminal,start`,
   ])
 
   const revoked = await run(dataDir, 'devices-revoke', r.device_id)
@@ -123,7 +123,7 @@ test('pair --scopes read: the code says so, and the device it pairs may only rea
   // without --scopes: the default
   const plain: string[] = []
   await runAdminCommand(settingsFor(dataDir, 'pair'), (l) => plain.push(l), { clock: () => T0 })
-  expect(plain).toContain('scopes: read,answer,type,terminal,start (what the paired device may do)')
+  expect(plain).toContain('scopes: read,code,answer,type,terminal,start (what the paired device may do)')
 })
 
 test('the table pads by characters and formats missing times as never', () => {
@@ -136,6 +136,6 @@ test('the table pads by characters and formats missing times as never', () => {
   ).toEqual([
     'ID      NAME     CREATED               LAST SEEN             SCOPES',
     'dev_a   Ünïcødé  2026-05-01 14:03:07Z  never                 read',
-    'dev_bb  x        2026-05-01 14:03:07Z  2026-05-01 14:03:07Z  read,answer,type,terminal,start',
+    'dev_bb  x        2026-05-01 14:03:07Z  2026-05-01 14:03:07Z  read,code,answer,type,terminal,start',
   ])
 })

@@ -95,8 +95,8 @@ describe('settings: flag over environment over default', () => {
   test('--scopes, --since and --json: the command options of pair and audit', () => {
     expect(parse(['pair', '--scopes', 'read, answer'], {}).scopes).toEqual(['read', 'answer'])
     expect(parse(['pair', '--scopes', 'admin,read'], {}).scopes).toEqual(['read', 'admin'])
-    expect(() => parse(['pair', '--scopes', 'root'], {})).toThrow('--scopes: unknown scope root (one of read, answer, type, terminal, start, admin)')
-    expect(() => parse(['pair', '--scopes', ','], {})).toThrow('--scopes: name at least one of read, answer, type, terminal, start, admin')
+    expect(() => parse(['pair', '--scopes', 'root'], {})).toThrow('--scopes: unknown scope root (one of read, code, answer, type, terminal, start, admin)')
+    expect(() => parse(['pair', '--scopes', ','], {})).toThrow('--scopes: name at least one of read, code, answer, type, terminal, start, admin')
     expect(parse(['audit', '--since', '2026-12-01', '--json'], {})).toMatchObject({ command: 'audit', since: Date.UTC(2026, 11, 1), json: true })
     const now = Date.now()
     const since = parse(['audit', '--since', '24h'], {}).since!

@@ -507,7 +507,7 @@ export function AgentScreen({ pane, subagent, row }: { pane: string; subagent?: 
           ‹
         </a>
         <h1>{subagent ? `subagent ${subagent.slice(0, 8)}` : row ? paneName(row) : pane}</h1>
-        {!subagent && (
+        {!subagent && can(scopes, 'code') && (
           <a class="changes-link" href={changesHash(pane)}>
             changes
           </a>

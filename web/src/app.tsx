@@ -12,7 +12,7 @@ import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'
 import { ShareScreen } from './share'
 import { ActivityScreen } from './activity'
-import { ChangesScreen, DiffScreen, FileScreen } from './changes'
+import { ChangesScreen, CodeOnly, DiffScreen, FileScreen } from './changes'
 import { InsecureNote, NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
 
@@ -305,9 +305,24 @@ export function App() {
   if (route.name === 'new') return <NewAgentScreen />
   if (route.name === 'share') return <ShareScreen panes={list.panes} />
   if (route.name === 'activity') return <ActivityScreen />
-  if (route.name === 'changes') return <ChangesScreen pane={route.pane} />
-  if (route.name === 'diff') return <DiffScreen pane={route.pane} path={route.path} staged={route.staged} />
-  if (route.name === 'file') return <FileScreen pane={route.pane} path={route.path} />
+  if (route.name === 'changes')
+    return (
+      <CodeOnly pane={route.pane}>
+        <ChangesScreen pane={route.pane} />
+      </CodeOnly>
+    )
+  if (route.name === 'diff')
+    return (
+      <CodeOnly pane={route.pane}>
+        <DiffScreen pane={route.pane} path={route.path} staged={route.staged} />
+      </CodeOnly>
+    )
+  if (route.name === 'file')
+    return (
+      <CodeOnly pane={route.pane}>
+        <FileScreen pane={route.pane} path={route.path} />
+      </CodeOnly>
+    )
   if (route.name === 'agent')
     return (
       <AgentScreen

@@ -1,8 +1,10 @@
 // "Changes": what the agent's repository holds now — every changed file with
 // its +/− counts, a tap away from a coloured, wrapped, numbered diff, and the
 // file's full text a tap further (GET /changes, /changes/diff, /files).
+import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, token } from './api'
+import { can, useScopes } from './scopes'
 
 interface ChangedFile {
   path: string
@@ -65,6 +67,22 @@ function Back({ href, title }: { href: string; title: string }) {
       </a>
       <h1>{title}</h1>
     </header>
+  )
+}
+
+/**
+ * The review screens for a device whose pairing has the `code` scope; for any other a
+ * note instead (the bridge would answer 403), and nothing is asked of the bridge.
+ */
+export function CodeOnly({ pane, children }: { pane: string; children: ComponentChildren }) {
+  const scopes = useScopes()
+  if (!scopes) return null
+  if (can(scopes, 'code')) return <>{children}</>
+  return (
+    <main class="changes">
+      <Back href={`#/p/${enc(pane)}`} title="Changes" />
+      <p class="empty">This device may not read the code: its pairing lacks the “code” scope.</p>
+    </main>
   )
 }
 
@@ -190,9 +208,17 @@ export function FileScreen({ pane, path }: { pane: string; path: string }) {
         <ul class="files">
           {f.entries.map((e: any) => (
             <li key={e.name}>
-              <a class="file-link" href={fileHash(pane, path ? `${path}/${e.name}` : e.name)}>
-                {e.type === 'dir' ? '📁' : '📄'} {e.name}
-              </a>
+              {/* what git ignores, a link and a FIFO, socket or device are listed, never opened */}
+              {e.ignored || e.type === 'symlink' || e.type === 'other' ? (
+                <span class="file-link dim">
+                  {e.type === 'dir' ? '📁' : e.type === 'symlink' ? '🔗' : '📄'} {e.name}{' '}
+                  <small>{e.ignored ? 'ignored' : e.type === 'symlink' ? 'link' : 'special'}</small>
+                </span>
+              ) : (
+                <a class="file-link" href={fileHash(pane, path ? `${path}/${e.name}` : e.name)}>
+                  {e.type === 'dir' ? '📁' : '📄'} {e.name}
+                </a>
+              )}
             </li>
           ))}
         </ul>

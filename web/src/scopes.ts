@@ -1,13 +1,14 @@
 // What this device may do (GET /devices/me), so the app shows only what it can
-// use: a `read` device sees no answer buttons, send box, mode button or terminal.
+// use: a `read` device sees no answer buttons, send box, mode button, terminal or
+// review screens (those need `code`).
 // Kept in localStorage so the app draws right at once on the next start; read
 // again on every start (an admin may pair the phone anew with other scopes).
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, api } from './api'
 
-export type Scope = 'read' | 'answer' | 'type' | 'terminal' | 'start' | 'admin'
+export type Scope = 'read' | 'code' | 'answer' | 'type' | 'terminal' | 'start' | 'admin'
 const KEY = 'gothalo.scopes'
-const ALL: Scope[] = ['read', 'answer', 'type', 'terminal', 'start', 'admin']
+const ALL: Scope[] = ['read', 'code', 'answer', 'type', 'terminal', 'start', 'admin']
 
 let current: Set<Scope> | null = load()
 const listeners = new Set<(s: Set<Scope>) => void>()
