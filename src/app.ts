@@ -26,6 +26,7 @@ import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
 import { LaterPrompts } from './projects/start'
+import { createStartedPanes, type StartedPanes } from './projects/started'
 import { PushSender, type PushSenderOptions } from './push/sender'
 import { PushNotifier } from './push/notifier'
 import { Presence } from './push/presence'
@@ -61,8 +62,12 @@ export interface AppDeps {
   attachments?: AttachmentStore
   /** the directories agents may be started in (real paths are checked against these); default the home directory */
   projectRoots?: string[]
-  /** whether an agent kind's program is installed (default: on this process's PATH) */
+  /** whether an agent kind's program is installed (default: on `agentPath`) */
   agentInstalled?: (kind: AgentKind) => boolean
+  /** the PATH an agent's program is looked for on (default: this process's; a service unit carries the installing shell's) */
+  agentPath?: string
+  /** the panes made for POST /agent-start (in the bridge's database); absent = kept in memory */
+  startedPanes?: StartedPanes
   homes: AgentHomes
   version: string
   clock?: () => number
@@ -233,6 +238,7 @@ export function createApp(deps: AppDeps) {
   // What each route needs and records, read from its declaration once the app has its routes.
   const declared = declarations(() => (app as unknown as { routes: never }).routes)
   const auditor = new Auditor(deps.audit ?? createAuditLog(':memory:'), (request, route) => declared(request, route)?.audit, log)
+  const agentPath = deps.agentPath ?? process.env.PATH ?? ''
   const ctx: Ctx = {
     herdr,
     auth: deps.auth,
@@ -257,7 +263,9 @@ export function createApp(deps: AppDeps) {
       roots: rootsOf(deps.projectRoots ?? [deps.homes.home]),
       finder: new SessionFinder(deps.homes),
       later: new LaterPrompts(herdr, log),
-      installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
+      installed: deps.agentInstalled ?? ((kind) => Bun.which(kind, { PATH: agentPath }) !== null),
+      searchPath: agentPath,
+      started: deps.startedPanes ?? createStartedPanes(':memory:'),
     },
   }
   ctx.auth.onRevoke((id) => {
@@ -536,6 +544,7 @@ export function createApp(deps: AppDeps) {
     clearTimeout(pruneFirst)
     ctx.projects.later.close()
     ctx.projects.finder.close()
+    if (!deps.startedPanes) ctx.projects.started.close()
     clearInterval(pruneDaily)
     ctx.sockets.closeAll(1000, 'server shutting down')
     notifier?.close()

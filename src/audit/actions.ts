@@ -45,7 +45,12 @@ export const AUDIT_ACTIONS = {
     kind: body.kind,
     cwd: body.cwd,
     ...(body.resume === undefined ? {} : { resume: body.resume }),
-    ...(body.name === undefined ? {} : { name: body.name }),
+    // the name herdr knows the agent by: the given one, else the one the bridge made up (in the answer)
+    ...((response as { name?: unknown } | undefined)?.name !== undefined
+      ? { name: (response as { name: unknown }).name }
+      : body.name === undefined
+        ? {}
+        : { name: body.name }),
     ...(body.prompt === undefined ? {} : { prompt: textDigest(body.prompt) }),
     ...((response as { pane_id?: unknown } | undefined)?.pane_id ? { pane_id: (response as { pane_id: string }).pane_id } : {}),
   }),
@@ -58,6 +63,7 @@ export const isAuditAction = (a: unknown): a is AuditAction => typeof a === 'str
 
 /** The pane a write targets: `pane` or `agent` in the body, or `?pane=`. */
 export function paneOf(i: AuditInput): string | null {
-  const t = i.body.pane ?? i.body.agent ?? i.query.pane
+  // a start's pane is the one it made (in its answer)
+  const t = i.body.pane ?? i.body.agent ?? i.query.pane ?? (i.response as { pane_id?: unknown } | undefined)?.pane_id
   return typeof t === 'string' ? t.slice(0, 64) : null
 }

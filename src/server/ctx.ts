@@ -14,6 +14,7 @@ import type { AttachmentStore } from '../attachments/store'
 import type { Roots } from '../projects/roots'
 import type { AgentKind, SessionFinder } from '../projects/listing'
 import type { LaterPrompts } from '../projects/start'
+import type { StartedPanes } from '../projects/started'
 import type { SocketRegistry } from '../routes/sockets'
 import type { PaneWatches } from '../transcript/pane-watch'
 import type { AgentHomes } from '../transcript/source'
@@ -93,7 +94,16 @@ export interface Ctx {
   answering: Answering
   push?: PushRoutesDeps
   /** starting agents: the project roots, the session finder, first prompts waiting for a blocked start */
-  projects: { roots: Roots; finder: SessionFinder; later: LaterPrompts; installed: (kind: AgentKind) => boolean }
+  projects: {
+    roots: Roots
+    finder: SessionFinder
+    later: LaterPrompts
+    installed: (kind: AgentKind) => boolean
+    /** the PATH `installed` searches */
+    searchPath: string
+    /** the panes made for POST /agent-start */
+    started: StartedPanes
+  }
   /** uploaded attachments (absent: not configured) */
   attachments?: AttachmentStore
   /** the audit log's writer: one row per write, at the route edge */
