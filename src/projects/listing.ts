@@ -67,8 +67,12 @@ interface ListedDir {
   settled: boolean
 }
 
-/** The coarsest mtime granularity a listing trusts (FAT's 2 s). */
-const MTIME_TICK_MS = 2000
+/**
+ * How long after its mtime a directory's listing is trusted: an mtime with a
+ * fraction of a second comes from a file system with fine timestamps (ext4,
+ * btrfs, APFS: a kernel tick of a few ms); whole seconds may be FAT's 2 s.
+ */
+const mtimeTick = (mtimeMs: number) => (mtimeMs % 1000 === 0 ? 2000 : 100)
 
 function readHeadOf(kind: FileKind, file: string, size: number): SessionHead {
   const fd = openSync(file, 'r')
@@ -124,7 +128,7 @@ export class SessionFinder {
     } catch {}
     const paths = names.filter(keep).map((n) => join(dir, n))
     // an entry made in the same mtime tick as this listing would leave the mtime as it is: trust it only once it is older
-    this.dirs.set(dir, { mtimeMs: st.mtimeMs, ino: st.ino, paths, settled: st.mtimeMs < listedAt - MTIME_TICK_MS })
+    this.dirs.set(dir, { mtimeMs: st.mtimeMs, ino: st.ino, paths, settled: st.mtimeMs < listedAt - mtimeTick(st.mtimeMs) })
     return paths
   }
 
