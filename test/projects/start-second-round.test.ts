@@ -158,6 +158,24 @@ describe('the new agent opens at once', () => {
     q.close()
   })
 
+  test('codex, started fresh: hello total 0, then its rollout once written', async () => {
+    const dir = join(home, 'cx')
+    mkdirSync(dir, { recursive: true })
+    const { pane_id } = await start({ kind: 'codex', cwd: dir })
+    const id = '01a23781-9dc3-72c0-a1ce-ace7a4ebd902'
+    const day = join(homes.codexDir ?? join(home, '.codex'), 'sessions/2026/12/06')
+    const file = join(day, `rollout-2026-12-06T01-00-00-${id}.jsonl`)
+    reportWhenWritten(pane_id, { kind: 'id', value: id }, file)
+    const q = await connect(b, pane_id)
+    expect((await readOpening(q)).hello).toMatchObject({ agent_kind: 'codex', session_id: '', total: 0 })
+    mkdirSync(day, { recursive: true })
+    const rollout = readFileSync(join(FIX, 'codex/codex-resume/sessions/2026/12/02', `rollout-2026-12-02T16-06-11-${id}.jsonl`), 'utf8')
+    writeFileSync(file, rollout.replaceAll('/home/me/codex-resume/proj', dir))
+    await q.until((f) => f.type === 'session_changed' && f.from === '' && f.to === id, 10_000)
+    expect((await readOpening(q)).hello.total).toBeGreaterThan(0)
+    q.close()
+  })
+
   test('404 only when herdr, asked, says the pane shows no agent', async () => {
     expect(await upgradeStatus(b, 'w1:p1')).toEqual({ status: 404, body: 'no such agent' })
     expect(await upgradeStatus(b, 'w7:p7')).toEqual({ status: 404, body: 'no such agent' })
