@@ -26,6 +26,7 @@ import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
 import { LaterPrompts } from './projects/start'
+import { createStartedPanes, type StartedPanes } from './projects/started'
 import { PushSender, type PushSenderOptions } from './push/sender'
 import { PushNotifier } from './push/notifier'
 import { Presence } from './push/presence'
@@ -65,8 +66,12 @@ export interface AppDeps {
   projectRoots?: string[]
   /** the bridge's own data and config directories: never served by /files or /changes (the defaults under the home are refused anyway) */
   bridgeDirs?: string[]
-  /** whether an agent kind's program is installed (default: on this process's PATH) */
+  /** whether an agent kind's program is installed (default: on `agentPath`) */
   agentInstalled?: (kind: AgentKind) => boolean
+  /** the PATH an agent's program is looked for on (default: this process's; a service unit carries the installing shell's) */
+  agentPath?: string
+  /** the panes made for POST /agent-start (in the bridge's database); absent = kept in memory */
+  startedPanes?: StartedPanes
   homes: AgentHomes
   version: string
   clock?: () => number
@@ -244,6 +249,7 @@ export function createApp(deps: AppDeps) {
     }
   }
   const auditor = new Auditor(deps.audit ?? createAuditLog(':memory:'), (request, route) => declared(request, route)?.audit, log, addressOf)
+  const agentPath = deps.agentPath ?? process.env.PATH ?? ''
   const ctx: Ctx = {
     herdr,
     auth: deps.auth,
@@ -268,7 +274,9 @@ export function createApp(deps: AppDeps) {
       roots: rootsOf(deps.projectRoots ?? [deps.homes.home]),
       finder: new SessionFinder(deps.homes),
       later: new LaterPrompts(herdr, log),
-      installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
+      installed: deps.agentInstalled ?? ((kind) => Bun.which(kind, { PATH: agentPath }) !== null),
+      searchPath: agentPath,
+      started: deps.startedPanes ?? createStartedPanes(':memory:'),
     },
     privatePlaces: privatePlaces(deps.homes, deps.bridgeDirs),
   }
@@ -568,6 +576,7 @@ export function createApp(deps: AppDeps) {
     clearTimeout(pruneFirst)
     ctx.projects.later.close()
     ctx.projects.finder.close()
+    if (!deps.startedPanes) ctx.projects.started.close()
     clearInterval(pruneDaily)
     ctx.sockets.closeAll(1000, 'server shutting down')
     notifier?.close()

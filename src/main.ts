@@ -9,6 +9,7 @@ import type { FakeHerdrSocket } from './demo/fake-herdr-socket'
 import type { PushStore } from './push/store'
 import type { AuditLog } from './audit/log'
 import type { AttachmentStore } from './attachments/store'
+import type { StartedPanes } from './projects/started'
 import { loadTls, watchTls } from './link/tls'
 import { readStoredPublicUrl } from './link/expose'
 import { createLogger, isLoopback, type Logger } from './server/log'
@@ -52,17 +53,26 @@ async function serve(s: Settings, log: Logger): Promise<void> {
   let pushStore: PushStore | undefined
   let audit: AuditLog | undefined
   let attachments: AttachmentStore | undefined
+  let startedPanes: StartedPanes | undefined
   let stopTlsWatch: (() => void) | undefined
   let fakeSocket: FakeHerdrSocket | undefined
-  const [{ herdrSocketPath }, { startFakeHerdrSocket }, { loadOrCreateVapidKeys }, { createPushStore }, { createAuditLog }, { createAttachmentStore }] =
-    await Promise.all([
-      import('./herdr/socket'),
-      import('./demo/fake-herdr-socket'),
-      import('./push/vapid'),
-      import('./push/store'),
-      import('./audit/log'),
-      import('./attachments/store'),
-    ])
+  const [
+    { herdrSocketPath },
+    { startFakeHerdrSocket },
+    { loadOrCreateVapidKeys },
+    { createPushStore },
+    { createAuditLog },
+    { createAttachmentStore },
+    { createStartedPanes },
+  ] = await Promise.all([
+    import('./herdr/socket'),
+    import('./demo/fake-herdr-socket'),
+    import('./push/vapid'),
+    import('./push/store'),
+    import('./audit/log'),
+    import('./attachments/store'),
+    import('./projects/started'),
+  ])
   try {
     const admin = loadOrCreateAdminToken(dataDir, s.adminToken)
     auth = createAuthStore({ dbPath: join(dataDir, 'gothalo.db'), adminToken: admin.token, watchRevocationsMs: 2000 })
@@ -78,9 +88,11 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     pushStore = createPushStore(join(dataDir, 'gothalo.db'))
     audit = createAuditLog(join(dataDir, 'gothalo.db'))
     attachments = createAttachmentStore(join(dataDir, 'attachments'), join(dataDir, 'gothalo.db'))
+    startedPanes = createStartedPanes(join(dataDir, 'gothalo.db'))
     const app = createApp({
       audit,
       attachments,
+      startedPanes,
       projectRoots: s.projectRoots,
       tailscaleUser: s.tailscaleUser,
       herdrSocket,
@@ -151,6 +163,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       stopTlsWatch?.()
       audit?.close()
       attachments?.close()
+      startedPanes?.close()
       store.close()
       demo?.cleanup()
       process.exit(0)
@@ -161,6 +174,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
     pushStore?.close()
     audit?.close()
     attachments?.close()
+    startedPanes?.close()
     void fakeSocket?.close()
     auth?.close()
     demo?.cleanup()

@@ -79,11 +79,13 @@ export const AUDIT_ACTIONS = {
   'agent.start': ({ body, response, status }: AuditInput) => {
     // a start refused for its directory, session or name keeps what it named as digests: text the phone chose, that named nothing
     const named = status === 400 || status === 404 ? textDigest : (v: unknown) => v
+    // the name herdr knows the agent by: the given one, else the one the bridge made up (in the answer)
+    const answered = (response as { name?: unknown } | undefined)?.name
     return {
       kind: body.kind,
       cwd: named(body.cwd),
       ...(body.resume === undefined ? {} : { resume: named(body.resume) }),
-      ...(body.name === undefined ? {} : { name: named(body.name) }),
+      ...(answered !== undefined ? { name: answered } : body.name === undefined ? {} : { name: named(body.name) }),
       ...(body.prompt === undefined ? {} : { prompt: textDigest(body.prompt) }),
       ...((response as { pane_id?: unknown } | undefined)?.pane_id ? { pane_id: (response as { pane_id: string }).pane_id } : {}),
     }
@@ -97,6 +99,7 @@ export const isAuditAction = (a: unknown): a is AuditAction => typeof a === 'str
 
 /** The pane a write targets: `pane` or `agent` in the body, or `?pane=`. */
 export function paneOf(i: AuditInput): string | null {
-  const t = i.body.pane ?? i.body.agent ?? i.query.pane
+  // a start's pane is the one it made (in its answer)
+  const t = i.body.pane ?? i.body.agent ?? i.query.pane ?? (i.response as { pane_id?: unknown } | undefined)?.pane_id
   return typeof t === 'string' ? t.slice(0, 64) : null
 }

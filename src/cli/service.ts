@@ -22,8 +22,12 @@ export interface ServiceSpec {
 
 type Env = Record<string, string | undefined>
 
-/** The agents' and herdr's own overrides: the service must find the same files the user's shell does. */
-export const CARRIED_ENV = ['CLAUDE_CONFIG_DIR', 'PI_CODING_AGENT_DIR', 'XDG_STATE_HOME', 'XDG_DATA_HOME', 'HERDR_SOCKET_PATH'] as const
+/**
+ * The agents' and herdr's own overrides: the service must find the same files the user's shell does.
+ * PATH too: a service's own is minimal, and whether an agent is installed (POST /agent-start's 503) is
+ * judged on it, so it carries the installing shell's.
+ */
+export const CARRIED_ENV = ['PATH', 'CLAUDE_CONFIG_DIR', 'PI_CODING_AGENT_DIR', 'XDG_STATE_HOME', 'XDG_DATA_HOME', 'HERDR_SOCKET_PATH'] as const
 
 /**
  * The service's command line from the user's settings. Paths are made absolute

@@ -5,7 +5,7 @@
 // errors with exit 2. Every invocation is appended to a log so tests can see which
 // keys and text were sent. Tests run it through fixtures/herdr/herdr; `gothalo
 // --demo` runs it by re-executing itself.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import type { AgentInfo, AgentStatus, PaneInfo, TabInfo, WorkspaceInfo } from '../herdr/types'
 import { typeInto, withTyping, type Typing } from './fake-typing'
@@ -32,6 +32,12 @@ export interface FakePane extends Typing {
   started_argv?: string[]
   /** how many file paths were pasted into this pane's agent (each shows its placeholder) */
   pasted?: number
+  /**
+   * Like herdr, the agent's session (agent.agent_session) is reported only once the
+   * agent has written it: while this file does not exist, agent_session is left out.
+   * The test chooses when by writing the file.
+   */
+  session_written?: string
 }
 
 export interface FakeReaction {
@@ -66,9 +72,10 @@ export interface FakeState {
   /**
    * How `agent start` goes, per kind (default ready): `blocked` stops at a dialog during startup
    * (agent_not_ready, the pane showing `blocked_screen_file`), `timeout` never becomes ready,
-   * `exited` is an agent process that exits before it is interactive.
+   * `exited` is an agent process that exits before it is interactive, `not-on-path` a program the
+   * pane's shell cannot find (the pane stays a shell saying so, and the start times out).
    */
-  start?: Record<string, 'ready' | 'blocked' | 'timeout' | 'exited'>
+  start?: Record<string, 'ready' | 'blocked' | 'timeout' | 'exited' | 'not-on-path'>
   /** the screen a pane shows when its agent is blocked during startup */
   blocked_screen_file?: string
 }
@@ -131,10 +138,16 @@ const structErr = (id: string, code: string, message: string): Out => ({
 })
 const usage = (text: string): Out => ({ stdout: '', stderr: text + '\n', code: 2 })
 
+/** The agent's session as herdr reports it: not before the agent wrote it (FakePane.session_written). */
+function reportedSession(p: FakePane) {
+  return p.session_written !== undefined && !existsSync(p.session_written) ? undefined : p.agent?.agent_session
+}
+
 export function agentInfo(p: FakePane): AgentInfo {
   const a = p.agent!
   return {
     ...a,
+    agent_session: reportedSession(p),
     cwd: a.cwd ?? p.cwd,
     focused: p.focused ?? false,
     pane_id: p.pane_id,
@@ -161,7 +174,7 @@ export function paneInfo(p: FakePane): PaneInfo {
     terminal_title: a?.terminal_title,
     terminal_title_stripped: a?.terminal_title_stripped,
     agent_status: a?.agent_status ?? 'unknown',
-    agent_session: a?.agent_session,
+    agent_session: reportedSession(p),
     revision: a?.revision ?? 0,
   }
 }
@@ -485,6 +498,11 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       p.started_argv = argv
       changed = true
       if (how === 'exited') return { out: err(id, 'agent_start_failed', 'agent process exited before becoming interactive'), changed }
+      if (how === 'not-on-path') {
+        // the shell typed the command and said it has no such program: still a shell, no agent
+        p.screen = `$ ${argv.join(' ')}\nbash: ${kind}: command not found\n$ `
+        return { out: err(id, 'timeout', 'timed out waiting for agent startup'), changed }
+      }
       if (how === 'timeout') {
         // the agent keeps running, unnamed
         p.agent = { agent: kind, agent_status: 'working', state_change_seq: seq } as FakePane['agent']

@@ -45,9 +45,9 @@ export interface HerdrClient {
   paneRead(pane: string, opts?: { source?: ReadSource; lines?: number; ansi?: boolean }): Promise<string>
   snapshot(): Promise<Snapshot>
   /** a new workspace (its root pane's shell in `cwd`): the pane id */
-  workspaceCreate(o: { cwd: string; label?: string }): Promise<{ pane_id: string; workspace_id: string }>
+  workspaceCreate(o: { cwd: string; label?: string }): Promise<{ pane_id: string; workspace_id: string; terminal_id?: string }>
   /** a new tab of a workspace (its root pane's shell in `cwd`): the pane id */
-  tabCreate(o: { workspace: string; cwd: string; label?: string }): Promise<{ pane_id: string; workspace_id: string }>
+  tabCreate(o: { workspace: string; cwd: string; label?: string }): Promise<{ pane_id: string; workspace_id: string; terminal_id?: string }>
   /** `herdr agent start`: types the agent's command into the pane's shell and waits until it is ready (or fails) */
   agentStart(o: { name: string; kind: string; pane: string; args?: string[]; timeoutMs: number }): Promise<AgentInfo>
   /** a message to a ready agent (socket `agent.prompt`: the text never on a command line) */
@@ -326,12 +326,12 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       async workspaceCreate(o) {
         const args = ['workspace', 'create', '--cwd', o.cwd, '--no-focus', ...(o.label ? ['--label', o.label] : [])]
         const r = await json(args, CreatedReply)
-        return { pane_id: r.root_pane.pane_id, workspace_id: r.root_pane.workspace_id }
+        return { pane_id: r.root_pane.pane_id, workspace_id: r.root_pane.workspace_id, terminal_id: r.root_pane.terminal_id }
       },
       async tabCreate(o) {
         const args = ['tab', 'create', '--workspace', o.workspace, '--cwd', o.cwd, '--no-focus', ...(o.label ? ['--label', o.label] : [])]
         const r = await json(args, CreatedReply)
-        return { pane_id: r.root_pane.pane_id, workspace_id: r.root_pane.workspace_id }
+        return { pane_id: r.root_pane.pane_id, workspace_id: r.root_pane.workspace_id, terminal_id: r.root_pane.terminal_id }
       },
       async agentStart(o) {
         const args = [

@@ -129,7 +129,7 @@ export type ReadSource = 'visible' | 'recent' | 'recent-unwrapped' | 'detection'
 
 /** `herdr workspace create` / `tab create`: the pane the new tab starts with (docs/reference/spawn-attach.md §1.2). */
 export const CreatedReply = Type.Object({
-  root_pane: Type.Object({ pane_id: Type.String(), workspace_id: Type.String(), tab_id: Type.String() }),
+  root_pane: Type.Object({ pane_id: Type.String(), workspace_id: Type.String(), tab_id: Type.String(), terminal_id: opt(Type.String()) }),
 })
 /** `herdr agent start`: the agent once ready, and the argv herdr typed (§1.3). */
 export const StartedReply = Type.Object({ agent: AgentInfoSchema, argv: opt(Type.Array(Type.String())) })

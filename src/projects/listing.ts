@@ -47,11 +47,32 @@ export interface FoundSession {
   file?: string
 }
 
+/** A file as last seen: its identity (size, mtime, inode) and what it gave the listing. */
 interface Cached {
   mtimeMs: number
   size: number
+  ino: number
   head: SessionHead
+  /** the listing's row of it (undefined: no cwd or no id) */
+  found: FoundSession | undefined
 }
+
+/** A directory as last listed: read again only when its mtime or inode changed. */
+interface ListedDir {
+  mtimeMs: number
+  ino: number
+  /** the entries kept, as full paths */
+  paths: string[]
+  /** the mtime was older than the listing by more than a file system's mtime tick (else the next listing reads it again) */
+  settled: boolean
+}
+
+/**
+ * How long after its mtime a directory's listing is trusted: an mtime with a
+ * fraction of a second comes from a file system with fine timestamps (ext4,
+ * btrfs, APFS: a kernel tick of a few ms); whole seconds may be FAT's 2 s.
+ */
+const mtimeTick = (mtimeMs: number) => (mtimeMs % 1000 === 0 ? 2000 : 100)
 
 function readHeadOf(kind: FileKind, file: string, size: number): SessionHead {
   const fd = openSync(file, 'r')
@@ -69,66 +90,99 @@ function readHeadOf(kind: FileKind, file: string, size: number): SessionHead {
   }
 }
 
-function list(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-  } catch {
-    return []
-  }
-}
+const isJsonl = (f: string) => f.endsWith('.jsonl')
+const isRollout = (f: string) => f.startsWith('rollout-') && f.endsWith('.jsonl')
+const any = () => true
 
-/** Every session of every kind, each file read only when it changed since the last call. */
+const sessionIdOf = (kind: FileKind, file: string) =>
+  kind === 'claude' ? basename(file, '.jsonl') : kind === 'pi' ? piSessionIdFromPath(file) : codexThreadIdFromPath(file)
+
+/**
+ * Every session of every kind. A warm listing costs little more than the stat
+ * calls that tell it nothing changed: a directory is listed again only when its
+ * mtime changed (a stat instead of a readdir), a file's head is read again only
+ * when its size, mtime or inode changed, and when nothing did, the same array
+ * comes back (projectsOf then reuses its grouping).
+ */
 export class SessionFinder {
   private readonly cache = new Map<string, Cached>()
+  private readonly dirs = new Map<string, ListedDir>()
+  private last: { files: FoundSession[]; opencode: FoundSession[]; all: FoundSession[] } | undefined
   private opencode: OpencodeStore | undefined | null = null
 
   constructor(private readonly homes: AgentHomes) {}
 
-  /** The session files of the file-backed kinds: [kind, path]. */
-  private files(): [FileKind, string][] {
-    const out: [FileKind, string][] = []
+  /** A directory's entries that `keep` accepts, as full paths; listed again only when it changed. */
+  private list(dir: string, keep: (name: string) => boolean): string[] {
+    const st = statSync(dir, { throwIfNoEntry: false })
+    if (!st?.isDirectory()) {
+      this.dirs.delete(dir)
+      return []
+    }
+    const c = this.dirs.get(dir)
+    if (c && c.mtimeMs === st.mtimeMs && c.ino === st.ino && c.settled) return c.paths
+    const listedAt = Date.now()
+    let names: string[] = []
+    try {
+      names = readdirSync(dir)
+    } catch {}
+    const paths = names.filter(keep).map((n) => join(dir, n))
+    // an entry made in the same mtime tick as this listing would leave the mtime as it is: trust it only once it is older
+    this.dirs.set(dir, { mtimeMs: st.mtimeMs, ino: st.ino, paths, settled: st.mtimeMs < listedAt - mtimeTick(st.mtimeMs) })
+    return paths
+  }
+
+  /** The session files of the file-backed kinds, by kind. */
+  private *files(): Generator<[FileKind, string]> {
     const claude = join(this.homes.claudeDir, 'projects')
-    for (const p of list(claude)) for (const f of list(join(claude, p))) if (f.endsWith('.jsonl')) out.push(['claude', join(claude, p, f)])
+    for (const p of this.list(claude, any)) for (const f of this.list(p, isJsonl)) yield ['claude', f]
     const pi = join(this.homes.piDir, 'sessions')
-    for (const p of list(pi)) for (const f of list(join(pi, p))) if (f.endsWith('.jsonl')) out.push(['pi', join(pi, p, f)])
+    for (const p of this.list(pi, any)) for (const f of this.list(p, isJsonl)) yield ['pi', f]
     const codex = join(this.homes.codexDir ?? join(this.homes.home, '.codex'), 'sessions')
-    for (const y of list(codex))
-      for (const m of list(join(codex, y)))
-        for (const d of list(join(codex, y, m)))
-          for (const f of list(join(codex, y, m, d))) if (f.startsWith('rollout-') && f.endsWith('.jsonl')) out.push(['codex', join(codex, y, m, d, f)])
-    return out
+    for (const y of this.list(codex, any))
+      for (const m of this.list(y, any)) for (const d of this.list(m, any)) for (const f of this.list(d, isRollout)) yield ['codex', f]
   }
 
   async find(): Promise<FoundSession[]> {
     const found: FoundSession[] = []
-    const seen = new Set<string>()
+    let changed = !this.last
+    let files = 0
     for (const [kind, file] of this.files()) {
-      seen.add(file)
-      let st: { mtimeMs: number; size: number }
-      try {
-        st = statSync(file)
-      } catch {
+      files++
+      const st = statSync(file, { throwIfNoEntry: false })
+      if (!st) {
+        changed = true
         continue
       }
       let c = this.cache.get(file)
-      if (!c || c.mtimeMs !== st.mtimeMs || c.size !== st.size) {
+      if (!c || c.mtimeMs !== st.mtimeMs || c.size !== st.size || c.ino !== st.ino) {
+        changed = true
         let head: SessionHead = {}
         try {
           head = readHeadOf(kind, file, st.size)
         } catch {
           // unreadable now: listed without a title, read again next time
         }
-        c = { mtimeMs: st.mtimeMs, size: st.size, head }
+        const id = head.cwd ? sessionIdOf(kind, file) : undefined
+        const row = head.cwd && id ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, file } : undefined
+        c = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, head, found: row }
         this.cache.set(file, c)
       }
-      if (!c.head.cwd) continue
-      const id = kind === 'claude' ? basename(file, '.jsonl') : kind === 'pi' ? piSessionIdFromPath(file) : codexThreadIdFromPath(file)
-      if (!id) continue
-      found.push({ kind, id, cwd: c.head.cwd, title: c.head.title ?? '', mtimeMs: st.mtimeMs, file })
+      if (c.found) found.push(c.found)
     }
-    for (const k of this.cache.keys()) if (!seen.has(k)) this.cache.delete(k)
-    for (const s of await this.opencodeSessions()) found.push(s)
-    return found
+    // a file gone is a change even when another came (the count differs, or an unseen path was read above)
+    if (files !== this.cache.size) {
+      changed = true
+      const seen = new Set<string>()
+      for (const [, f] of this.files()) seen.add(f)
+      for (const k of this.cache.keys()) if (!seen.has(k)) this.cache.delete(k)
+    }
+    const opencode = await this.opencodeSessions()
+    const last = this.last
+    if (!changed && last && sameSessions(last.opencode, opencode)) return last.all
+    const all = opencode.length ? [...found, ...opencode] : found
+    this.last = { files: found, opencode, all }
+    return all
   }
 
   private async opencodeSessions(): Promise<FoundSession[]> {
@@ -148,12 +202,51 @@ export class SessionFinder {
   }
 }
 
+function sameSessions(a: FoundSession[], b: FoundSession[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.mtimeMs === b[i]!.mtimeMs && x.cwd === b[i]!.cwd && x.title === b[i]!.title)
+}
+
 /** herdr's session reference of a live agent → the session id the listing uses. */
-function liveSessionOf(a: AgentInfo): string | undefined {
+export function liveSessionOf(a: AgentInfo): string | undefined {
   const ref = a.agent_session as { value?: unknown; kind?: unknown } | undefined
   if (!ref || typeof ref.value !== 'string') return undefined
   // pi's reference is the session file's path: its id is in the name
   return ref.kind === 'path' ? piSessionIdFromPath(ref.value) : ref.value
+}
+
+/** The sessions of one directory, newest first, as rows. */
+interface Group {
+  newest: number
+  rows: SessionRow[]
+}
+
+/**
+ * The grouping of a found list, kept while that list is the finder's answer: a
+ * warm listing (the same array back) only merges herdr's live panes into it.
+ * Keyed by the array itself, so it goes when the array does.
+ */
+const grouped = new WeakMap<FoundSession[], { roots: Roots; groups: Map<string, Group> }>()
+
+function groupsOf(sessions: FoundSession[], roots: Roots): Map<string, Group> {
+  const memo = grouped.get(sessions)
+  if (memo && memo.roots === roots) return memo.groups
+  const byDir = new Map<string, FoundSession[]>()
+  for (const s of sessions) {
+    if (!insideRoots(s.cwd, roots)) continue
+    let list = byDir.get(s.cwd)
+    if (!list) byDir.set(s.cwd, (list = []))
+    list.push(s)
+  }
+  const groups = new Map<string, Group>()
+  for (const [dir, list] of byDir) {
+    list.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id))
+    groups.set(dir, {
+      newest: list[0]!.mtimeMs,
+      rows: list.map((s) => ({ agent_kind: s.kind, session_id: s.id, title: s.title, last_activity_ts: new Date(s.mtimeMs).toISOString() })),
+    })
+  }
+  grouped.set(sessions, { roots, groups })
+  return groups
 }
 
 /** The listing: sessions grouped by directory inside the roots, newest first; live panes marked (pure). */
@@ -163,38 +256,26 @@ export function projectsOf(sessions: FoundSession[], agents: AgentInfo[], roots:
     const id = liveSessionOf(a)
     if (id && a.agent) live.set(`${a.agent}\u0000${id}`, a.pane_id)
   }
-  const byDir = new Map<string, { newest: number; sessions: (SessionRow & { t: number })[] }>()
-  const add = (dir: string, t: number) => {
-    let p = byDir.get(dir)
-    if (!p) byDir.set(dir, (p = { newest: t, sessions: [] }))
-    p.newest = Math.max(p.newest, t)
-    return p
-  }
-  for (const s of sessions) {
-    if (!insideRoots(s.cwd, roots)) continue
-    const row: SessionRow & { t: number } = {
-      agent_kind: s.kind,
-      session_id: s.id,
-      title: s.title,
-      last_activity_ts: new Date(s.mtimeMs).toISOString(),
-      t: s.mtimeMs,
-    }
-    const pane = live.get(`${s.kind}\u0000${s.id}`)
-    if (pane) row.pane_id = pane
-    add(s.cwd, s.mtimeMs).sessions.push(row)
-  }
+  const groups = groupsOf(sessions, roots)
+  const newest: [string, number][] = []
+  for (const [dir, g] of groups) newest.push([dir, g.newest])
   // a directory an agent runs in now is a project, sessions found or not
-  for (const a of agents) if (a.agent && a.cwd && insideRoots(a.cwd, roots)) add(a.cwd, now)
-  return [...byDir.entries()]
-    .sort((a, b) => b[1].newest - a[1].newest || a[0].localeCompare(b[0]))
+  const running = new Set<string>()
+  for (const a of agents) if (a.agent && a.cwd && insideRoots(a.cwd, roots)) running.add(a.cwd)
+  if (running.size) {
+    for (const e of newest) if (running.has(e[0])) e[1] = Math.max(e[1], now)
+    for (const dir of running) if (!groups.has(dir)) newest.push([dir, now])
+  }
+  return newest
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, PROJECTS_MAX)
-    .map(([path, p]) => ({
+    .map(([path, t]) => ({
       path,
       name: basename(path) || path,
-      last_activity_ts: new Date(p.newest).toISOString(),
-      sessions: p.sessions
-        .sort((a, b) => b.t - a.t || a.session_id.localeCompare(b.session_id))
-        .slice(0, SESSIONS_PER_PROJECT)
-        .map(({ t: _t, ...row }) => row),
+      last_activity_ts: new Date(t).toISOString(),
+      sessions: (groups.get(path)?.rows.slice(0, SESSIONS_PER_PROJECT) ?? []).map((row) => {
+        const pane = live.size ? live.get(`${row.agent_kind}\u0000${row.session_id}`) : undefined
+        return pane ? { ...row, pane_id: pane } : row
+      }),
     }))
 }

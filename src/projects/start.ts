@@ -11,7 +11,8 @@ import { basename } from 'node:path'
 import { HerdrError, type HerdrClient } from '../herdr/client'
 import { printableOnly } from '../server/printable'
 import type { Snapshot } from '../herdr/types'
-import type { AgentKind, FoundSession } from './listing'
+import { liveSessionOf, type AgentKind, type FoundSession } from './listing'
+import type { StartedPane } from './started'
 
 /** herdr's agent start waits this long for the agent to be ready (spec: 30 s). */
 export const START_TIMEOUT_MS = 30_000
@@ -73,6 +74,12 @@ export interface StartDeps {
   snapshot: () => Promise<Snapshot>
   sessions: () => Promise<FoundSession[]>
   installed: (kind: AgentKind) => boolean
+  /** the PATH `installed` searched (named in the 503: a service's PATH may not be the pane shells') */
+  searchPath: string
+  /** the bridge remembers each pane it made (in its database) */
+  remember: (p: StartedPane) => void
+  forget: (pane: string) => void
+  clock: () => number
   /** the first prompt of an agent that was blocked at startup, sent once it is ready */
   promptLater: (name: string, prompt: string) => void
   log: (m: string) => void
@@ -82,13 +89,21 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
   if (req.name !== undefined && !AGENT_NAME.test(req.name))
     return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }
   let args: string[] = []
+  let session: string | undefined
   if (req.resume !== undefined) {
     const s = (await d.sessions()).find((x) => x.kind === req.kind && x.id === req.resume && (x.cwd === req.cwd || realOr(x.cwd) === req.cwd))
     if (!s) return { status: 404, text: 'no such session' }
     args = resumeArgs(req.kind, s)
+    // what herdr will report for it: pi's reference is the file, the others' the id
+    session = req.kind === 'pi' ? (s.file ?? s.id) : s.id
   }
-  if (!d.installed(req.kind)) return { status: 503, text: `${req.kind} is not installed` }
   const snap = await d.snapshot()
+  // two agents writing one session file: the phone opens the live pane instead
+  if (req.resume !== undefined) {
+    const live = snap.agents.find((a) => a.agent === req.kind && liveSessionOf(a) === req.resume)
+    if (live) return { status: 409, text: `session is live in pane ${live.pane_id}` }
+  }
+  if (!d.installed(req.kind)) return { status: 503, text: `${req.kind} is not installed (not found on the bridge's PATH: ${d.searchPath || '(empty)'})` }
   const name = req.name ?? `${req.kind}-${randomBytes(2).toString('hex')}`
   if (snap.agents.some((a) => a.name === name)) return { status: 409, text: 'name taken' }
   // the workspace already in this directory gets a new tab; else a new workspace after the directory
@@ -97,7 +112,9 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
     ? await d.herdr.tabCreate({ workspace: home.workspace_id, cwd: req.cwd, label: name })
     : await d.herdr.workspaceCreate({ cwd: req.cwd, label: workspaceLabel(req.cwd) })
   const pane = made.pane_id
+  d.remember({ pane_id: pane, terminal_id: made.terminal_id, kind: req.kind, name, session, started_at: d.clock() })
   const closeAgain = async (why: string) => {
+    d.forget(pane)
     try {
       await d.herdr.paneClose(pane)
     } catch (e) {
@@ -117,7 +134,11 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
       return { status: 201, body: { pane_id: pane, name, agent_status: 'blocked' } }
     }
     if (e.code === 'timeout')
-      return { status: 504, text: `the agent was not ready within ${START_TIMEOUT_MS / 1000} s; its pane ${pane} is left running`, pane_id: pane }
+      return {
+        status: 504,
+        text: `the agent was not ready within ${START_TIMEOUT_MS / 1000} s; its pane ${pane} is left running${req.prompt ? '; the prompt was not sent' : ''}`,
+        pane_id: pane,
+      }
     await closeAgain(e.code ?? 'a failure')
     if (e.code === 'agent_name_taken') return { status: 409, text: 'name taken' }
     if (e.code === 'invalid_agent_name') return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }

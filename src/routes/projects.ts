@@ -8,7 +8,9 @@ import { AGENT_KINDS, projectsOf } from '../projects/listing'
 import { listDir, listRoots, resolveDir } from '../projects/roots'
 import { startAgent } from '../projects/start'
 import { typedTextProblem } from '../answer/typed-text'
-import { paneTargets, plainTextErrors } from './edge'
+import { isSamePane } from '../projects/started'
+import { HerdrError, herdrFor } from '../herdr/client'
+import { paneTargets, plainTextErrors, plausibleTarget, requestSignal } from './edge'
 
 const Kind = t.Union([t.Literal('claude'), t.Literal('pi'), t.Literal('opencode'), t.Literal('codex')], { description: 'the agent to start' })
 
@@ -89,6 +91,10 @@ export function projectRoutes(ctx: Ctx) {
             snapshot: () => ctx.herdr.snapshot(),
             sessions: () => p.finder.find(),
             installed: p.installed,
+            searchPath: p.searchPath,
+            remember: (x) => p.started.add(x),
+            forget: (pane) => p.started.remove(pane),
+            clock: ctx.clock,
             promptLater: (name, prompt) => p.later.add(name, prompt),
             log: ctx.log,
           },
@@ -118,14 +124,16 @@ export function projectRoutes(ctx: Ctx) {
         response: {
           201: t.Object({ pane_id: t.String(), name: t.String(), agent_status: t.Optional(t.Literal('blocked')) }),
           ...plainTextErrors(400, 401, 403, 404, 409, 502, 503),
-          504: t.String({ description: 'not ready within 30 s: the text names the pane, left running' }),
+          504: t.String({
+            description: 'not ready within 30 s: the text names the pane, left running (POST /agent-stop closes it), and says the prompt was not sent',
+          }),
         },
         detail: needs(
           'start',
           {
             summary: 'Start (or resume) an agent in a new tab of the project',
             description:
-              '201 once herdr reports the agent ready; with `agent_status: "blocked"` when it shows a dialog first (a folder trust prompt): answer it like any other, and the prompt is sent once it is ready. The command is herdr\'s own for the kind; `resume` becomes the agent\'s own resume option. 404 `no such directory` (outside the roots) or `no such session`; 409 `name taken`; 503 `<kind> is not installed`; 504 past 30 s, the pane left running.',
+              '201 once herdr reports the agent ready; with `agent_status: "blocked"` when it shows a dialog first (a folder trust prompt): answer it like any other, and the prompt is sent once it is ready. The command is herdr\'s own for the kind; `resume` becomes the agent\'s own resume option. 404 `no such directory` (outside the roots) or `no such session`; 409 `name taken` or `session is live in pane <id>` (resuming a session a live pane shows: nothing is made); 503 `<kind> is not installed` naming the PATH searched; 504 past 30 s, the pane left running and the prompt not sent.',
             tags: ['projects'],
           },
           'agent.start',
@@ -134,14 +142,35 @@ export function projectRoutes(ctx: Ctx) {
     )
     .post(
       '/agent-stop',
-      async ({ body, status, herdr, agent, target }) => {
-        if (agent.agent_status === 'working' && body.force !== true) return status(409, 'agent is working')
-        await herdr.paneClose(agent.pane_id ?? target)
+      async ({ body, status, request }) => {
+        const target = body.pane
+        if (!plausibleTarget(target)) return status(404, 'no such agent')
+        const herdr = herdrFor(ctx.herdr, requestSignal(request, ctx.timing.requestDeadlineMs))
+        const notFound = (e: unknown) => {
+          if (e instanceof HerdrError && e.kind === 'not_found') return undefined
+          throw e
+        }
+        const agent = await herdr.agentGet(target).catch(notFound)
+        let pane: string
+        if (agent) {
+          if (agent.agent_status === 'working' && body.force !== true) return status(409, 'agent is working')
+          pane = agent.pane_id ?? target
+        } else {
+          // no agent in it: a pane the bridge made for a start (a shell left by a timed-out one) is closed all the same
+          const made = p.started.get(target)
+          const now = made && (await herdr.snapshot()).panes.find((x) => x.pane_id === target)
+          if (!made || !now || !isSamePane(made, now)) {
+            if (made) p.started.remove(target)
+            return status(404, 'no such agent')
+          }
+          pane = target
+        }
+        if ((await herdr.paneClose(pane).then(() => true, notFound)) === undefined) return status(404, 'no such agent')
+        p.started.remove(pane)
         return { stopped: true as const }
       },
       {
         body: t.Object({ pane: t.String({ minLength: 1 }), force: t.Optional(t.Boolean()) }, { error: 'want {"pane": pane_id, "force"?: bool}' }),
-        agentTarget: true,
         response: {
           200: t.Object({ stopped: t.Literal(true) }),
           ...plainTextErrors(400, 401, 403, 404, 409, 502),
@@ -150,7 +179,8 @@ export function projectRoutes(ctx: Ctx) {
           'start',
           {
             summary: 'Stop an agent: close its pane',
-            description: '409 `agent is working` unless `force`; 404 `no such agent`.',
+            description:
+              '409 `agent is working` unless `force`; 404 `no such agent`. A pane the bridge made for /agent-start is closed whatever runs in it (a shell left by a start that timed out).',
             tags: ['projects'],
           },
           'agent.stop',

@@ -6,7 +6,9 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import type { AgentInfo } from '../herdr/types'
 import { asLoadOlder } from '../transcript/frames'
-import { NOT_SUPPORTED, type Resolved, type TranscriptSource } from '../transcript/source'
+import type { Resolved, TranscriptSource } from '../transcript/source'
+import { AWAITING_SESSION, openTranscript } from '../transcript/opening'
+import { HerdrError } from '../herdr/client'
 import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
 import { paneTargets } from './edge'
@@ -19,6 +21,8 @@ interface TranscriptConn {
   agent: AgentInfo
   source: TranscriptSource
   resolved: Resolved
+  /** a fresh start's empty opening: only a session herdr reports replaces it */
+  reportedOnly: boolean
   subagent?: string
   opened: boolean
   orphan?: ReturnType<typeof setTimeout>
@@ -51,22 +55,36 @@ export function transcriptRoutes(ctx: Ctx) {
     .macro('transcriptConn', {
       query: t.Object({ pane: t.String({ minLength: 1 }), subagent: t.Optional(t.String()) }, { error: 'want ?pane=<pane_id>' }),
       agentTarget: 'socket',
-      async resolve({ query, status, agent }) {
-        const source = sources.forKind(agent.agent)
-        if (!source) return status(404, NOT_SUPPORTED.body)
-        let resolved
+      async resolve({ query, status, agent: cached, herdr }) {
+        let opened
         try {
-          resolved = await source.resolve(agent, { subagent: query.subagent })
+          opened = await openTranscript(
+            {
+              sources,
+              freshAgent: (pane) =>
+                herdr.agentGet(pane).catch((e) => {
+                  if (e instanceof HerdrError && e.kind === 'not_found') return undefined
+                  throw e
+                }),
+              started: (pane) => ctx.projects.started.get(pane),
+            },
+            query.pane,
+            cached,
+            query.subagent,
+          )
         } catch (e) {
+          if (e instanceof HerdrError) throw e
           ctx.log(`transcript ${query.pane}: resolve failed: ${(e as Error).stack ?? e}`)
           return status(500, 'read transcript failed')
         }
-        if (!resolved.ok) return status(resolved.status, resolved.body)
+        if (!opened.ok) return status(opened.status, opened.body)
+        const { agent, source, resolved } = opened
         const conn: TranscriptConn = {
           pane: query.pane,
           agent,
           source,
           resolved,
+          reportedOnly: opened.reportedOnly,
           subagent: query.subagent,
           opened: false,
           cleanup: [],
@@ -177,6 +195,7 @@ export function transcriptRoutes(ctx: Ctx) {
               stream,
               panes: ctx.panes,
               sources: ctx.sources,
+              reportedOnly: () => c.reportedOnly && stream.sessionId === AWAITING_SESSION,
               onRotate: (agent, from, to) => {
                 c.agent = agent
                 ctx.logger?.info('session changed', { pane: c.pane, from, to, device: whoOf(ws.data) })

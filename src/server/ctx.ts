@@ -15,6 +15,7 @@ import type { AttachmentStore } from '../attachments/store'
 import type { Roots } from '../projects/roots'
 import type { AgentKind, SessionFinder } from '../projects/listing'
 import type { LaterPrompts } from '../projects/start'
+import type { StartedPanes } from '../projects/started'
 import type { SocketRegistry } from '../routes/sockets'
 import type { PaneWatches } from '../transcript/pane-watch'
 import type { AgentHomes } from '../transcript/source'
@@ -95,7 +96,16 @@ export interface Ctx {
   answering: Answering
   push?: PushRoutesDeps
   /** starting agents: the project roots, the session finder, first prompts waiting for a blocked start */
-  projects: { roots: Roots; finder: SessionFinder; later: LaterPrompts; installed: (kind: AgentKind) => boolean }
+  projects: {
+    roots: Roots
+    finder: SessionFinder
+    later: LaterPrompts
+    installed: (kind: AgentKind) => boolean
+    /** the PATH `installed` searches */
+    searchPath: string
+    /** the panes made for POST /agent-start */
+    started: StartedPanes
+  }
   /** what GET /files, /changes and /changes/diff never serve: the bridge's own directories, the agents' credentials */
   privatePlaces: PrivatePlaces
   /** uploaded attachments (absent: not configured) */

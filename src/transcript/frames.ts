@@ -13,7 +13,7 @@ export const HelloFrame = t.Object({
   protocol: t.Literal(PROTOCOL),
   pane: t.String(),
   agent_kind: t.String(),
-  session_id: t.String(),
+  session_id: t.String({ description: '"" while the agent has not written a session yet (total 0): a session_changed moves the socket to it once it has' }),
   subagent: t.Optional(t.String()),
   backlog_count: t.Integer(),
   total: t.Integer(),

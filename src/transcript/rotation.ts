@@ -13,6 +13,8 @@ export interface FollowOptions {
   stream: Pick<TranscriptStream, 'sessionId' | 'isClosed' | 'rotate'>
   panes: PaneWatches
   sources: SourceRegistry
+  /** while true, only a session herdr reports is followed (a fresh start's empty opening: its directory's older ones are not its own) */
+  reportedOnly?: () => boolean
   /** told just before the stream moves to the new session */
   onRotate: (agent: AgentInfo, from: string, to: string) => void
   log: (m: string) => void
@@ -34,6 +36,7 @@ export function followSession(o: FollowOptions): () => void {
     try {
       const source = o.sources.forKind(agent.agent)
       if (!source) return
+      if (o.reportedOnly?.() && !agent.agent_session) return
       const next = await sessionNow(source, agent)
       if (next === undefined || next === stream.sessionId) return
       const resolved = await source.resolve(agent, {})

@@ -54,6 +54,14 @@ WantedBy=default.target
 `)
   })
 
+  test("both carry the installing shell's PATH (agents are looked for on it)", () => {
+    const env = { ...USER_ENV, PATH: '/home/u/.npm-global/bin:/home/u/my tools:/usr/bin' }
+    const spec = serviceSpec(settings([], env), SELF, env, which)
+    expect(spec.env.PATH).toBe(env.PATH)
+    expect(systemdUnit(spec)).toContain('\nEnvironment="PATH=/home/u/.npm-global/bin:/home/u/my tools:/usr/bin"\n')
+    expect(launchdPlist(spec)).toContain('    <key>PATH</key>\n    <string>/home/u/.npm-global/bin:/home/u/my tools:/usr/bin</string>\n')
+  })
+
   test('systemd quoting: spaces, quotes, % and $ survive', () => {
     expect(systemdQuote('/a b/"c"')).toBe('"/a b/\\"c\\""')
     expect(systemdQuote('100%')).toBe('100%%')

@@ -256,7 +256,7 @@ describe('POST /agent-start', () => {
     }
     installed.delete('codex')
     const missing = await start({ kind: 'codex', cwd: P.codex })
-    expect([missing.status, await missing.text()]).toEqual([503, 'codex is not installed'])
+    expect([missing.status, await missing.text()]).toEqual([503, `codex is not installed (not found on the bridge's PATH: ${process.env.PATH})`])
     installed.add('codex')
     // a herdr that fails making the pane (a directory no workspace is in yet)
     mkdirSync(join(home, 'fresh'))

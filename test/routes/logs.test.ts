@@ -129,8 +129,8 @@ describe('the request and event log', () => {
   })
 
   test('a transcript socket refused before the upgrade is a request line with its status', async () => {
-    b = await startBridge({ state: { panes: [claudePane({ agent: { agent: 'codex' } })] } })
-    // codex has no transcript source: refused before the upgrade, logged as a request
+    b = await startBridge({ state: { panes: [claudePane({ agent: { agent: 'aider' } })] } })
+    // aider has no transcript source: refused before the upgrade, logged as a request
     const r = await fetch(`${b.base}/agent-transcript?pane=w1:p2&token=${ADMIN}`, {
       headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' },
     })

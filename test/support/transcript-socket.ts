@@ -77,3 +77,19 @@ export async function pageToStart(q: FrameQueue, oldest: number, limit?: number)
 export function expectContiguous(seqs: number[], n: number) {
   expect(seqs).toEqual(Array.from({ length: n }, (_, i) => i + 1))
 }
+
+/**
+ * A pane whose agent has no session the bridge can open (not written yet, or
+ * nothing trustworthy reported): the socket opens empty, hello total 0 and
+ * session_id "", and nothing else comes (docs/bridge.md, starting agents second round).
+ */
+export async function expectAwaiting(b: Bridge, pane: string): Promise<void> {
+  const q = await connect(b, pane)
+  try {
+    const { hello, entries } = await readOpening(q)
+    expect(hello).toMatchObject({ type: 'hello', pane, session_id: '', total: 0 })
+    expect(entries).toEqual([])
+  } finally {
+    q.close()
+  }
+}

@@ -104,6 +104,52 @@ describe('new agent, resume, stop (Chromium)', () => {
     expect(b.state().panes.some((p) => p.pane_id === pane)).toBe(false)
   })
 
+  test('a start that timed out opens its pane, and Stop closes the shell left in it', async () => {
+    b.setState({ ...b.state(), start: { pi: 'not-on-path' } })
+    try {
+      const page = await phone()
+      await page.goto(`${b.base}/#/new`)
+      await page.locator('button.project', { hasText: 'shop' }).click()
+      await page.locator('input[name=kind][value=pi]').check()
+      await page.getByRole('button', { name: 'Start' }).click()
+      await page.waitForURL(/#\/p\/w\d+%3Ap\d+$/, { timeout: 30_000 })
+      const pane = paneFromUrl(page.url())
+      expect(b.state().panes.find((p) => p.pane_id === pane)?.agent).toBeUndefined()
+      await page.getByRole('button', { name: 'Stop' }).click()
+      await page.waitForURL(`${b.base}/#/`)
+      expect(b.state().panes.some((p) => p.pane_id === pane)).toBe(false)
+    } finally {
+      b.setState({ ...b.state(), start: {} })
+    }
+  })
+
+  test('Resume on a session that became live in a pane meanwhile opens that pane; nothing is started', async () => {
+    const page = await phone()
+    await page.goto(`${b.base}/#/new`)
+    await page.locator('button.project', { hasText: 'shop' }).click()
+    const row = page.locator('.sessions li', { hasText: 'Give me a tour of your tools' })
+    const resume = row.getByRole('button', { name: 'Resume' })
+    await resume.waitFor()
+    // another phone resumed it: a pane shows it now
+    b.setState({
+      ...b.state(),
+      panes: [
+        ...b.state().panes,
+        {
+          pane_id: 'w50:p1',
+          workspace_id: 'w50',
+          tab_id: 'w50:t1',
+          cwd: project,
+          agent: { agent: 'claude', agent_status: 'idle', cwd: project, agent_session: { agent: 'claude', kind: 'id', value: sessionId } } as never,
+        },
+      ],
+    })
+    const before = started().length
+    await resume.click()
+    await page.waitForURL(/#\/p\/w50%3Ap1$/)
+    expect(started().length).toBe(before)
+  })
+
   test('a device without the start scope sees no New agent and no Stop', async () => {
     const viewer = await pairDevice(b, 'viewer', ['read', 'answer'])
     const page = await phone(viewer.token)

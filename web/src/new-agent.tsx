@@ -104,7 +104,13 @@ export function NewAgentScreen() {
       const r = await api.post('/agent-start', body)
       openAgent(r.pane_id)
     } catch (e: any) {
-      const pane = e instanceof ApiError && e.status === 504 ? /pane (\S+) is left running/.exec(e.message)?.[1] : undefined
+      // a start that timed out left its pane (Stop closes it); a session live in a pane opens there
+      const pane =
+        e instanceof ApiError && e.status === 504
+          ? /pane (\S+) is left running/.exec(e.message)?.[1]
+          : e instanceof ApiError && e.status === 409
+            ? /^session is live in pane (\S+)$/.exec(e.message)?.[1]
+            : undefined
       if (pane) openAgent(pane)
       else setMsg(e.message || String(e))
     } finally {

@@ -196,7 +196,6 @@ describe('errors before the upgrade', () => {
     ['unknown pane', `/agent-transcript?pane=w1:p9&token=${ADMIN}`, 404, 'no such agent'],
     ['plain shell', `/agent-transcript?pane=w1:p5&token=${ADMIN}`, 404, 'no such agent'],
     ['flag-like pane', `/agent-transcript?pane=--help&token=${ADMIN}`, 404, 'no such agent'],
-    ['no transcript', `/agent-transcript?pane=w1:p3&token=${ADMIN}`, 404, 'no transcript file for pane'],
     ['kind without a source (aider)', `/agent-transcript?pane=w1:p4&token=${ADMIN}`, 404, 'transcript not supported for this agent kind'],
     ['traversal', `/agent-transcript?pane=w1:p2&subagent=../../x&token=${ADMIN}`, 404, 'no transcript file for pane'],
     ['absolute', `/agent-transcript?pane=w1:p2&subagent=/etc/passwd&token=${ADMIN}`, 404, 'no transcript file for pane'],
@@ -237,6 +236,15 @@ describe('errors before the upgrade', () => {
       rmSync(p)
       writeFileSync(p, saved)
     }
+  })
+
+  // last: the open socket keeps the herdr watcher running, whose copy the tests above must not meet
+  test('an agent with no session written yet: the socket opens, hello total 0 (docs/bridge.md, starting agents second round)', async () => {
+    const q = await connect(b, 'pane=w1:p3')
+    const hello = await q.next()
+    expect(hello).toMatchObject({ type: 'hello', pane: 'w1:p3', session_id: '', total: 0, backlog_count: 0 })
+    expect(await q.next()).toMatchObject({ type: 'backlog_complete' })
+    q.close()
   })
 })
 

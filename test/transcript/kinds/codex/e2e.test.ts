@@ -9,7 +9,7 @@ import type { FakePane } from '../../../../src/demo/fake-herdr'
 import { EntrySchema } from '../../../../src/transcript/entry'
 import { countCodexLine } from '../../../../src/transcript/kinds/codex/normalize'
 import { startBridge, tempDir, type Bridge, type FrameQueue } from '../../../support/harness'
-import { agentPane, connect, expectContiguous, FAST, pageToStart, readOpening, upgradeStatus } from '../../../support/transcript-socket'
+import { agentPane, connect, expectContiguous, FAST, pageToStart, readOpening, upgradeStatus, expectAwaiting } from '../../../support/transcript-socket'
 import { codexCorpusFiles, FIX } from './fuzz'
 
 const PANE = 'w1:p2'
@@ -109,24 +109,19 @@ describe('finding the session', () => {
     expect(entries[entries.length - 1].text).toBe('You asked me to remember 42.')
   })
 
-  test('an unknown thread id falls back to the cwd; an unknown cwd is 404', async () => {
+  test('an unknown thread id falls back to the cwd; an unknown cwd opens empty (no session written yet)', async () => {
     freshCodexDir()
     const b = await bridgeWith(codexPane(RESUME_CWD, '01a29999-0000-7000-8000-000000000000'))
     const { hello } = await readOpening(await open(b))
     expect(hello.session_id).toBe(A)
-    b.updatePane(PANE, (p) => {
-      p.cwd = '/nowhere'
-      p.agent!.cwd = '/nowhere'
-      delete p.agent!.agent_session
-    })
-    expect(await upgradeStatus(b, PANE)).toEqual({ status: 404, body: 'no transcript file for pane' })
+    await expectAwaiting(await bridgeWith(codexPane('/nowhere')), PANE)
   })
 
-  test('hostile session values and ?subagent= are "no transcript", never a path', async () => {
+  test('hostile session values are no session, never a path; ?subagent= is "no transcript"', async () => {
     freshCodexDir()
     for (const value of ['../../etc/passwd', '/etc/passwd', `${A}/../../x`, 'rollout-*', '']) {
       const b = await bridgeWith(codexPane('/nowhere', value))
-      expect(await upgradeStatus(b, PANE)).toEqual({ status: 404, body: 'no transcript file for pane' })
+      await expectAwaiting(b, PANE)
     }
     const b = await bridgeWith(codexPane(RESUME_CWD, A))
     expect(await upgradeStatus(b, PANE, '&subagent=x')).toEqual({ status: 404, body: 'no transcript file for pane' })

@@ -1,0 +1,65 @@
+// The session finder behind GET /projects, warm: what it keeps between listings
+// (directory listings by mtime, heads by size+mtime+inode, the list itself) must
+// never hide a change: a session added to a directory already listed, one
+// removed, one rewritten, a directory that came.
+import { describe, expect, test } from 'bun:test'
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { SessionFinder, projectsOf } from '../../src/projects/listing'
+import { rootsOf } from '../../src/projects/roots'
+import { homesIn, tempDir } from '../support/harness'
+
+const line = (o: unknown) => `${JSON.stringify(o)}\n`
+const claudeSession = (cwd: string, prompt: string) =>
+  line({ type: 'user', cwd, sessionId: 's', uuid: 'u1', timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: prompt } })
+
+describe('SessionFinder, warm', () => {
+  test('nothing changed: the same list back, and the same listing', async () => {
+    const home = tempDir('gothalo-finder-')
+    const homes = homesIn(home)
+    const cwd = join(home, 'p')
+    const dir = join(homes.claudeDir, 'projects', cwd.replace(/[/.]/g, '-'))
+    mkdirSync(dir, { recursive: true })
+    const old = Date.now() / 1000 - 3600
+    writeFileSync(join(dir, 'a1.jsonl'), claudeSession(cwd, 'first'))
+    utimesSync(dir, old, old)
+    const f = new SessionFinder(homes)
+    const one = await f.find()
+    const two = await f.find()
+    expect(two).toBe(one)
+    const roots = rootsOf([home])
+    expect(projectsOf(two, [], roots, 0)).toEqual(projectsOf(one, [], roots, 0))
+    f.close()
+  })
+
+  test('a session added to a directory already listed, one rewritten, one removed, a new directory: each seen at once', async () => {
+    const home = tempDir('gothalo-finder-')
+    const homes = homesIn(home)
+    const cwd = join(home, 'p')
+    const dir = join(homes.claudeDir, 'projects', cwd.replace(/[/.]/g, '-'))
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'a1.jsonl'), claudeSession(cwd, 'first'))
+    // the directory's mtime long past: its listing is trusted until it changes
+    const old = Date.now() / 1000 - 3600
+    utimesSync(join(dir, 'a1.jsonl'), old, old)
+    utimesSync(dir, old, old)
+    const f = new SessionFinder(homes)
+    const titles = async () => (await f.find()).map((s) => `${s.id}:${s.title}`).sort()
+    expect(await titles()).toEqual(['a1:first'])
+    writeFileSync(join(dir, 'a2.jsonl'), claudeSession(cwd, 'second'))
+    expect(await titles()).toEqual(['a1:first', 'a2:second'])
+    // rewritten in place with the same size and mtime: the inode tells (a rename over it)
+    writeFileSync(join(dir, 'tmp'), claudeSession(cwd, 'fresh'))
+    utimesSync(join(dir, 'tmp'), old, old)
+    renameSync(join(dir, 'tmp'), join(dir, 'a1.jsonl'))
+    expect(await titles()).toEqual(['a1:fresh', 'a2:second'])
+    rmSync(join(dir, 'a2.jsonl'))
+    expect(await titles()).toEqual(['a1:fresh'])
+    const other = join(home, 'q')
+    const dir2 = join(homes.claudeDir, 'projects', other.replace(/[/.]/g, '-'))
+    mkdirSync(dir2)
+    writeFileSync(join(dir2, 'b1.jsonl'), claudeSession(other, 'elsewhere'))
+    expect(await titles()).toEqual(['a1:fresh', 'b1:elsewhere'])
+    f.close()
+  })
+})
