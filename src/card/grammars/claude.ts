@@ -8,7 +8,7 @@ import { grammarRules } from '../rules'
 import { screenLines } from '../clean'
 import { readDialog, type DialogRead } from '../dialog'
 import CLAUDE_RULES from './claude-rules.json'
-import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
+import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame, wrapsInto } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
 import { type BlockKinds, readTurn, turnByKind, turnFields, unwrapProse } from '../turn'
@@ -35,7 +35,7 @@ export interface ClaudeLayout {
   panel: number
 }
 
-type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'local' | 'other'
+type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'local' | 'queued' | 'other'
 interface Block {
   kind: BlockKind
   rows: string[]
@@ -65,7 +65,8 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     }
   }
   const read =
-    readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
+    readDialog(lines, from, width, v.dialog, v.liveBreaker, styledRows(screen)) ??
+    (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
   const dialog = read && asForm(lines, read, v)
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
@@ -275,6 +276,26 @@ function isLocalCommand(layout: ClaudeLayout, row: number, v: ClaudeVocabulary):
   return v.slashCommand.test(text) && row + 1 < layout.convEnd && v.resultGutter.test(layout.lines[row + 1])
 }
 
+/**
+ * A message typed while the agent works: an echoed prompt with the "⎿ Queued · …" hint right
+ * under it. It waits; the turn still running is the one before it.
+ */
+function isQueuedPrompt(layout: ClaudeLayout, row: number, v: ClaudeVocabulary): boolean {
+  for (let i = row + 1; i < layout.convEnd; i++) {
+    const l = layout.lines[i]
+    if (v.queuedHint.test(l)) return true
+    // a wrapped row of this message (each queued message has its own hint under it)
+    if (l.trim() && indentOf(l) > 0 && !v.resultGutter.test(l)) continue
+    return false
+  }
+  return false
+}
+
+/** An echoed prompt that starts no turn: a local slash command, or a queued message. */
+function startsNoTurn(layout: ClaudeLayout, row: number, v: ClaudeVocabulary): boolean {
+  return isLocalCommand(layout, row, v) || isQueuedPrompt(layout, row, v)
+}
+
 function isToolCall(text: string, v: ClaudeVocabulary): boolean {
   return anyMatch(v.toolCall, text)
 }
@@ -305,7 +326,7 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
     if (v.promptLine.test(l)) {
       const text = l.replace(v.promptLine, '')
       // a local slash command's echo ("❯ /compact" + "⎿ output") does not start a turn
-      cut.open(isLocalCommand(layout, i, v) ? 'local' : 'prompt', text)
+      cut.open(isLocalCommand(layout, i, v) ? 'local' : isQueuedPrompt(layout, i, v) ? 'queued' : 'prompt', text)
       continue
     }
     if (v.spinner.test(l) || v.statusRow.test(l)) {
@@ -327,7 +348,9 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
     const text = l.trim()
     // a tool row, or one whose blinking bullet is off in this frame (a result gutter under it)
     const gutterNext = i + 1 < convEnd && v.resultGutter.test(lines[i + 1])
-    if (indent > 0 && indent <= 4 && (isToolCall(text, v) || anyMatch(v.toolRow, text) || (indent === 2 && gutterNext))) {
+    // (not the last row of prose wrapped into it: an interrupted answer's "⎿ Interrupted" follows that)
+    const continuesProse = cut.cur?.kind === 'prose' && !wasBlank && wrapsInto(lines[i - 1], l, layout.width, v.wrapSlack)
+    if (indent > 0 && indent <= 4 && !continuesProse && (isToolCall(text, v) || anyMatch(v.toolRow, text) || (indent === 2 && gutterNext))) {
       cut.open('tool', text)
       continue
     }
@@ -527,7 +550,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   let turnRow = 0
   if (!layout.dialog) {
     for (let i = layout.convEnd - 1; i >= 0; i--) {
-      if (v.promptLine.test(layout.lines[i]) && !isLocalCommand(layout, i, v)) {
+      if (v.promptLine.test(layout.lines[i]) && !startsNoTurn(layout, i, v)) {
         turnRow = i
         break
       }
@@ -538,7 +561,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   const menu = !!layout.dialog && !!agent && agent.agent_status !== 'blocked'
   if (menu) {
     for (let i = layout.convEnd - 1; i >= 0; i--) {
-      if (v.promptLine.test(layout.lines[i]) && !isLocalCommand(layout, i, v)) {
+      if (v.promptLine.test(layout.lines[i]) && !startsNoTurn(layout, i, v)) {
         turnRow = i
         break
       }
