@@ -27,11 +27,14 @@ export function stripFrame(line: string): string {
   return line.replace(/^[\s\u2500-\u259f]+/, '').replace(/[\s\u2500-\u259f]+$/, '')
 }
 
-const SURROGATE = /[\ud800-\udfff]/
+const NOT_ASCII = /[^\x00-\x7f]/
 
-/** Code points in a row (a cheap stand-in for terminal columns; box glyphs are one wide). */
+/**
+ * Terminal columns a row takes: an emoji or a CJK character takes two (a row holding them
+ * looked short of the pane and its soft wrap was missed), box glyphs one.
+ */
 export function columns(s: string): number {
-  return SURROGATE.test(s) ? [...s].length : s.length
+  return NOT_ASCII.test(s) ? Bun.stringWidth(s) : s.length
 }
 
 export function indentOf(line: string): number {

@@ -51,6 +51,9 @@ export interface ClaudeVocabulary {
   rightAligned: number
   /** Claude Code wraps prose this many columns short of the pane (2.1.28x, 2.1.332) */
   wrapSlack: number
+  /** a markdown quote's bar at the start of each of its rows ("▎ text"), and where a wrap joined two */
+  quoteBar: Seen
+  quoteBarInside: RegExp
   /** footer rows naming the permission mode: the first group is the label */
   modeRow: Seen
   /** known labels → canonical mode names; any other label is reported raw, lowercased */
@@ -165,6 +168,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
   resultHint: seen(BOTH, /^\(ctrl\+/),
   rightAligned: 40,
   wrapSlack: 2,
+  quoteBar: seen(V332, /^▎ ?/),
+  quoteBarInside: seen(V332, / ▎ /g),
   modeRow: seen(BOTH, /^\s*(?:⏵⏵|⏸|▶▶|▸▸|⏵|▶|⏩)\s+(.+?)\s+on\b/),
   modes: [
     { label: seen(BOTH, /^(?:auto-)?accept edits$/i), mode: 'acceptEdits' },

@@ -6,7 +6,7 @@ import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type Decision, type DialogReading, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { grammarRules } from '../rules'
 import { screenLines } from '../clean'
-import { readDialog, type DialogRead } from '../dialog'
+import { type Described, readDialog, type DialogRead } from '../dialog'
 import CLAUDE_RULES from './claude-rules.json'
 import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame, wrapsInto } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
@@ -385,12 +385,27 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
 function proseLines(rows: readonly string[], width: number, v: ClaudeVocabulary): string[] {
   // the bullet row is "● text": the same two columns as the continuation rows' indent
   const onScreen = rows.map((r, k) => (k === 0 && !/^\s/.test(r) ? '● ' + r : r))
-  return unwrapProse(onScreen, width, v.wrapSlack, (row) =>
+  const lines = unwrapProse(onScreen, width, v.wrapSlack, (row) =>
     row
       .replace(v.bullet, '')
       .replace(/^ {1,2}/, '')
       .trimEnd(),
   )
+  // a quote's bar ("▎ ") is drawn on each of its rows: none of its words; a table's row
+  // ("│ alpha │ the first … │") is its cells' words
+  return lines.map((l) => {
+    if (v.quoteBar.test(l)) return l.replace(v.quoteBar, '').replaceAll(v.quoteBarInside, ' ')
+    return l.startsWith('│') ? tableCells(l) : l
+  })
+}
+
+/** A markdown table's row as Claude Code draws it ("│ alpha │ the first … │"): its cells' words. */
+function tableCells(row: string): string {
+  return row
+    .split('│')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .join(' · ')
 }
 
 function toolStep(b: Block, v: ClaudeVocabulary): string {
@@ -418,7 +433,7 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
         .replace(v.tree, '')
         .replace(v.dialog.beside ?? /$^/, ''),
     )
-    if (t) out.push(t)
+    if (t) out.push(/^\s*│.*│\s*$/.test(l) ? tableCells(l) : t)
   }
   return out.reverse()
 }
@@ -538,6 +553,17 @@ const QUESTION_RULE = {
   'above-menu': ['claude.dialog.question-above-menu', 'a menu without hint row: GUESS, the nearest paragraph above it that is not an aside'],
 } as const
 
+const DESCRIBED = {
+  column: ['claude.dialog.option-description-column', 'the text at a column aligned across the option rows'],
+  separator: ['claude.dialog.option-description-separator', 'the text after " · ", drawn dim'],
+} as const
+
+function descriptionDecision(described: Described, blocked: DialogReading): Decision {
+  const [rule, what] = DESCRIBED[described]
+  const n = blocked.options.filter((o) => o.description).length
+  return { rule, why: `${n} of ${blocked.options.length} options carry a description: ${what}` }
+}
+
 /** Which of its blocks the turn policy reads as prompts, prose and tool steps (src/card/turn.ts). */
 const CLAUDE_TURN_BLOCKS: BlockKinds = { prompt: ['prompt'], prose: ['prose'], tool: ['tool'] }
 
@@ -581,7 +607,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   }
 
   if (layout.dialog && !menu) {
-    const { context, submitFocused, questionFrom, optionsFrom } = layout.dialog
+    const { context, submitFocused, questionFrom, optionsFrom, described, explained } = layout.dialog
     const styled = styledRows(screen)
     const { blocked, freeText } = withTextCursor(layout, styled)
     const numbered = blocked.options.some((o) => o.index > 0)
@@ -600,10 +626,12 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
       rule: qRule,
       decisions: {
         headline: question,
-        detail: {
-          rule: 'claude.dialog.context',
-          why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question',
-        },
+        detail: explained
+          ? { rule: 'claude.dialog.title-explanation', why: `${explained} rows under the one-row title explain it (they do not continue it)` }
+          : {
+              rule: 'claude.dialog.context',
+              why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question',
+            },
         'blocked.question': question,
         'blocked.options': {
           rule: OPTIONS_RULE[optionsFrom],
@@ -611,6 +639,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
             freeText ? `; option ${freeText.index} takes typed text (${FREE_TEXT_FROM[freeText.from]})` : ''
           }`,
         },
+        ...(described ? { 'blocked.options.description': descriptionDecision(described, blocked) } : {}),
         ...(tabs ? { 'blocked.questions': tabs.decision } : {}),
       },
     })

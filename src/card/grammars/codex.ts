@@ -403,6 +403,7 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
   }
   if (layout.dialog) {
     const { blocked, context, rule } = layout.dialog
+    const described = blocked.options.filter((o) => o.description).length
     const lines = [...context]
     // an edit dialog: the proposed change is drawn as the tool cell right above it
     const above = blocks[blocks.length - 1]
@@ -422,6 +423,14 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
           rule: 'codex.dialog.options',
           why: `${blocked.options.length} numbered options, cursor on ${blocked.options.findIndex((o) => o.selected) + 1}`,
         },
+        ...(described
+          ? {
+              'blocked.options.description': {
+                rule: 'codex.dialog.option-descriptions',
+                why: `${described} of ${blocked.options.length} options carry a description after a gap of two or more spaces`,
+              },
+            }
+          : {}),
       },
     })
   }
