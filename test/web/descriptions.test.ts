@@ -49,9 +49,9 @@ test('a description under its label, smaller; the attach icon is an SVG', async 
     const label = (await option.locator('.label').boundingBox())!
     const desc = (await option.locator('.desc').boundingBox())!
     expect(desc.y).toBeGreaterThanOrEqual(label.y + label.height - 1) // under it
-    const size = (sel: string) => option.locator(sel).evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize))
+    const size = (sel: string) => option.locator(sel).evaluate((el) => Number.parseFloat((globalThis as any).getComputedStyle(el).fontSize))
     expect(await size('.desc')).toBeLessThan(await size('.label'))
-    expect(await p.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1)).toBe(true)
+    expect(await p.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1)).toBe(true)
 
     const attach = p.page.locator('button.attach')
     expect(await attach.locator('svg').count()).toBe(1)
