@@ -114,9 +114,10 @@ function descriptionColumn(group: readonly OptionRow[], lines: readonly string[]
  * description when it is drawn in another colour than the label (dim); without colours the
  * separator alone says it.
  */
-function splitAtSeparator(label: string, sep: string, row: string, srow: StyledRow | undefined): [string, string] | undefined {
+function splitAtSeparator(label: string, sep: string, row: string, styledRow: () => StyledRow | undefined): [string, string] | undefined {
   const k = label.indexOf(sep)
   if (k <= 0) return undefined
+  const srow = styledRow()
   if (srow && srow.text.trimEnd() === row) {
     const start = row.indexOf(label.slice(0, Math.min(k, 8)))
     const mark = start >= 0 ? row.indexOf(sep, start) : -1
@@ -143,7 +144,8 @@ export function readDialog(
   width: number,
   vocab: DialogVocabulary,
   liveBreaker: RegExp,
-  styled?: readonly StyledRow[],
+  /** the screen's rows with their colours, asked for only when a dialog needs them */
+  styled?: () => readonly StyledRow[] | undefined,
 ): DialogRead | undefined {
   return readNumbered(lines, from, width, vocab, liveBreaker, styled) ?? readUnnumbered(lines, from, width, vocab, liveBreaker)
 }
@@ -154,7 +156,7 @@ function readNumbered(
   width: number,
   vocab: DialogVocabulary,
   liveBreaker: RegExp,
-  styled?: readonly StyledRow[],
+  styled?: () => readonly StyledRow[] | undefined,
 ): DialogRead | undefined {
   let lastRow = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -229,7 +231,7 @@ function readNumbered(
       prev = l
     }
     if (description === undefined && vocab.describe?.separator) {
-      const split = splitAtSeparator(label, vocab.describe.separator, lines[o.row], styled?.[o.row])
+      const split = splitAtSeparator(label, vocab.describe.separator, lines[o.row], () => styled?.()?.[o.row])
       if (split) [label, description] = split
     }
     if (vocab.describe?.currentMark) label = label.replace(vocab.describe.currentMark, '')

@@ -65,8 +65,14 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     }
   }
   const read =
-    readDialog(lines, from, width, v.dialog, v.liveBreaker, styledRows(screen)) ??
-    (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
+    readDialog(
+      lines,
+      from,
+      width,
+      v.dialog,
+      v.liveBreaker,
+      once(() => styledRows(screen)),
+    ) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
   const dialog = read && asForm(lines, read, v)
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
@@ -83,6 +89,19 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     convEnd = lastRule // transcript view footer
   else if (panel >= 0) convEnd = panel
   return { lines, width, composer, dialog, convEnd, lastRule, panel }
+}
+
+/** f's value, computed on the first call only. */
+function once<T>(f: () => T): () => T {
+  let done = false
+  let value: T
+  return () => {
+    if (!done) {
+      value = f()
+      done = true
+    }
+    return value
+  }
 }
 
 /** A row of drawing rather than text (the welcome art, a rule): few letters among its glyphs. */
