@@ -6,7 +6,13 @@ import type { DialogDrive } from './drive'
 
 export const OptionSchema = t.Object({
   index: t.Integer({ description: 'the number the user types to pick it (1-based); 0 if unnumbered' }),
-  label: t.String(),
+  label: t.String({ description: 'the choice alone, as the agent draws it ("Yes, and switch to auto mode", "Default (recommended)")' }),
+  description: t.Optional(
+    t.String({
+      description:
+        'what the agent draws beside the choice, dimmed after " · " or in a column aligned across the options (a picker\'s model notes); not part of the fingerprint',
+    }),
+  ),
   selected: t.Boolean({ description: 'the highlighted default — the one a bare Enter (/approve) accepts' }),
   checked: t.Optional(t.Boolean({ description: 'multi-select forms only: the box is ticked ("[✔]")' })),
   free_text: t.Optional(
@@ -52,7 +58,14 @@ export type Card = Static<typeof CardSchema>
 export const TRANSCRIPT_LINES = 12
 
 /** The card fields `gothalo explain` accounts for, one rule each. */
-export type ExplainedField = 'headline' | 'detail' | 'blocked.question' | 'blocked.options' | 'blocked.questions' | 'permission_mode'
+export type ExplainedField =
+  | 'headline'
+  | 'detail'
+  | 'blocked.question'
+  | 'blocked.options'
+  | 'blocked.options.description'
+  | 'blocked.questions'
+  | 'permission_mode'
 
 /** Why a field says what it says: the id of the rule that decided it and the evidence. */
 export interface Decision {

@@ -4,6 +4,7 @@
 // glyphs and wording come in through DialogVocabulary. Pure.
 import type { DialogReading, Option } from './card'
 import { anyMatch, indentOf, isDashedRule, isRule, wrapsInto } from './lines'
+import type { StyledRow } from './sgr'
 
 export interface DialogVocabulary {
   /** the cursor glyph at the start of a row (❯, ›) */
@@ -40,6 +41,14 @@ export interface DialogVocabulary {
   listItem?: RegExp
   /** a row that opens a section like a ─ rule does (a panel's "▔▔▔" top edge) */
   sectionEdge?: RegExp
+  /**
+   * Options carry descriptions the agent draws beside the choice, read by layout
+   * (src/card/describe.ts): `column`, a column of text aligned across the option rows (a
+   * picker); `separator`, text after this mark drawn in another colour than the label (" · ").
+   */
+  describe?: { column?: boolean; separator?: string; currentMark?: RegExp }
+  /** a dialog's title row is one row: the rows under it that do not continue it explain it (context) */
+  titleRow?: boolean
 }
 
 export interface DialogRead {
@@ -60,6 +69,10 @@ export interface DialogRead {
   freeText?: { index: number; from: 'wording' | 'layout' }
   /** the screen row of each option (same order as blocked.options) */
   optionRows: number[]
+  /** how the options' descriptions were told from their labels, when any has one */
+  described?: Described
+  /** rows under a one-row title that explain it (they went to context, not the question) */
+  explained?: number
 }
 
 // how far apart two consecutive options may be (descriptions, a rule between them)
@@ -77,6 +90,44 @@ interface OptionRow {
   text: string
 }
 
+export type Described = 'column' | 'separator'
+
+/**
+ * The column a picker's descriptions start at: on two or more option rows the text after
+ * the label resumes, past a gap of two or more spaces, at the same column. -1 if none.
+ */
+function descriptionColumn(group: readonly OptionRow[], lines: readonly string[], vocab: DialogVocabulary): number {
+  const cols: number[] = []
+  for (const o of group) {
+    const line = vocab.beside ? lines[o.row].replace(vocab.beside, '') : lines[o.row]
+    const at = line.indexOf(o.text)
+    if (at < 0) continue
+    const gap = / {2,}(?=\S)/.exec(line.slice(at).trimEnd())
+    if (gap) cols.push(at + gap.index + gap[0].length)
+  }
+  if (cols.length < 2 || cols.some((c) => c !== cols[0])) return -1
+  return cols[0]
+}
+
+/**
+ * "Yes, and switch to auto mode · auto mode handles …": the text after the separator is a
+ * description when it is drawn in another colour than the label (dim); without colours the
+ * separator alone says it.
+ */
+function splitAtSeparator(label: string, sep: string, row: string, styledRow: () => StyledRow | undefined): [string, string] | undefined {
+  const k = label.indexOf(sep)
+  if (k <= 0) return undefined
+  const srow = styledRow()
+  if (srow && srow.text.trimEnd() === row) {
+    const start = row.indexOf(label.slice(0, Math.min(k, 8)))
+    const mark = start >= 0 ? row.indexOf(sep, start) : -1
+    // on the option's first row: the mark's colour against the label's
+    if (mark >= 0 && mark + 1 < srow.cells.length && srow.cells[mark + 1].fg === srow.cells[start].fg) return undefined
+  }
+  const description = label.slice(k + sep.length).trim()
+  return description ? [label.slice(0, k).trim(), description] : undefined
+}
+
 function optionAt(line: string, vocab: DialogVocabulary): OptionRow | undefined {
   const m = vocab.option.exec(line)
   if (!m) return undefined
@@ -87,11 +138,26 @@ function optionAt(line: string, vocab: DialogVocabulary): OptionRow | undefined 
  * The dialog in lines[from..], if one is live there. `liveBreaker` rows (bullets,
  * echoed prompts at column 0) after the options mean the list is old conversation.
  */
-export function readDialog(lines: readonly string[], from: number, width: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
-  return readNumbered(lines, from, width, vocab, liveBreaker) ?? readUnnumbered(lines, from, vocab, liveBreaker)
+export function readDialog(
+  lines: readonly string[],
+  from: number,
+  width: number,
+  vocab: DialogVocabulary,
+  liveBreaker: RegExp,
+  /** the screen's rows with their colours, asked for only when a dialog needs them */
+  styled?: () => readonly StyledRow[] | undefined,
+): DialogRead | undefined {
+  return readNumbered(lines, from, width, vocab, liveBreaker, styled) ?? readUnnumbered(lines, from, width, vocab, liveBreaker)
 }
 
-function readNumbered(lines: readonly string[], from: number, width: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
+function readNumbered(
+  lines: readonly string[],
+  from: number,
+  width: number,
+  vocab: DialogVocabulary,
+  liveBreaker: RegExp,
+  styled?: () => readonly StyledRow[] | undefined,
+): DialogRead | undefined {
   let lastRow = -1
   for (let i = lines.length - 1; i >= from; i--) {
     if (vocab.option.test(lines[i])) {
@@ -126,7 +192,8 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
   for (let i = lastRow + 1; i < lines.length; i++) {
     const l = lines[i]
     if (!l.trim()) continue
-    if (liveBreaker.test(l)) return undefined
+    // an unnumbered option with the cursor on it ("❯ Chat about this") is the form's, not conversation
+    if (liveBreaker.test(l) && !vocab.unnumbered?.test(l)) return undefined
     if (anyMatch(vocab.hint, l)) hinted = true
     if (++tail > MAX_TAIL_ROWS) return undefined
   }
@@ -135,18 +202,41 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
   if (!hinted && !group.some((o) => o.cursor) && !cursorAmong()) return undefined
 
   const cutBeside = (t: string) => (vocab.beside ? t.replace(vocab.beside, '') : t).trim()
+  // a picker's descriptions stand in a column aligned across the option rows
+  const descCol = vocab.describe?.column ? descriptionColumn(group, lines, vocab) : -1
+  let described: Described | undefined
   const options: Option[] = group.map((o, k) => {
     const stop = k + 1 < group.length ? group[k + 1].row : lines.length
     let label = cutBeside(o.text)
+    let description: string | undefined
+    if (descCol >= 0) {
+      const at = lines[o.row].indexOf(o.text)
+      if (at >= 0 && at + o.text.length > descCol) {
+        description = cutBeside(lines[o.row].slice(descCol))
+        label = o.text.slice(0, descCol - at).trim()
+      }
+    }
     let prev = lines[o.row]
     for (let i = o.row + 1; i < stop; i++) {
       const l = lines[i]
       if (!l.trim() || isRule(l) || isDashedRule(l) || anyMatch(vocab.hint, l) || anyMatch(vocab.optionHint, l)) break
+      // a row in the description column continues the description
+      if (description !== undefined && indentOf(l) === descCol) {
+        description += ' ' + cutBeside(l)
+        prev = l
+        continue
+      }
       if (!wrapsInto(prev, l, width)) break // a description row, not a wrapped label
       label += ' ' + cutBeside(l)
       prev = l
     }
-    const opt: Option = { index: o.n, label, selected: o.cursor }
+    if (description === undefined && vocab.describe?.separator) {
+      const split = splitAtSeparator(label, vocab.describe.separator, lines[o.row], () => styled?.()?.[o.row])
+      if (split) [label, description] = split
+    }
+    if (vocab.describe?.currentMark) label = label.replace(vocab.describe.currentMark, '')
+    const opt: Option = description ? { index: o.n, label, description, selected: o.cursor } : { index: o.n, label, selected: o.cursor }
+    if (description) described ??= descCol >= 0 ? 'column' : 'separator'
     const box = vocab.checkbox.exec(label)
     if (box) {
       opt.label = label.slice(box[0].length)
@@ -166,6 +256,8 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
       rows.splice(at, 0, i)
       options.splice(at, 0, { index: 0, label: m[2].trim(), selected: !!m[1] })
     }
+    // with the cursor on an unnumbered row, a numbered row's "❯" only marks the preview shown
+    if (options.some((o) => o.index === 0 && o.selected)) for (const o of options) if (o.index > 0) o.selected = false
   }
 
   // the own-answer row by its place: the last option above a ─ rule that more options follow
@@ -183,8 +275,9 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
       break
     }
   }
-  const read = withQuestion(lines, from, group[0].row, options, vocab, 'numbered', rows)
+  const read = withQuestion(lines, from, width, group[0].row, options, vocab, 'numbered', rows)
   if (freeText) read.freeText = freeText
+  if (described) read.described = described
   if (options.some((o) => o.checked !== undefined)) read.blocked.multi_select = true
   if (vocab.submitFocused) {
     for (let i = group[0].row; i <= lastRow; i++) if (vocab.submitFocused.test(lines[i])) read.submitFocused = true
@@ -193,7 +286,7 @@ function readNumbered(lines: readonly string[], from: number, width: number, voc
 }
 
 /** Cursor-only menus ("❯ No, exit" / "Yes, I trust this folder"): options index 0. */
-function readUnnumbered(lines: readonly string[], from: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
+function readUnnumbered(lines: readonly string[], from: number, width: number, vocab: DialogVocabulary, liveBreaker: RegExp): DialogRead | undefined {
   // needs a hint row below the cursor: otherwise a "❯ text" row is just a prompt
   let hintRow = -1
   for (let i = lines.length - 1; i >= from; i--) {
@@ -227,13 +320,14 @@ function readUnnumbered(lines: readonly string[], from: number, vocab: DialogVoc
   }
   const rows: number[] = []
   for (let i = first; i <= lastRow; i++) rows.push(i)
-  return withQuestion(lines, from, first, options, vocab, 'cursor-menu', rows)
+  return withQuestion(lines, from, width, first, options, vocab, 'cursor-menu', rows)
 }
 
 /** Find the question above the first option, the dialog's top rule and its context rows. */
 function withQuestion(
   lines: readonly string[],
   from: number,
+  width: number,
   firstOptionRow: number,
   options: Option[],
   vocab: DialogVocabulary,
@@ -271,6 +365,7 @@ function withQuestion(
   let questionFrom: DialogRead['questionFrom'] = 'question'
   let questionStart = -1
   let titleEnd = -1
+  let explained = 0
   // the paragraphs of the section above the options, nearest first
   const paragraphs: [number, number][] = []
   for (let end = firstOptionRow - 1; end >= floor; ) {
@@ -306,6 +401,11 @@ function withQuestion(
       if (isBreak(lines[i]) || vocab.chip.test(lines[i].trimStart().slice(0, 1))) continue
       let e = i
       while (e + 1 < firstOptionRow && !isBreak(lines[e + 1])) e++
+      // a one-row title with rows under it that do not continue it: those explain it (context)
+      if (vocab.titleRow && e > i && !wrapsInto(lines[i], lines[i + 1], width)) {
+        explained = e - i
+        e = i
+      }
       question = join(i, e).replace(vocab.chip, '').trim()
       questionFrom = 'title'
       questionStart = i
@@ -347,5 +447,7 @@ function withQuestion(
     if (t) context.push(t)
   }
   if (top < 0) top = Math.min(ctxFrom, questionStart)
-  return { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom, optionRows }
+  const read: DialogRead = { blocked: { question, options }, top, questionStart, context, questionFrom, optionsFrom, optionRows }
+  if (explained) read.explained = explained
+  return read
 }

@@ -27,11 +27,18 @@ export function stripFrame(line: string): string {
   return line.replace(/^[\s\u2500-\u259f]+/, '').replace(/[\s\u2500-\u259f]+$/, '')
 }
 
-const SURROGATE = /[\ud800-\udfff]/
+// characters that may take two columns (CJK, fullwidth forms, emoji; astral ones as surrogates):
+// a row without any is one column a UTF-16 unit (box glyphs, ● ⎿ …), and is measured without
+// Bun.stringWidth. Broad on purpose: a false hit is only the slower, still exact, measure.
+const MAYBE_WIDE =
+  /[\u1100-\u115f\u231a\u231b\u23e9-\u23f3\u25fd\u25fe\u2600-\u27bf\u2b1b-\u2b55\u2e80-\ua4cf\uac00-\ud7a3\ud800-\udfff\uf900-\ufaff\ufe10-\ufe6f\uff00-\uffe6]/
 
-/** Code points in a row (a cheap stand-in for terminal columns; box glyphs are one wide). */
+/**
+ * Terminal columns a row takes: an emoji or a CJK character takes two (a row holding them
+ * looked short of the pane and its soft wrap was missed), box glyphs one.
+ */
 export function columns(s: string): number {
-  return SURROGATE.test(s) ? [...s].length : s.length
+  return MAYBE_WIDE.test(s) ? Bun.stringWidth(s) : s.length
 }
 
 export function indentOf(line: string): number {

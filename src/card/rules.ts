@@ -36,7 +36,15 @@ export const fallbackRules: readonly RuleInfo[] = [
 ]
 
 /** The field order X-Gothalo-Rule and explain use. */
-export const EXPLAINED_FIELDS: readonly ExplainedField[] = ['headline', 'detail', 'blocked.question', 'blocked.options', 'blocked.questions', 'permission_mode']
+export const EXPLAINED_FIELDS: readonly ExplainedField[] = [
+  'headline',
+  'detail',
+  'blocked.question',
+  'blocked.options',
+  'blocked.options.description',
+  'blocked.questions',
+  'permission_mode',
+]
 
 /**
  * A grammar's rule table as its JSON file holds it ({id, field, says} each): the

@@ -3,7 +3,7 @@
 // (prompts, prose, tool steps) and says how to read one; this decides.
 import type { AgentInfo } from '../herdr/types'
 import type { ScreenReading } from './card'
-import { wrapsInto } from './lines'
+import { columns, indentOf, wrapsInto } from './lines'
 
 const DETAIL_MAX_LINES = 40
 const DETAIL_MAX_CHARS = 4000
@@ -108,6 +108,23 @@ export function turnFields(turn: TurnReading): Pick<ScreenReading, 'headline' | 
   return { headline: turn.headline, detail: turn.detail, rule: turn.rule, decisions: { headline: decided, detail: decided } }
 }
 
+// a row that ends a sentence: . ! ? : … (closing quotes or brackets after it)
+const SENTENCE_END = /[.!?:…]["'’”)\]]*$/
+// a row that carries the sentence on: a lowercase word or continuing punctuation
+const CONTINUES = /^(?:\p{Ll}|[,;)\]}—–])/u
+
+/**
+ * Does `next` continue the sentence `line` left open? Only for a row that fills at least half
+ * the pane (short rows are code, headings or list labels), not ending a sentence, followed at
+ * the same indent by a row that opens in lowercase or with continuing punctuation.
+ */
+export function continuesSentence(line: string, next: string, width: number): boolean {
+  const t = line.trimEnd()
+  if (columns(t) * 2 < width || SENTENCE_END.test(t)) return false
+  if (indentOf(next) > indentOf(line) + 2) return false
+  return CONTINUES.test(next.trimStart())
+}
+
 /** Detail is the tail of what was said: at most 40 lines and 4000 characters. */
 export function capDetail(lines: string[]): string {
   const kept = lines.length > DETAIL_MAX_LINES ? lines.slice(-DETAIL_MAX_LINES) : lines
@@ -126,7 +143,9 @@ export function titleOf(agent: AgentInfo | undefined): string {
 
 /**
  * A prose block's logical lines: each row dedented, soft wraps joined, runs of
- * blank rows kept as one paragraph break, none at the end.
+ * blank rows kept as one paragraph break, none at the end. A row is a soft wrap when the
+ * next row's first word would not have fitted after it, or (an agent wraps some rows
+ * several columns short of the edge) when it ends no sentence and the next carries it on.
  */
 export function unwrapProse(rows: readonly string[], width: number, slack: number, dedent: (row: string) => string): string[] {
   const out: string[] = []
@@ -138,7 +157,7 @@ export function unwrapProse(rows: readonly string[], width: number, slack: numbe
       continue
     }
     const text = dedent(row)
-    if (prev && out.length && out[out.length - 1] !== '' && wrapsInto(prev, row, width, slack)) {
+    if (prev && out.length && out[out.length - 1] !== '' && (wrapsInto(prev, row, width, slack) || continuesSentence(prev, row, width))) {
       out[out.length - 1] += ' ' + text.trim()
     } else out.push(text)
     prev = row

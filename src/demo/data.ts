@@ -25,6 +25,20 @@ export const PI = {
   file: 'sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl',
 }
 
+/** The home the samples were recorded in; the demo moves their projects into its own home. */
+export const RECORDED_HOME = '/home/me'
+
+/**
+ * A sample's text or file name with its recorded home (/home/me, as a path, as Claude Code's
+ * project folder "-home-me-…" and pi's "--home-me-…--") moved to `home`: the demo's sessions
+ * then lie inside its project root (its home), so "New agent" offers them as recent projects.
+ */
+export function moveHome(s: string, home: string): string {
+  if (home === RECORDED_HOME) return s
+  const dashed = home.replace(/[^a-zA-Z0-9]/g, '-')
+  return s.replaceAll(`${RECORDED_HOME}/`, `${home}/`).replaceAll('--home-me-', `-${dashed}-`).replaceAll('-home-me-', `${dashed}-`)
+}
+
 /** The working pane's screens, cycled while it works (spinner and subagent rows change). */
 export const WORKING_SCREENS = ['01-agents-running', '02-agents-running-b', '03-background-running', '04-background-running-b'].map(
   (s) => `screens/cc-subagents/${s}`,
@@ -47,17 +61,18 @@ export const PI_SCREEN = 'screens/pi-basic/04-done'
 export function demoPaths(dir: string) {
   const claudeDir = join(dir, 'claude')
   const piDir = join(dir, 'pi')
+  const home = join(dir, 'home')
   return {
     claudeDir,
     piDir,
-    home: join(dir, 'home'),
+    home,
     statePath: join(dir, 'herdr-state.json'),
     socketPath: join(dir, 'herdr.sock'),
     /** the session the live tail appends to (the working pane's) */
-    liveSession: join(claudeDir, 'projects', SUBAGENTS.dir, `${SUBAGENTS.sid}.jsonl`),
-    toolsMixSession: join(claudeDir, 'projects', TOOLS_MIX.dir, `${TOOLS_MIX.sid}.jsonl`),
-    workingSession: join(claudeDir, 'projects', WORKING.dir, `${WORKING.sid}.jsonl`),
-    piSession: join(piDir, PI.file),
+    liveSession: join(claudeDir, 'projects', moveHome(SUBAGENTS.dir, home), `${SUBAGENTS.sid}.jsonl`),
+    toolsMixSession: join(claudeDir, 'projects', moveHome(TOOLS_MIX.dir, home), `${TOOLS_MIX.sid}.jsonl`),
+    workingSession: join(claudeDir, 'projects', moveHome(WORKING.dir, home), `${WORKING.sid}.jsonl`),
+    piSession: join(piDir, moveHome(PI.file, home)),
   }
 }
 
@@ -97,7 +112,8 @@ function claudeAgent(a: { status: AgentStatus; seq: number; revision: number; si
 }
 
 /** The fake herdr's initial state. `piSessionPath` is where the pi sample was written. */
-export function demoState(piSessionPath: string): FakeState {
+export function demoState(piSessionPath: string, home = RECORDED_HOME): FakeState {
+  const cwd = (recorded: string) => moveHome(recorded, home)
   const pane = (id: string, tab: string, rest: Partial<FakePane>): FakePane => ({ pane_id: id, workspace_id: 'w1', tab_id: tab, ...rest })
   const blockedSeq = 31
   return {
@@ -111,17 +127,17 @@ export function demoState(piSessionPath: string): FakeState {
     panes: [
       pane(DEMO_PANES.working, 'w1:t1', {
         focused: true,
-        cwd: SUBAGENTS.cwd,
+        cwd: cwd(SUBAGENTS.cwd),
         ...screenFiles(WORKING_SCREENS[0]),
         agent: claudeAgent({ status: 'working', seq: 12, revision: 3, sid: SUBAGENTS.sid, glyph: '⠂', title: 'Survey the repo with helpers' }),
       }),
       pane(DEMO_PANES.blocked, 'w1:t1', {
-        cwd: TOOLS_MIX.cwd,
+        cwd: cwd(TOOLS_MIX.cwd),
         ...screenFiles(BASH_PROMPT),
         agent: claudeAgent({ status: 'blocked', seq: blockedSeq, revision: 5, sid: TOOLS_MIX.sid, glyph: '✳', title: 'Tour of the tools' }),
       }),
       pane(DEMO_PANES.done, 'w1:t1', {
-        cwd: WORKING.cwd,
+        cwd: cwd(WORKING.cwd),
         ...screenFiles(WORKING_DONE),
         // typing shows in its composer; Shift+Tab cycles the footer (it starts in bypass permissions)
         echo: 'composer',
@@ -130,7 +146,7 @@ export function demoState(piSessionPath: string): FakeState {
         agent: claudeAgent({ status: 'done', seq: 8, revision: 2, sid: WORKING.sid, glyph: '✳', title: 'Run the slow build' }),
       }),
       pane(DEMO_PANES.pi, 'w1:t2', {
-        cwd: PI.cwd,
+        cwd: cwd(PI.cwd),
         ...screenFiles(PI_SCREEN),
         agent: {
           agent: 'pi',
@@ -143,7 +159,7 @@ export function demoState(piSessionPath: string): FakeState {
           terminal_title_stripped: 'π - pi-basic - proj',
         },
       }),
-      pane(DEMO_PANES.shell, 'w1:t2', { cwd: '/home/me/demo/proj', label: 'shell', screen: SHELL_SCREEN, echo: 'shell' }),
+      pane(DEMO_PANES.shell, 'w1:t2', { cwd: cwd('/home/me/demo/proj'), label: 'shell', screen: SHELL_SCREEN, echo: 'shell' }),
     ],
     reactions: approveReactions(DEMO_PANES.blocked, blockedSeq, BASH_RUNNING, BASH_REJECTED),
   }

@@ -6,7 +6,7 @@
 // one workspace "demo" (data.ts says what each pane is). The live part runs in
 // the bridge process (ticker.ts); what a key does to a screen is the stand-in's
 // (fake-typing.ts, reactions).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import {
@@ -16,6 +16,11 @@ import {
   DEMO_PANES,
   demoPaths,
   demoState,
+  moveHome,
+  PI,
+  SUBAGENTS,
+  TOOLS_MIX,
+  WORKING,
   FETCH_PROMPT,
   FETCH_REJECTED,
   FETCH_RUNNING,
@@ -44,20 +49,24 @@ export interface Demo {
 }
 
 export async function prepareDemo(): Promise<Demo> {
-  const dir = mkdtempSync(join(tmpdir(), 'gothalo-demo-'))
+  // (its real path: the project listing compares the sessions' folders with the root's real path)
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gothalo-demo-')))
   const paths = demoPaths(dir)
+  // the samples' projects move into the demo's home, the project root: recent projects to offer
   for (const [rel, embedded] of SAMPLE_FILES) {
-    const to = join(dir, rel)
+    const to = join(dir, moveHome(rel, paths.home))
     mkdirSync(dirname(to), { recursive: true })
-    writeFileSync(to, await Bun.file(embedded).bytes())
+    writeFileSync(to, moveHome(await Bun.file(embedded).text(), paths.home))
   }
+  for (const recorded of [SUBAGENTS.cwd, TOOLS_MIX.cwd, WORKING.cwd, PI.cwd, '/home/me/demo/proj'])
+    mkdirSync(moveHome(recorded, paths.home), { recursive: true })
   mkdirSync(join(dir, 'screens/derived'), { recursive: true })
   writeFileSync(join(dir, `${BASH_RUNNING}.txt`), runningScreen(readFileSync(join(dir, `${BASH_PROMPT}.txt`), 'utf8')))
   writeFileSync(join(dir, `${FETCH_RUNNING}.txt`), runningScreen(readFileSync(join(dir, `${FETCH_PROMPT}.txt`), 'utf8')))
   writeFileSync(join(dir, `${BASH_REJECTED}.txt`), rejectedScreen(readFileSync(join(dir, `${BASH_PROMPT}.txt`), 'utf8')))
   writeFileSync(join(dir, `${FETCH_REJECTED}.txt`), rejectedScreen(readFileSync(join(dir, `${FETCH_PROMPT}.txt`), 'utf8')))
   mkdirSync(paths.home, { recursive: true })
-  writeAtomic(paths.statePath, JSON.stringify(demoState(paths.piSession), null, 1))
+  writeAtomic(paths.statePath, JSON.stringify(demoState(paths.piSession, paths.home), null, 1))
   const tick = demoTicker(dir)
 
   return {

@@ -12,6 +12,7 @@ import {
   BASH_RUNNING,
   DEMO_PANES,
   demoPaths,
+  moveHome,
   FETCH_PROMPT,
   FETCH_REJECTED,
   FETCH_RUNNING,
@@ -134,9 +135,9 @@ export function demoTicker(dir: string): () => void {
   const templates = liveTemplates(readFileSync(paths.toolsMixSession, 'utf8'))
   const saying = sayTemplates(readFileSync(paths.workingSession, 'utf8'))
   const grow = {
-    working: claudeGrower(paths.liveSession, SUBAGENTS, templates, saying),
-    blocked: claudeGrower(paths.toolsMixSession, TOOLS_MIX, templates, saying),
-    done: claudeGrower(paths.workingSession, WORKING, templates, saying),
+    working: claudeGrower(paths.liveSession, { sid: SUBAGENTS.sid, cwd: moveHome(SUBAGENTS.cwd, paths.home) }, templates, saying),
+    blocked: claudeGrower(paths.toolsMixSession, { sid: TOOLS_MIX.sid, cwd: moveHome(TOOLS_MIX.cwd, paths.home) }, templates, saying),
+    done: claudeGrower(paths.workingSession, { sid: WORKING.sid, cwd: moveHome(WORKING.cwd, paths.home) }, templates, saying),
     pi: piGrower(paths.piSession),
   }
   let ticks = 0

@@ -61,7 +61,8 @@ export function createSources(homes: AgentHomes, opts: SourceOptions = {}): Sour
     if (!r.ok) return r
     try {
       const tally = (await r.usage?.()) ?? new UsageTally()
-      return { ok: true, usage: tally.report({ pane_id: agent.pane_id, agent_kind: agent.agent ?? '', session_id: r.sessionId }) }
+      const head = { pane_id: agent.pane_id, agent_kind: agent.agent ?? '', session_id: r.sessionId }
+      return { ok: true, usage: tally.report(head, new Date().toISOString()) }
     } finally {
       r.timeline.release()
     }

@@ -40,7 +40,7 @@ export const UsageSchema = t.Object({
   ),
   cost_usd: t.Optional(t.Number({ description: 'only where the agent records cost' })),
   limits: t.Optional(t.Array(UsageLimitSchema, { description: "the plan's rate limits, where the agent reports them (codex)" })),
-  as_of: t.Optional(t.String({ description: 'ISO 8601 time of the newest usage record read; absent when there is none' })),
+  as_of: t.String({ description: 'ISO 8601 time of the newest record read (usage or not); the time of the answer when none was read yet' }),
 })
 export type Usage = Static<typeof UsageSchema>
 
@@ -113,7 +113,7 @@ export class UsageTally {
 
   seen(timestamp: unknown): void {
     if (typeof timestamp === 'string' && timestamp) this.asOf = timestamp
-    else if (typeof timestamp === 'number' && Number.isFinite(timestamp)) this.asOf = new Date(timestamp).toISOString()
+    else if (typeof timestamp === 'number' && Math.abs(timestamp) <= 8.64e15) this.asOf = new Date(timestamp).toISOString()
   }
 
   totals(): Tokens {
@@ -134,9 +134,10 @@ export class UsageTally {
     this.done.cacheWrite += u.cacheWrite
   }
 
-  /** The wire shape for a pane's session. */
-  report(head: { pane_id: string; agent_kind: string; session_id: string }): Usage {
-    const out: Usage = { ...head }
+  /** The wire shape for a pane's session; `now` is its as_of when no record was read yet. */
+  report(head: { pane_id: string; agent_kind: string; session_id: string }, now: string): Usage {
+    // (a record's time is kept as written; one that is no time does not make as_of)
+    const out: Usage = { ...head, as_of: this.asOf !== undefined && !Number.isNaN(Date.parse(this.asOf)) ? this.asOf : now }
     if (this.model !== undefined) out.model = this.model
     const window = this.window ?? windowInModelName(this.model)
     if (this.contextUsed !== undefined) {
@@ -154,7 +155,6 @@ export class UsageTally {
     }
     if (this.costUsd !== undefined) out.cost_usd = Math.round(this.costUsd * 1e6) / 1e6
     if (this.limits?.length) out.limits = this.limits
-    if (this.asOf !== undefined) out.as_of = this.asOf
     return out
   }
 

@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/server/log'
 import { createAuthStore } from '../../src/auth/store'
 import type { AuthStore } from '../../src/auth/types'
 import { agentHomes } from '../../src/cli/config'
-import { DEMO_PANES } from '../../src/demo/data'
+import { DEMO_PANES, moveHome } from '../../src/demo/data'
 import { prepareDemo, type Demo } from '../../src/demo/demo'
 import type { FakeState } from '../../src/demo/fake-herdr'
 import { SAMPLE_FILES } from '../../src/demo/samples/index'
@@ -78,8 +78,11 @@ describe('the demo dir', () => {
     expect(total).toBeLessThan(2 * 1024 * 1024)
   })
 
-  test('every sample is written out byte for byte, and every screen the state names exists', () => {
-    for (const [rel, path] of SAMPLE_FILES) expect(readFileSync(join(demo.dir, rel)).equals(readFileSync(path))).toBe(true)
+  test("every sample is written out as recorded but for its home, moved into the demo's; every screen the state names exists", () => {
+    const home = join(demo.dir, 'home')
+    for (const [rel, path] of SAMPLE_FILES) expect(readFileSync(join(demo.dir, moveHome(rel, home)), 'utf8')).toBe(moveHome(readFileSync(path, 'utf8'), home))
+    // no recorded path is left to point outside the demo
+    for (const [rel] of SAMPLE_FILES) expect(readFileSync(join(demo.dir, moveHome(rel, home)), 'utf8')).not.toContain('/home/me/')
     const s: FakeState = JSON.parse(readFileSync(demo.env.FAKE_HERDR_STATE, 'utf8'))
     const named = s.panes.flatMap((p) => [p.screen_file, p.ansi_file, p.recent_file]).filter((f): f is string => !!f)
     expect(named.length).toBe(12)
@@ -89,7 +92,19 @@ describe('the demo dir', () => {
   test('the env points every agent home inside the demo dir', () => {
     const homes = agentHomes(demo.env)
     for (const h of Object.values(homes)) expect(h.startsWith(demo.dir + '/')).toBe(true)
-    expect(existsSync(join(homes.claudeDir, 'projects/-home-me-cc-subagents-proj', `${SUBAGENTS_SID}.jsonl`))).toBe(true)
+    expect(existsSync(join(homes.claudeDir, 'projects', moveHome('-home-me-cc-subagents-proj', homes.home), `${SUBAGENTS_SID}.jsonl`))).toBe(true)
+  })
+
+  test('"New agent" has recent projects: the sample sessions lie inside the project root (the demo\'s home)', async () => {
+    const res = await get('/projects')
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { projects: { path: string; sessions: { agent_kind: string }[] }[] }
+    const home = join(demo.dir, 'home')
+    expect(body.projects.map((p) => p.path).sort()).toEqual(
+      ['cc-subagents/proj', 'cc-tools-mix/proj', 'cc-working/proj', 'pi-basic/proj'].map((d) => join(home, d)),
+    )
+    const kinds = body.projects.flatMap((p) => p.sessions.map((s) => s.agent_kind)).sort()
+    expect(kinds).toEqual(['claude', 'claude', 'claude', 'pi'])
   })
 })
 

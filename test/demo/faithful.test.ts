@@ -9,12 +9,15 @@ import { createApp } from '../../src/app'
 import { createAuthStore } from '../../src/auth/store'
 import type { AuthStore } from '../../src/auth/types'
 import { agentHomes } from '../../src/cli/config'
-import { DEMO_PANES } from '../../src/demo/data'
+import { DEMO_PANES, moveHome } from '../../src/demo/data'
 import { prepareDemo, type Demo } from '../../src/demo/demo'
 import { withTyping, typeInto, CLAUDE_FOOTERS } from '../../src/demo/fake-typing'
 import { createHerdrClient, type HerdrClient } from '../../src/herdr/client'
 import { silentLogger } from '../../src/server/log'
 import { ROOT, tempDir } from '../support/harness'
+
+/** A sample's path in the demo dir: its recorded home moved into the demo's home */
+const moved = (rel: string) => moveHome(rel, join(demo.dir, 'home'))
 
 const TOKEN = 'demo-faithful-admin'
 let demo: Demo
@@ -85,7 +88,7 @@ describe('the demo reacts to keys like the real programs', () => {
   })
 
   test('a prompt sent to Claude shows in its composer, then in the conversation; it works, answers, and its session grows', async () => {
-    const session = join(demo.dir, 'claude/projects/-home-me-cc-working-proj/ae22f811-9570-4ffe-b8a7-5db178f36de1.jsonl')
+    const session = join(demo.dir, moved('claude/projects/-home-me-cc-working-proj/ae22f811-9570-4ffe-b8a7-5db178f36de1.jsonl'))
     const size0 = statSync(session).size
     await post('/send', { pane: DEMO_PANES.done, text: 'tidy the README' })
     expect(await screen(DEMO_PANES.done)).toContain('❯ tidy the README')
@@ -113,9 +116,9 @@ describe('the demo reacts to keys like the real programs', () => {
 
   test('every sample session grows now and then', async () => {
     const sessions = {
-      working: join(demo.dir, 'claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13.jsonl'),
-      blocked: join(demo.dir, 'claude/projects/-home-me-cc-tools-mix-proj/7444533a-645f-44b8-9f33-73e27f0ddc04.jsonl'),
-      pi: join(demo.dir, 'pi/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl'),
+      working: join(demo.dir, moved('claude/projects/-home-me-cc-subagents-proj/31768c85-8856-4ba3-9323-9014ac9e2d13.jsonl')),
+      blocked: join(demo.dir, moved('claude/projects/-home-me-cc-tools-mix-proj/7444533a-645f-44b8-9f33-73e27f0ddc04.jsonl')),
+      pi: join(demo.dir, moved('pi/sessions/--home-me-pi-basic-proj--/2026-12-02T10-04-19-969Z_01a23636-547f-7174-a957-02ede8b4c7f6.jsonl')),
     }
     const sizes = Object.fromEntries(Object.entries(sessions).map(([k, f]) => [k, statSync(f).size]))
     // the blocked pane gets its prompt back and is approved: its tool runs

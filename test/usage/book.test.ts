@@ -9,7 +9,13 @@ import { fakeAgent } from '../support/agent'
 
 const agent = (session: string): AgentInfo =>
   fakeAgent('codex', 'working', { pane_id: 'w1:p1', agent_session: { agent: 'codex', kind: 'id', source: 'herdr:codex', value: session } })
-const usage = (pct: number): Usage => ({ pane_id: 'w1:p1', agent_kind: 'codex', session_id: 's', context: { used_tokens: pct, window_tokens: 100, pct } })
+const usage = (pct: number): Usage => ({
+  pane_id: 'w1:p1',
+  agent_kind: 'codex',
+  session_id: 's',
+  context: { used_tokens: pct, window_tokens: 100, pct },
+  as_of: '2026-12-02T16:00:00.000Z',
+})
 
 test('the figure last read, never waited for; one read per freshMs; a new session starts with none', async () => {
   let now = 0

@@ -17,6 +17,8 @@ import { jsonlFiles, linesOf } from '../support/fuzz'
 
 const FIX = join(import.meta.dir, '../../fixtures')
 const HEAD = { pane_id: 'p', agent_kind: 'k', session_id: 's' }
+// the answer's time, as_of when no record was read
+const NOW = '2030-01-01T00:00:00.000Z'
 const sessions = (dir: string) => jsonlFiles(join(FIX, dir)).filter((f) => !f.includes('/subagents/'))
 const records = (file: string): any[] =>
   linesOf(file).flatMap(({ line }) => {
@@ -30,13 +32,15 @@ const records = (file: string): any[] =>
 const n = (v: unknown) => (typeof v === 'number' && v > 0 ? v : 0)
 
 function claudeByHand(file: string): Usage {
-  const out: Usage = { ...HEAD }
+  const out: Usage = { ...HEAD, as_of: NOW }
   const byId = new Map<string, any>()
   let anon = 0
   let last: any
   for (const r of records(file)) {
+    if (typeof r.timestamp === 'string' && r.timestamp) out.as_of = r.timestamp
     if (r.type === 'cost-state' && typeof r.totalCostUSD === 'number') out.cost_usd = r.totalCostUSD
     const m = r.type === 'assistant' ? r.message : undefined
+    if (m && typeof m.model === 'string' && m.model !== '<synthetic>' && r.isSidechain !== true) out.model = m.model
     if (!m?.usage || m.model === '<synthetic>') continue
     byId.set(typeof m.id === 'string' ? m.id : `anon${anon++}`, m.usage)
     const u = m.usage
@@ -44,9 +48,7 @@ function claudeByHand(file: string): Usage {
   }
   if (last) {
     const u = last.message.usage
-    out.model = last.message.model
     out.context = { used_tokens: n(u.input_tokens) + n(u.cache_read_input_tokens) + n(u.cache_creation_input_tokens) }
-    out.as_of = last.timestamp
   }
   if (byId.size) {
     const us = [...byId.values()]
@@ -62,7 +64,11 @@ function claudeByHand(file: string): Usage {
 }
 
 function piByHand(file: string): Usage {
-  const out: Usage = { ...HEAD }
+  const out: Usage = { ...HEAD, as_of: NOW }
+  for (const r of records(file)) {
+    if (typeof r.timestamp === 'string' && r.timestamp) out.as_of = r.timestamp
+    if (r.type === 'message' && r.message?.role === 'assistant' && r.message.model) out.model = r.message.model
+  }
   const msgs = records(file).filter((r) => r.type === 'message' && r.message?.role === 'assistant' && r.message.usage)
   if (!msgs.length) return out
   const sum = (k: string) => msgs.reduce((a, r) => a + n(r.message.usage[k]), 0)
@@ -72,9 +78,7 @@ function piByHand(file: string): Usage {
     .pop()
   if (lastAnswered) {
     const u = lastAnswered.message.usage
-    out.model = lastAnswered.message.model
     out.context = { used_tokens: n(u.input) + n(u.cacheRead) + n(u.cacheWrite) }
-    out.as_of = lastAnswered.timestamp
   }
   const costs = msgs.map((r) => r.message.usage.cost?.total).filter((c) => typeof c === 'number')
   if (costs.length) out.cost_usd = costs.reduce((a, b) => a + b, 0)
@@ -82,8 +86,10 @@ function piByHand(file: string): Usage {
 }
 
 function codexByHand(file: string): Usage {
-  const out: Usage = { ...HEAD }
+  const out: Usage = { ...HEAD, as_of: NOW }
   const recs = records(file)
+  const stamped = recs.filter((r) => typeof r.timestamp === 'string' && r.timestamp).pop()
+  if (stamped) out.as_of = stamped.timestamp
   const model = recs.filter((r) => r.type === 'turn_context').pop()?.payload?.model
   if (model) out.model = model
   const tc = recs.filter((r) => r.type === 'event_msg' && r.payload?.type === 'token_count' && r.payload.info).pop()
@@ -96,7 +102,6 @@ function codexByHand(file: string): Usage {
       cache_read: t.cached_input_tokens,
       cache_write: t.cache_write_input_tokens,
     }
-    out.as_of = tc.timestamp
   }
   return out
 }
@@ -112,19 +117,19 @@ const KINDS = [
     kind: 'claude',
     files: [...sessions('claude'), ...sessions('screens').filter((f) => /\/cc/.test(f))],
     byHand: claudeByHand,
-    fold: (f: string) => folded(f, claudeFileFold, (x) => x.usage.report(HEAD)),
+    fold: (f: string) => folded(f, claudeFileFold, (x) => x.usage.report(HEAD, NOW)),
   },
   {
     kind: 'pi',
     files: [...sessions('pi'), ...sessions('screens').filter((f) => /\/pi-/.test(f))],
     byHand: piByHand,
-    fold: (f: string) => folded(f, usageFold('t', countPiLineTapped, addPiUsage), (x) => x.report(HEAD)),
+    fold: (f: string) => folded(f, usageFold('t', countPiLineTapped, addPiUsage), (x) => x.report(HEAD, NOW)),
   },
   {
     kind: 'codex',
     files: [...sessions('codex'), ...sessions('screens').filter((f) => /\/codex-/.test(f))],
     byHand: codexByHand,
-    fold: (f: string) => folded(f, usageFold('t', countCodexLineTapped, addCodexUsage), (x) => x.report(HEAD)),
+    fold: (f: string) => folded(f, usageFold('t', countCodexLineTapped, addCodexUsage), (x) => x.report(HEAD, NOW)),
   },
 ]
 

@@ -10,6 +10,8 @@ import { addPiUsage } from '../../src/usage/kinds/pi'
 import { UsageSchema, UsageTally, windowInModelName } from '../../src/usage/tally'
 
 const HEAD = { pane_id: 'w1:p1', agent_kind: 'x', session_id: 's' }
+// the answer's time: as_of when no record was read
+const NOW = '2030-01-01T00:00:00.000Z'
 const ODD = [null, -5, Number.NaN, '12', Number.POSITIVE_INFINITY, 1e20, [], {}, { a: 1 }, true]
 
 test('odd values in every field: no throw, no NaN, no negative count, schema-valid', () => {
@@ -37,9 +39,10 @@ test('odd values in every field: no throw, no NaN, no negative count, schema-val
   for (const read of readers) {
     const t = new UsageTally()
     for (const v of ODD) for (const rec of shapes(v)) read(t, rec as any)
-    const r = t.report(HEAD)
+    const r = t.report(HEAD, NOW)
     expect(Value.Errors(UsageSchema, r).First()).toBeUndefined()
-    expect(JSON.stringify(r)).not.toMatch(/null|NaN|-\d/)
+    expect(JSON.stringify({ ...r, as_of: undefined })).not.toMatch(/null|NaN|-\d/)
+    expect(Number.isNaN(Date.parse(r.as_of))).toBe(false)
   }
 })
 
@@ -47,7 +50,7 @@ test('nothing recorded: only the head', () => {
   const t = new UsageTally()
   addClaudeUsage(t, { type: 'user', message: { content: 'hi' } })
   addClaudeUsage(t, { type: 'assistant', message: { model: '<synthetic>', usage: { input_tokens: 0, output_tokens: 0 } } })
-  expect(t.report(HEAD)).toEqual(HEAD)
+  expect(t.report(HEAD, NOW)).toEqual({ ...HEAD, as_of: NOW })
 })
 
 test('a repeated message id replaces its figures (the later block has the final output), a new id adds', () => {
@@ -56,7 +59,7 @@ test('a repeated message id replaces its figures (the later block has the final 
   addClaudeUsage(t, rec('a', 1))
   addClaudeUsage(t, rec('a', 30))
   addClaudeUsage(t, rec('b', 2))
-  expect(t.report(HEAD).tokens).toEqual({ input: 10, output: 32, cache_read: 0, cache_write: 0 })
+  expect(t.report(HEAD, NOW).tokens).toEqual({ input: 10, output: 32, cache_read: 0, cache_write: 0 })
 })
 
 test('the window only where the model name states it', () => {
@@ -76,6 +79,6 @@ test('toJSON → JSON text → fromJSON keeps the tally; anything else is refuse
     message: { role: 'assistant', model: 'm', usage: { input: 3, output: 4, cacheRead: 5, cacheWrite: 6, cost: { total: 0.5 } } },
   })
   const back = UsageTally.fromJSON(JSON.parse(JSON.stringify(t.toJSON())))
-  expect(back!.report(HEAD)).toEqual(t.report(HEAD))
+  expect(back!.report(HEAD, NOW)).toEqual(t.report(HEAD, NOW))
   for (const bad of [null, 3, 'x', {}, { ...t.toJSON(), extra: 1 }]) expect(UsageTally.fromJSON(bad)).toBeUndefined()
 })

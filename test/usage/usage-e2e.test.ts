@@ -74,7 +74,7 @@ describe('Claude Code', () => {
         context: { used_tokens: 120 },
         tokens: { input: 1320, output: 462, cache_read: 0, cache_write: 0 },
         cost_usd: 0.01716,
-        as_of: '2026-12-02T17:31:19.209Z',
+        as_of: '2026-12-02T17:31:19.347Z',
       },
     },
     {
@@ -84,7 +84,7 @@ describe('Claude Code', () => {
         model: 'claude-opus-4-6',
         context: { used_tokens: 102168 },
         tokens: { input: 242, output: 49467, cache_read: 16553628, cache_write: 237121 },
-        as_of: '2026-02-12T15:05:00.586Z',
+        as_of: '2026-02-12T15:05:00.730Z',
       },
     },
   ]
@@ -95,7 +95,7 @@ describe('Claude Code', () => {
       expect(body).toEqual({ pane_id: PANE, agent_kind: 'claude', session_id: c.sessionId, ...k.want })
     })
 
-  test('a session without usage records (older versions) has no context and no tokens, not zeros', async () => {
+  test('a session without usage records (older versions) has no context and no tokens, not zeros; its model and as_of all the same', async () => {
     const c = claudeCase(CC_MIX)
     const stripped = readFileSync(c.file, 'utf8')
       .split('\n')
@@ -109,7 +109,8 @@ describe('Claude Code', () => {
       .join('\n')
     writeFileSync(c.file, stripped)
     const { body } = await usageOf(c.pane, { claudeDir: c.dir })
-    expect(body).toEqual({ pane_id: PANE, agent_kind: 'claude', session_id: c.sessionId })
+    // the records name their model though they carry no usage; as_of is the newest record's time
+    expect(body).toEqual({ pane_id: PANE, agent_kind: 'claude', session_id: c.sessionId, model: 'claude-opus-5-5', as_of: '2026-12-02T17:31:19.347Z' })
   })
 
   test('a live append moves the figures; a model that states its window gives a percentage', async () => {
@@ -207,7 +208,7 @@ describe('pi, codex, opencode', () => {
       model: 'gpt-5.5',
       context: { used_tokens: 2405, window_tokens: 258400, pct: 1 },
       tokens: { input: 9492, output: 168, cache_read: 0, cache_write: 0 },
-      as_of: '2026-12-02T16:00:26.036Z',
+      as_of: '2026-12-02T16:00:26.044Z',
     })
   })
 

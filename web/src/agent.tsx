@@ -104,7 +104,10 @@ function AnswerPanel({ pane, card, row, refresh }: { pane: string; card: Card; r
           >
             {b.multi_select && <span class="box">{checked.has(i + 1) ? '☑' : '☐'}</span>}
             {o.index > 0 && <span class="num">{o.index}</span>}
-            <span class="label">{o.label}</span>
+            <span class="text">
+              <span class="label">{o.label}</span>
+              {o.description && <span class="desc">{o.description}</span>}
+            </span>
           </button>
         ))}
         {b.multi_select && (
@@ -182,7 +185,10 @@ function CardView({
           <p class="question">{card.blocked.question}</p>
           <ul class="options">
             {card.blocked.options.map((o) => (
-              <li key={o.label}>{o.label}</li>
+              <li key={o.label}>
+                {o.label}
+                {o.description && <span class="desc">{o.description}</span>}
+              </li>
             ))}
           </ul>
           {scopes && <p class="msg">This device can watch, not answer.</p>}
@@ -395,6 +401,26 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
   )
 }
 
+/** The attach button's paperclip, drawn (the emoji is an empty box in fonts without it). */
+function PaperclipIcon() {
+  return (
+    <svg
+      class="icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+    >
+      <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
+    </svg>
+  )
+}
+
 export const ATTACHABLE = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/plain']
 
 /** Uploads one file for the agent (POST /attachments: the bytes as the body); its id. */
@@ -461,7 +487,7 @@ function SendBox({ pane }: { pane: string }) {
         </ul>
       )}
       <button type="button" class="attach" aria-label="attach a photo or a file" onClick={() => picker.current?.click()}>
-        📎
+        <PaperclipIcon />
       </button>
       <input
         ref={picker}

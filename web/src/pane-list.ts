@@ -13,7 +13,10 @@ export interface Card {
 
 export interface Option {
   index: number
+  /** the choice alone */
   label: string
+  /** what the agent draws beside the choice (dim after " · ", or a picker's column) */
+  description?: string
   selected: boolean
   checked?: boolean
   free_text?: boolean

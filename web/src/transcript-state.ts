@@ -166,9 +166,18 @@ export function olderRequest(s: TranscriptState, limit = 150): Request | null {
   return { type: 'load_older', before_seq: s.oldest, limit }
 }
 
-/** Tool results keyed by the call they answer, so a call renders with its outcome. */
+/**
+ * Tool results keyed by the call they answer, so a call renders with its outcome. A call
+ * with two results (codex: a command interrupted while it ran is "aborted by user", and its
+ * process reports later what it printed) shows the later output, but stays failed: what
+ * the model and the user were told is that it was aborted.
+ */
 export function resultsByCall(entries: Entry[]): Map<string, Entry> {
   const m = new Map<string, Entry>()
-  for (const e of entries) if (e.kind === 'tool_result' && e.result?.for_id) m.set(e.result.for_id, e)
+  for (const e of entries) {
+    if (e.kind !== 'tool_result' || !e.result?.for_id) continue
+    const before = m.get(e.result.for_id)
+    m.set(e.result.for_id, before?.result?.ok === false && e.result.ok ? { ...e, result: { ...e.result, ok: false } } : e)
+  }
   return m
 }

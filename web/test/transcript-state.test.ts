@@ -171,3 +171,12 @@ test('results pair with their calls by tool id', () => {
   expect(resultsByCall([call, res]).get('t1')).toBe(res)
   expect(mergeEntries([call], [])).toEqual([call])
 })
+
+test('a command aborted by an interrupt stays failed when its process reports later (codex-interrupt rollout)', () => {
+  const call = e(1, { kind: 'tool_call', tool: { id: 'call_mock000010', name: 'exec_command' } })
+  const aborted = e(2, { kind: 'tool_result', role: 'user', result: { for_id: 'call_mock000010', ok: false, output_summary: 'aborted by user' } })
+  const late = e(9, { kind: 'tool_result', role: 'user', result: { for_id: 'call_mock000010', ok: true, output_summary: 'job-done' } })
+  expect(resultsByCall([call, aborted, late]).get('call_mock000010')?.result).toEqual({ for_id: 'call_mock000010', ok: false, output_summary: 'job-done' })
+  // a single result is what it says
+  expect(resultsByCall([call, late]).get('call_mock000010')).toBe(late)
+})

@@ -33,6 +33,8 @@ export interface ClaudeVocabulary {
   retryRow: Seen[]
   /** result rows the CLI puts under an answer (an interrupt, a hook's message): the answer stays prose */
   proseResult: Seen[]
+  /** the hint under messages typed while the agent works ("⎿  Queued · ctrl+x ctrl+s to send now"): those prompts wait, no turn starts */
+  queuedHint: Seen
   /** tool call shapes after the bullet: Bash(…), Web Search("…"), github - x (MCP)(…) */
   toolCall: Seen[]
   /** bullet rows that are notices printed by the CLI, not assistant prose */
@@ -49,6 +51,9 @@ export interface ClaudeVocabulary {
   rightAligned: number
   /** Claude Code wraps prose this many columns short of the pane (2.1.28x, 2.1.332) */
   wrapSlack: number
+  /** a markdown quote's bar at the start of each of its rows ("▎ text"), and where a wrap joined two */
+  quoteBar: Seen
+  quoteBarInside: RegExp
   /** footer rows naming the permission mode: the first group is the label */
   modeRow: Seen
   /** known labels → canonical mode names; any other label is reported raw, lowercased */
@@ -105,6 +110,7 @@ export const claudeVocabulary: ClaudeVocabulary = {
     seen(V332, /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(\S.* · retrying\b.* · attempt \d+\/\d+)$/),
     seen('ref', /^[·✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿*+]\s+(Can't reach the API server.*Retrying in .*)$/),
   ],
+  queuedHint: seen(V332, /^\s*⎿\s+Queued\b/),
   proseResult: [
     seen(BOTH, /^\s*⎿\s+Interrupted\b/),
     seen(V332, /^\s*⎿\s+\w+ says: /), // "⎿  Stop says: stop hook: session saved"
@@ -162,6 +168,8 @@ export const claudeVocabulary: ClaudeVocabulary = {
   resultHint: seen(BOTH, /^\(ctrl\+/),
   rightAligned: 40,
   wrapSlack: 2,
+  quoteBar: seen(V332, /^▎ ?/),
+  quoteBarInside: seen(V332, / ▎ /g),
   modeRow: seen(BOTH, /^\s*(?:⏵⏵|⏸|▶▶|▸▸|⏵|▶|⏩)\s+(.+?)\s+on\b/),
   modes: [
     { label: seen(BOTH, /^(?:auto-)?accept edits$/i), mode: 'acceptEdits' },
@@ -200,6 +208,12 @@ export const claudeVocabulary: ClaudeVocabulary = {
     unnumbered: seen(V332, /^\s*(?:([❯›])\s*)?(Chat about this)$/),
     // a box drawn beside the options (AskUserQuestion's preview pane): cut labels there
     beside: seen(V332, /\s{2,}[┌│└├].*$/),
+    // 2.1.332 draws descriptions beside the choice: dim after " · " on permission rows ("Yes,
+    // and switch to auto mode · auto mode handles …"), in an aligned column in pickers (/model),
+    // where "✔" marks the current choice after its label
+    describe: { column: true, separator: ' · ', currentMark: seen(V332, /\s+✔$/) },
+    // a picker's title is one row; the sentence under it explains it ("Select model" / "Your pick is …")
+    titleRow: true,
     // a quote bar in front of question and context rows ("│ cat > notes.md <<'EOF'")
     bar: seen(BOTH, /^\s*│\s?/),
     // a sentence ending in "?" inside a longer paragraph (folder trust: "…trust? (Like your own code …")

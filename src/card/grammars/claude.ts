@@ -6,9 +6,9 @@ import type { AgentInfo } from '../../herdr/types'
 import { TRANSCRIPT_LINES, type Decision, type DialogReading, type Region, type ScreenGrammar, type ScreenReading } from '../card'
 import { grammarRules } from '../rules'
 import { screenLines } from '../clean'
-import { readDialog, type DialogRead } from '../dialog'
+import { type Described, readDialog, type DialogRead } from '../dialog'
 import CLAUDE_RULES from './claude-rules.json'
-import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame } from '../lines'
+import { anyMatch, BlockCut, indentOf, isBoxArt, isDashedRule, isRule, paneWidth, stripFrame, wrapsInto } from '../lines'
 import { claudeVocabulary as V, type ClaudeVocabulary } from './claude-vocabulary'
 import { unrecognised } from './fallback'
 import { type BlockKinds, readTurn, turnByKind, turnFields, unwrapProse } from '../turn'
@@ -35,7 +35,7 @@ export interface ClaudeLayout {
   panel: number
 }
 
-type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'local' | 'other'
+type BlockKind = 'prose' | 'tool' | 'info' | 'status' | 'prompt' | 'local' | 'queued' | 'other'
 interface Block {
   kind: BlockKind
   rows: string[]
@@ -65,7 +65,14 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     }
   }
   const read =
-    readDialog(lines, from, width, v.dialog, v.liveBreaker) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
+    readDialog(
+      lines,
+      from,
+      width,
+      v.dialog,
+      v.liveBreaker,
+      once(() => styledRows(screen)),
+    ) ?? (composer ? undefined : (keyNotice(lines, lastRule, v) ?? hintlessMenu(lines, lastRule, v)))
   const dialog = read && asForm(lines, read, v)
   // a panel drawn over the composer (/status, /fast, /model's picker): "▔▔▔" on its top edge
   let panel = -1
@@ -82,6 +89,19 @@ export function layoutOf(screen: string, v: ClaudeVocabulary = V): ClaudeLayout 
     convEnd = lastRule // transcript view footer
   else if (panel >= 0) convEnd = panel
   return { lines, width, composer, dialog, convEnd, lastRule, panel }
+}
+
+/** f's value, computed on the first call only. */
+function once<T>(f: () => T): () => T {
+  let done = false
+  let value: T
+  return () => {
+    if (!done) {
+      value = f()
+      done = true
+    }
+    return value
+  }
 }
 
 /** A row of drawing rather than text (the welcome art, a rule): few letters among its glyphs. */
@@ -275,6 +295,26 @@ function isLocalCommand(layout: ClaudeLayout, row: number, v: ClaudeVocabulary):
   return v.slashCommand.test(text) && row + 1 < layout.convEnd && v.resultGutter.test(layout.lines[row + 1])
 }
 
+/**
+ * A message typed while the agent works: an echoed prompt with the "⎿ Queued · …" hint right
+ * under it. It waits; the turn still running is the one before it.
+ */
+function isQueuedPrompt(layout: ClaudeLayout, row: number, v: ClaudeVocabulary): boolean {
+  for (let i = row + 1; i < layout.convEnd; i++) {
+    const l = layout.lines[i]
+    if (v.queuedHint.test(l)) return true
+    // a wrapped row of this message (each queued message has its own hint under it)
+    if (l.trim() && indentOf(l) > 0 && !v.resultGutter.test(l)) continue
+    return false
+  }
+  return false
+}
+
+/** An echoed prompt that starts no turn: a local slash command, or a queued message. */
+function startsNoTurn(layout: ClaudeLayout, row: number, v: ClaudeVocabulary): boolean {
+  return isLocalCommand(layout, row, v) || isQueuedPrompt(layout, row, v)
+}
+
 function isToolCall(text: string, v: ClaudeVocabulary): boolean {
   return anyMatch(v.toolCall, text)
 }
@@ -305,7 +345,7 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
     if (v.promptLine.test(l)) {
       const text = l.replace(v.promptLine, '')
       // a local slash command's echo ("❯ /compact" + "⎿ output") does not start a turn
-      cut.open(isLocalCommand(layout, i, v) ? 'local' : 'prompt', text)
+      cut.open(isLocalCommand(layout, i, v) ? 'local' : isQueuedPrompt(layout, i, v) ? 'queued' : 'prompt', text)
       continue
     }
     if (v.spinner.test(l) || v.statusRow.test(l)) {
@@ -327,7 +367,9 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
     const text = l.trim()
     // a tool row, or one whose blinking bullet is off in this frame (a result gutter under it)
     const gutterNext = i + 1 < convEnd && v.resultGutter.test(lines[i + 1])
-    if (indent > 0 && indent <= 4 && (isToolCall(text, v) || anyMatch(v.toolRow, text) || (indent === 2 && gutterNext))) {
+    // (not the last row of prose wrapped into it: an interrupted answer's "⎿ Interrupted" follows that)
+    const continuesProse = cut.cur?.kind === 'prose' && !wasBlank && wrapsInto(lines[i - 1], l, layout.width, v.wrapSlack)
+    if (indent > 0 && indent <= 4 && !continuesProse && (isToolCall(text, v) || anyMatch(v.toolRow, text) || (indent === 2 && gutterNext))) {
       cut.open('tool', text)
       continue
     }
@@ -362,12 +404,27 @@ export function blocksOf(layout: ClaudeLayout, v: ClaudeVocabulary = V, start = 
 function proseLines(rows: readonly string[], width: number, v: ClaudeVocabulary): string[] {
   // the bullet row is "● text": the same two columns as the continuation rows' indent
   const onScreen = rows.map((r, k) => (k === 0 && !/^\s/.test(r) ? '● ' + r : r))
-  return unwrapProse(onScreen, width, v.wrapSlack, (row) =>
+  const lines = unwrapProse(onScreen, width, v.wrapSlack, (row) =>
     row
       .replace(v.bullet, '')
       .replace(/^ {1,2}/, '')
       .trimEnd(),
   )
+  // a quote's bar ("▎ ") is drawn on each of its rows: none of its words; a table's row
+  // ("│ alpha │ the first … │") is its cells' words
+  return lines.map((l) => {
+    if (v.quoteBar.test(l)) return l.replace(v.quoteBar, '').replaceAll(v.quoteBarInside, ' ')
+    return l.startsWith('│') ? tableCells(l) : l
+  })
+}
+
+/** A markdown table's row as Claude Code draws it ("│ alpha │ the first … │"): its cells' words. */
+function tableCells(row: string): string {
+  return row
+    .split('│')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .join(' · ')
 }
 
 function toolStep(b: Block, v: ClaudeVocabulary): string {
@@ -395,7 +452,7 @@ function transcriptOf(layout: ClaudeLayout, v: ClaudeVocabulary): string[] {
         .replace(v.tree, '')
         .replace(v.dialog.beside ?? /$^/, ''),
     )
-    if (t) out.push(t)
+    if (t) out.push(/^\s*│.*│\s*$/.test(l) ? tableCells(l) : t)
   }
   return out.reverse()
 }
@@ -515,6 +572,17 @@ const QUESTION_RULE = {
   'above-menu': ['claude.dialog.question-above-menu', 'a menu without hint row: GUESS, the nearest paragraph above it that is not an aside'],
 } as const
 
+const DESCRIBED = {
+  column: ['claude.dialog.option-description-column', 'the text at a column aligned across the option rows'],
+  separator: ['claude.dialog.option-description-separator', 'the text after " · ", drawn dim'],
+} as const
+
+function descriptionDecision(described: Described, blocked: DialogReading): Decision {
+  const [rule, what] = DESCRIBED[described]
+  const n = blocked.options.filter((o) => o.description).length
+  return { rule, why: `${n} of ${blocked.options.length} options carry a description: ${what}` }
+}
+
 /** Which of its blocks the turn policy reads as prompts, prose and tool steps (src/card/turn.ts). */
 const CLAUDE_TURN_BLOCKS: BlockKinds = { prompt: ['prompt'], prose: ['prose'], tool: ['tool'] }
 
@@ -527,7 +595,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   let turnRow = 0
   if (!layout.dialog) {
     for (let i = layout.convEnd - 1; i >= 0; i--) {
-      if (v.promptLine.test(layout.lines[i]) && !isLocalCommand(layout, i, v)) {
+      if (v.promptLine.test(layout.lines[i]) && !startsNoTurn(layout, i, v)) {
         turnRow = i
         break
       }
@@ -538,7 +606,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   const menu = !!layout.dialog && !!agent && agent.agent_status !== 'blocked'
   if (menu) {
     for (let i = layout.convEnd - 1; i >= 0; i--) {
-      if (v.promptLine.test(layout.lines[i]) && !isLocalCommand(layout, i, v)) {
+      if (v.promptLine.test(layout.lines[i]) && !startsNoTurn(layout, i, v)) {
         turnRow = i
         break
       }
@@ -558,7 +626,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
   }
 
   if (layout.dialog && !menu) {
-    const { context, submitFocused, questionFrom, optionsFrom } = layout.dialog
+    const { context, submitFocused, questionFrom, optionsFrom, described, explained } = layout.dialog
     const styled = styledRows(screen)
     const { blocked, freeText } = withTextCursor(layout, styled)
     const numbered = blocked.options.some((o) => o.index > 0)
@@ -577,10 +645,12 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
       rule: qRule,
       decisions: {
         headline: question,
-        detail: {
-          rule: 'claude.dialog.context',
-          why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question',
-        },
+        detail: explained
+          ? { rule: 'claude.dialog.title-explanation', why: `${explained} rows under the one-row title explain it (they do not continue it)` }
+          : {
+              rule: 'claude.dialog.context',
+              why: context.length ? `${context.length} rows between the dialog's top and its question` : 'no context rows: the question',
+            },
         'blocked.question': question,
         'blocked.options': {
           rule: OPTIONS_RULE[optionsFrom],
@@ -588,6 +658,7 @@ export function readClaude(screen: string, agent: AgentInfo | undefined, v: Clau
             freeText ? `; option ${freeText.index} takes typed text (${FREE_TEXT_FROM[freeText.from]})` : ''
           }`,
         },
+        ...(described ? { 'blocked.options.description': descriptionDecision(described, blocked) } : {}),
         ...(tabs ? { 'blocked.questions': tabs.decision } : {}),
       },
     })

@@ -149,6 +149,8 @@ export const codexVocabulary: CodexVocabulary = {
     cursor: /^\s*›\s*/,
     // groups (indent)(cursor?)(number)(label)
     option: /^(\s*)(?:(›)\s*)?(\d{1,2})\.\s+(\S.*)$/,
+    // pickers draw each choice's description in a column aligned across the rows ("Approve for me   Only ask …")
+    describe: { column: true },
     hint: [
       /^\s*Press enter to confirm or esc to cancel\b/,
       /^\s*enter (?:select|continue|confirm)\b.*·\s*esc\b/,

@@ -88,7 +88,13 @@ function findComposer(lines: readonly string[], v: CodexVocabulary): { row: numb
 function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary): CodexDialog {
   const firstOption = lines.findIndex((l, i) => i >= read.questionStart && v.dialog.option.test(l))
   const optionRow = firstOption >= 0 ? firstOption : read.questionStart
-  const options = read.blocked.options.map((o) => ({ ...o, label: o.label.replace(v.descriptionGap, '').trim() }))
+  // a description the column did not tell (one option has one, "say_hello  Matches …"): after the gap
+  const options = read.blocked.options.map((o) => {
+    const gap = o.description === undefined ? v.descriptionGap.exec(o.label) : null
+    if (!gap) return o
+    const { index, label, selected, ...rest } = o
+    return { index, label: label.slice(0, gap.index).trim(), description: gap[0].trim(), selected, ...rest }
+  })
   const floor = Math.max(0, optionRow - MAX_DIALOG_ROWS)
   // a popup centred over the conversation ("Enable full access?" at column 26) is read from
   // its own left column: the conversation shows through on the left of its rows
@@ -103,6 +109,28 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
       if (t && !isRule(row) && !isBoxArt(row)) out.push(t)
     }
     return out
+  }
+  const known = (i: number): CodexDialog | undefined => {
+    const t = rowAt(i).trim()
+    for (const kind of v.dialogs) {
+      const m = kind.title.exec(t)
+      if (!m) continue
+      const question = (m[1] ?? m[0]).trim()
+      const rest = t.slice(m[0].length).trim()
+      // the title's own paragraph (the trust prompt explains itself under the question)
+      const context = rowsBetween(i + 1, optionRow)
+      return { blocked: { question, options }, rule: kind.rule, context: rest ? [rest, ...context] : context, top: i, tentative: kind.userMenu }
+    }
+    return undefined
+  }
+  const conversation = (row: string) => v.cell.test(row) || v.prompt.test(row) || v.doneMarker.test(row) || anyMatch(v.footer, row) || anyMatch(v.chrome, row)
+  // codex draws the title on the dialog's first row, however tall the command under it: a
+  // known title there is the question, whatever the command holds (a heredoc's "## Added")
+  if (!popup) {
+    let first = -1
+    for (let i = optionRow - 1; i >= 0 && !conversation(lines[i]); i--) if (lines[i].trim()) first = i
+    const titled = first >= 0 ? known(first) : undefined
+    if (titled) return titled
   }
   // the rows above the options up to the conversation: the nearest paragraph is an unknown
   // dialog's title (codex draws a title, a blank row, then context rows or the options)
@@ -119,20 +147,13 @@ function dialogOf(lines: readonly string[], read: DialogRead, v: CodexVocabulary
       continue
     }
     // the conversation above the dialog (a cell, a prompt, a tool cell's "+ Show details")
-    if (!popup && (v.cell.test(row) || v.prompt.test(row) || v.doneMarker.test(row) || anyMatch(v.footer, row) || anyMatch(v.chrome, row))) break
+    if (!popup && conversation(row)) break
     if (seenBlank) {
       paragraph = [i]
       seenBlank = false
     } else paragraph.unshift(i)
-    for (const kind of v.dialogs) {
-      const m = kind.title.exec(t)
-      if (!m) continue
-      const question = (m[1] ?? m[0]).trim()
-      const rest = t.slice(m[0].length).trim()
-      // the title's own paragraph (the trust prompt explains itself under the question)
-      const context = rowsBetween(i + 1, optionRow)
-      return { blocked: { question, options }, rule: kind.rule, context: rest ? [rest, ...context] : context, top: i, tentative: kind.userMenu }
-    }
+    const titled = known(i)
+    if (titled) return titled
     if (v.fieldProgress.test(lines[i])) {
       // an MCP elicitation: the message under "Field N/M", then the field's name
       const rows = rowsBetween(i + 1, optionRow)
@@ -382,6 +403,7 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
   }
   if (layout.dialog) {
     const { blocked, context, rule } = layout.dialog
+    const described = blocked.options.filter((o) => o.description).length
     const lines = [...context]
     // an edit dialog: the proposed change is drawn as the tool cell right above it
     const above = blocks[blocks.length - 1]
@@ -401,6 +423,14 @@ export function readCodex(screen: string, agent: AgentInfo | undefined, v: Codex
           rule: 'codex.dialog.options',
           why: `${blocked.options.length} numbered options, cursor on ${blocked.options.findIndex((o) => o.selected) + 1}`,
         },
+        ...(described
+          ? {
+              'blocked.options.description': {
+                rule: 'codex.dialog.option-descriptions',
+                why: `${described} of ${blocked.options.length} options carry a description after a gap of two or more spaces`,
+              },
+            }
+          : {}),
       },
     })
   }

@@ -6,6 +6,8 @@ import { count, isCost, type UsageTally } from '../tally'
 
 /** Folds one Claude Code record into the tally. Never throws on an odd shape. */
 export function addClaudeUsage(tally: UsageTally, rec: Obj): void {
+  // every record read moves as_of, usage or not: the figures hold as of the newest record
+  tally.seen(rec.timestamp)
   if (rec.type === 'cost-state') {
     // written when a session ends or is resumed: the cost of the whole session as Claude counts it
     if (isCost(rec.totalCostUSD)) tally.costUsd = rec.totalCostUSD
@@ -13,9 +15,12 @@ export function addClaudeUsage(tally: UsageTally, rec: Obj): void {
   }
   if (rec.type !== 'assistant') return
   const msg = rec.message
-  if (!isObj(msg) || !isObj(msg.usage)) return
+  if (!isObj(msg)) return
   const model = typeof msg.model === 'string' ? msg.model : undefined
   if (model === '<synthetic>') return // written by the CLI itself (errors, interrupts): no request behind it
+  // the model of the last turn, whenever a record of it names one (with usage or not)
+  if (model && rec.isSidechain !== true) tally.model = model
+  if (!isObj(msg.usage)) return
   const u = msg.usage
   const input = count(u.input_tokens)
   const output = count(u.output_tokens)
@@ -28,6 +33,4 @@ export function addClaudeUsage(tally: UsageTally, rec: Obj): void {
   const prompt = input + cacheRead + cacheWrite
   if (prompt + output === 0) return // a record with empty usage says nothing about the context
   tally.setContext(prompt)
-  if (model) tally.model = model
-  tally.seen(rec.timestamp)
 }

@@ -6,6 +6,8 @@ import { count, isCost, type UsageLimit, type UsageTally } from '../tally'
 
 /** Folds one codex rollout record into the tally. Never throws on an odd shape. */
 export function addCodexUsage(tally: UsageTally, rec: Obj): void {
+  // every record read moves as_of, usage or not: the figures hold as of the newest record
+  tally.seen(rec.timestamp)
   const p = rec.payload
   if (!isObj(p)) return
   if (rec.type === 'turn_context') {
@@ -37,7 +39,6 @@ export function addCodexUsage(tally: UsageTally, rec: Obj): void {
         cacheWrite: count(total.cache_write_input_tokens),
       })
     }
-    tally.seen(rec.timestamp)
   }
   const limits = limitsOf(p.rate_limits, rec.timestamp)
   if (limits) tally.limits = limits

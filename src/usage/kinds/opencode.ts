@@ -8,7 +8,13 @@ import { count, isCost, type UsageTally } from '../tally'
 export function addOpencodeUsage(tally: UsageTally, raw: unknown): void {
   if (!isObj(raw)) return
   const m = isObj(raw.info) ? raw.info : raw
-  if ((m.role ?? m.type) !== 'assistant' || !isObj(m.tokens)) return
+  // every message read moves as_of; an assistant's names the model (with tokens or not)
+  const time = isObj(m.time) ? (m.time.completed ?? m.time.created) : undefined
+  tally.seen(time)
+  if ((m.role ?? m.type) !== 'assistant') return
+  const model = typeof m.modelID === 'string' ? m.modelID : isObj(m.model) && typeof m.model.id === 'string' ? m.model.id : undefined
+  if (model) tally.model = model
+  if (!isObj(m.tokens)) return
   const tk = m.tokens
   const cache = isObj(tk.cache) ? tk.cache : {}
   const turn = { input: count(tk.input), output: count(tk.output), cacheRead: count(cache.read), cacheWrite: count(cache.write) }
@@ -18,8 +24,4 @@ export function addOpencodeUsage(tally: UsageTally, raw: unknown): void {
   const prompt = turn.input + turn.cacheRead + turn.cacheWrite
   if (prompt + turn.output === 0) return // still streaming, or failed before an answer
   tally.setContext(prompt)
-  const model = typeof m.modelID === 'string' ? m.modelID : isObj(m.model) && typeof m.model.id === 'string' ? m.model.id : undefined
-  if (model) tally.model = model
-  const time = isObj(m.time) ? (m.time.completed ?? m.time.created) : undefined
-  tally.seen(time)
 }

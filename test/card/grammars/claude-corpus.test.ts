@@ -62,6 +62,7 @@ const menus: Record<string, number> = {
   'cc332-slash-commands/02-model-picker-down': 5,
   'cc332-model-switch/01-model-picker-sonnet': 5,
   'cc332-panels/07-memory': 3,
+  'cc332-card4/10-model-picker': 5,
 }
 
 // pi and opencode have grammars of their own, checked in pi-opencode-corpus.test.ts.
@@ -70,10 +71,10 @@ const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.j
 const scenarios = all.filter((d) => /^cc\d*-/.test(d))
 const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync(join(ROOT, d, 'expected.json'), 'utf8')).agent_version === v)
 
-test('fixtures are present: 9 scenarios of 2.1.197, 28 of 2.1.332; 10 pi/opencode and 16 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
+test('fixtures are present: 9 scenarios of 2.1.197, 30 of 2.1.332; 10 pi/opencode and 17 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
-  expect(byVersion('2.1.332').length).toBe(28)
-  expect(all.length - scenarios.length).toBe(26)
+  expect(byVersion('2.1.332').length).toBe(30)
+  expect(all.length - scenarios.length).toBe(27)
 })
 
 for (const scenario of scenarios) {

@@ -1,7 +1,8 @@
 // Issue #26: the grammar reads a dialog's LAYOUT, not its words. Every captured 2.1.332
 // dialog with numbered options, its letters rotated (rot13: every word is new, the layout,
 // the digits, the ❯ and the "?" are the same), must still give the same question and the same
-// options, rotated: an unseen member of the family parses.
+// options, rotated: an unseen member of the family parses. Descriptions too (issue 40): the
+// dim " · " text after a label is known by its place, not its words.
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,7 +14,7 @@ const rot13 = (s: string) => s.replace(/[a-zA-Z]/g, (c) => String.fromCharCode((
 
 interface Want {
   agent_status: string
-  blocked?: { question: string; options: { index: number; label: string; selected: boolean }[] }
+  blocked?: { question: string; options: { index: number; label: string; description?: string; selected: boolean }[] }
 }
 
 const cases: [string, Want['blocked']][] = []
@@ -30,14 +31,17 @@ for (const dir of readdirSync(ROOT).filter((d) => d.startsWith('cc332-') && exis
 }
 
 describe('captured numbered dialogs with every word replaced', () => {
-  test('there are enough of them to mean something', () => expect(cases.length).toBeGreaterThan(50))
+  test('there are enough of them to mean something', () => {
+    expect(cases.length).toBeGreaterThan(50)
+    expect(cases.filter(([, b]) => b!.options.some((o) => o.description)).length).toBeGreaterThan(15)
+  })
   for (const [name, want] of cases) {
     test(name, () => {
       const screen = rot13(readFileSync(join(ROOT, `${name}.txt`), 'utf8'))
       const card = buildCard(fakeAgent('claude', 'blocked'), screen)
       expect(card.blocked?.question).toBe(rot13(want!.question))
-      expect(card.blocked?.options.map(({ index, label, selected }) => ({ index, label, selected }))).toEqual(
-        want!.options.map((o) => ({ index: o.index, label: rot13(o.label), selected: o.selected })),
+      expect(card.blocked?.options.map(({ index, label, description, selected }) => ({ index, label, description, selected }))).toEqual(
+        want!.options.map((o) => ({ index: o.index, label: rot13(o.label), description: o.description && rot13(o.description), selected: o.selected })),
       )
     })
   }

@@ -34,6 +34,7 @@ export const CODEX_SCENARIOS = [
   'queue',
   'mcp',
   'menus',
+  'card4',
 ].map((s) => `codex-${s}`)
 
 interface Expected {

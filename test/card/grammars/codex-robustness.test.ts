@@ -77,7 +77,7 @@ describe('turn reading', () => {
 })
 
 describe('dialogs', () => {
-  test('a question whose progress row says 2 questions; descriptions are not labels', () => {
+  test('a question whose progress row says 2 questions; descriptions are not labels, they are descriptions', () => {
     const s = [
       '› ask me',
       '',
@@ -95,8 +95,8 @@ describe('dialogs', () => {
     expect(r.blocked).toEqual({
       question: 'Which colour should it be?',
       options: [
-        { index: 1, label: 'Red', selected: false },
-        { index: 2, label: 'Blue', selected: true },
+        { index: 1, label: 'Red', description: 'warm', selected: false },
+        { index: 2, label: 'Blue', description: 'cold', selected: true },
       ],
     })
   })
@@ -180,8 +180,8 @@ describe('dialogs', () => {
     expect(r.blocked).toEqual({
       question: 'Frobnicate everything? This cannot be undone.',
       options: [
-        { index: 1, label: 'Yes', selected: true },
-        { index: 2, label: 'Cancel', selected: false },
+        { index: 1, label: 'Yes', description: 'Do it', selected: true },
+        { index: 2, label: 'Cancel', description: 'Go back', selected: false },
       ],
     })
   })

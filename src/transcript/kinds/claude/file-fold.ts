@@ -20,7 +20,7 @@ const countAndFold = (line: string, f: ClaudeFileFacts): number =>
   })
 
 export const claudeFileFold: LineFold<ClaudeFileFacts> = {
-  id: 'claude-file-facts/2',
+  id: 'claude-file-facts/3',
   fresh: () => ({ parent: new ParentFacts(), usage: new UsageTally() }),
   countAndFold: (line, _offset, facts) => countAndFold(line, facts),
   fold: (line, _offset, facts) => void countAndFold(line, facts),

@@ -58,6 +58,9 @@ const SILENT_PREFIX = new RegExp(
     ')',
 )
 
+/** where a record's time starts: after `{"timestamp":"` (every SILENT_PREFIX line has it) */
+const STAMP_AT = '{"timestamp":"'.length
+
 /** A record without a string type cannot be placed. */
 const planTyped = (rec: Obj): Slot[] | undefined => (typeof rec.type === 'string' ? planRecord(rec.type, rec.payload) : undefined)
 
@@ -91,7 +94,10 @@ const USAGE_RECORD = /^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"(?:turn_
 export function countCodexLineTapped(line: string, onRecord: (rec: Obj) => void): number {
   if (isBlankLine(line)) return 0
   if (!SILENT_PREFIX.test(line)) return countJsonLineTapped(line, planTyped, onRecord)
-  if (USAGE_RECORD.test(line)) countJsonLineTapped(line, () => [], onRecord) // silent: no entries, but it states usage
+  if (USAGE_RECORD.test(line))
+    countJsonLineTapped(line, () => [], onRecord) // silent: no entries, but it states usage
+  // silent and no usage: only its time, from the prefix SILENT_PREFIX matched (no parse)
+  else onRecord({ timestamp: line.slice(STAMP_AT, line.indexOf('"', STAMP_AT)) })
   return 0
 }
 

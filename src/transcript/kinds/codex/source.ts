@@ -23,7 +23,7 @@ import { addCodexUsage } from '../../../usage/kinds/codex'
 import { CODEX_WARM_UP_LINES } from './warm-up'
 
 /** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
-const codexUsageFold = usageFold('codex-usage/1', countCodexLineTapped, addCodexUsage)
+const codexUsageFold = usageFold('codex-usage/2', countCodexLineTapped, addCodexUsage)
 
 export type CodexSourceOptions = SessionSourceOptions
 

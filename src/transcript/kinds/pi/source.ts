@@ -23,7 +23,7 @@ import { addPiUsage } from '../../../usage/kinds/pi'
 import { PI_WARM_UP_LINES } from './warm-up'
 
 /** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
-const piUsageFold = usageFold('pi-usage/1', countPiLineTapped, addPiUsage)
+const piUsageFold = usageFold('pi-usage/2', countPiLineTapped, addPiUsage)
 
 export type PiSourceOptions = SessionSourceOptions
 

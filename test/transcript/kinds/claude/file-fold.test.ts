@@ -84,8 +84,8 @@ test('facts survive save → JSON text → load; anything else is refused', () =
   const back = claudeFileFold.load(JSON.parse(JSON.stringify(claudeFileFold.save(viaFold))))
   expect(back!.parent).toBeInstanceOf(ParentFacts)
   expect(back!.parent.toJSON()).toEqual(viaFold.parent.toJSON())
-  expect(back!.usage.report(HEAD)).toEqual(viaFold.usage.report(HEAD))
-  expect(viaFold.usage.report(HEAD).tokens!.output).toBeGreaterThan(0)
+  expect(back!.usage.report(HEAD, '2030-01-01T00:00:00.000Z')).toEqual(viaFold.usage.report(HEAD, '2030-01-01T00:00:00.000Z'))
+  expect(viaFold.usage.report(HEAD, '2030-01-01T00:00:00.000Z').tokens!.output).toBeGreaterThan(0)
   const saved = claudeFileFold.save(viaFold) as { parent: Record<string, unknown>; usage: Record<string, unknown> }
   for (const bad of [
     null,

@@ -9,8 +9,8 @@ const agree = (line: string, offset = 7) => ({ count: countCodexLine(line, offse
 
 describe('countCodexLine equals normalizeCodexLine(line).length', () => {
   const files = codexCorpusFiles()
-  test('the corpus is every codex rollout (seven scenarios, resume has two, plus the yield, live, exec-approvals, patch-approvals, permissions, queue, mcp and menus captures)', () => {
-    expect(files.length).toBe(16)
+  test('the corpus is every codex rollout (seven scenarios, resume has two, plus the yield, live, exec-approvals, patch-approvals, permissions, queue, mcp, menus and card4 captures)', () => {
+    expect(files.length).toBe(17)
   })
   for (const file of files) {
     test(`every line of ${file.slice(FIX.length + 1)}`, () => {
