@@ -196,6 +196,11 @@ async function main(argv: string[]): Promise<number | undefined> {
       case 'audit':
       case 'expose':
         return await (await import('./cli/admin')).runAdminCommand(s, (l) => console.log(l), { colour: process.stdout.isTTY === true })
+      case 'machines-list':
+      case 'machines-add':
+      case 'machines-remove':
+      case 'machines-import':
+        return await (await import('./cli/machines')).runMachinesCommand(s, (l) => console.log(l))
       case 'service-install':
       case 'service-uninstall':
         return await (await import('./cli/service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })
