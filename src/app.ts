@@ -49,6 +49,8 @@ import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
 import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
+import { Machines, type MachinesOptions } from './machines/registry'
+import { machinesRoutes } from './machines/routes'
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -108,6 +110,11 @@ export interface AppDeps {
    * is done; the executable sets it, tests opt in).
    */
   warmUp?: boolean
+  /**
+   * Other machines to merge (docs/bridge.md "Several machines from one phone"):
+   * the data dir whose machines.json lists them, re-read when it changes. Absent: a single machine.
+   */
+  machines?: Pick<MachinesOptions, 'dataDir' | 'pollMs' | 'backoffMs' | 'tunnel'>
 }
 
 export { tokenOf }
@@ -260,6 +267,14 @@ export function createApp(deps: AppDeps) {
       installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
     },
   }
+  if (deps.machines)
+    ctx.machines = new Machines({
+      ...deps.machines,
+      hub,
+      clock: ctx.clock,
+      log: (line, fields) => logger.warn(line, fields),
+      local: () => ({ version: deps.version, panes: watch.latest()?.panes.length ?? 0 }),
+    })
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
     logger.info('device revoked', { device: id, sockets_closed: closed })
@@ -521,6 +536,7 @@ export function createApp(deps: AppDeps) {
     changesRoutes,
     attachmentRoutes,
     usageRoutes,
+    machinesRoutes,
   ]
   for (const routes of guarded) app.use(routes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
@@ -538,6 +554,7 @@ export function createApp(deps: AppDeps) {
     ctx.projects.finder.close()
     clearInterval(pruneDaily)
     ctx.sockets.closeAll(1000, 'server shutting down')
+    ctx.machines?.close()
     notifier?.close()
     sender?.close()
     hub.close()

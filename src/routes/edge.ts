@@ -6,6 +6,8 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { herdrFor, type HerdrClient, type HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
+import type { Principal } from '../auth/types'
+import { remotePaneAnswer, type Forwarded } from '../machines/forward'
 
 export interface Failure {
   code: 404 | 502
@@ -73,6 +75,19 @@ export function notFoundFor(request: Request): string | undefined {
   return notFoundOf.get(request)
 }
 
+/** The forwarded answer when the target is another machine's pane. */
+function remoteOf(ctx: Ctx, target: string, request: Request, body: unknown, c: object): Promise<Forwarded> | undefined {
+  if (!ctx.machines) return undefined
+  const principal = (c as { principal?: Principal }).principal
+  return remotePaneAnswer(ctx.machines, ctx.auth, target, request, body, principal, requestSignal(request, ctx.timing.requestDeadlineMs))
+}
+
+/** A forwarded answer as the route's own early answer (the audit and access log see its status). */
+function answered(f: Forwarded, set: { headers: Record<string, unknown> }, status: (code: number, body: unknown) => unknown): never {
+  Object.assign(set.headers, f.headers)
+  return status(f.status, f.body) as never
+}
+
 /**
  * The two macros. `paneTarget` (a pane: /send, /attach) checks the target;
  * `agentTarget` (an agent: every other route) also looks its agent up. Both name
@@ -90,15 +105,20 @@ export function paneTargets(ctx: Ctx) {
   }
   return new Elysia({ name: 'pane-target' }).macro({
     paneTarget: (route: TargetRoute) => ({
-      resolve({ query, body, request, status }) {
+      async resolve({ query, body, request, status, set, ...c }) {
         const target = targetOf(query, body)
+        // another machine's pane (`LABEL/PANE`): its bridge answers (src/machines/forward.ts)
+        const remote = route === true ? remoteOf(ctx, target, request, body, c) : undefined
+        if (remote) return answered(await remote, set, status)
         if (!plausibleTarget(target)) return status(404, 'no such pane')
         return { target, ...start(request, route, 'no such pane') }
       },
     }),
     agentTarget: (route: TargetRoute) => ({
-      async resolve({ query, body, request, status }) {
+      async resolve({ query, body, request, status, set, ...c }) {
         const target = targetOf(query, body)
+        const remote = route === true ? remoteOf(ctx, target, request, body, c) : undefined
+        if (remote) return answered(await remote, set, status)
         if (!plausibleTarget(target)) return status(404, 'no such agent')
         const { signal, herdr } = start(request, route, 'no such agent')
         const agent: AgentInfo = (route === 'socket' ? await ctx.watch.agentSoon(target) : undefined) ?? (await herdr.agentGet(target))
