@@ -7,6 +7,7 @@ import type { Ctx } from '../server/ctx'
 import { herdrFor, type HerdrClient, type HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
 import type { Principal } from '../auth/types'
+import type { AuditContext } from '../audit/auditor'
 import { remotePaneAnswer, type Forwarded } from '../machines/forward'
 
 export interface Failure {
@@ -82,8 +83,15 @@ function remoteOf(ctx: Ctx, target: string, request: Request, body: unknown, c: 
   return remotePaneAnswer(ctx.machines, ctx.auth, target, request, body, principal, requestSignal(request, ctx.timing.requestDeadlineMs))
 }
 
-/** A forwarded answer as the route's own early answer (the audit and access log see its status). */
-function answered(f: Forwarded, set: { headers: Record<string, unknown> }, status: (code: number, body: unknown) => unknown): never {
+/** A forwarded answer as the route's own early answer, with this bridge's audit row for it (an early answer skips the app's afterHandle). */
+function answered(
+  ctx: Ctx,
+  f: Forwarded,
+  c: { request: Request; query: unknown; body: unknown },
+  set: { headers: Record<string, unknown> },
+  status: (code: number, body: unknown) => unknown,
+): never {
+  ctx.audit.answered(c as AuditContext, f.status, f.status >= 200 && f.status < 300 ? f.body : undefined)
   Object.assign(set.headers, f.headers)
   return status(f.status, f.body) as never
 }
@@ -109,7 +117,7 @@ export function paneTargets(ctx: Ctx) {
         const target = targetOf(query, body)
         // another machine's pane (`LABEL/PANE`): its bridge answers (src/machines/forward.ts)
         const remote = route === true ? remoteOf(ctx, target, request, body, c) : undefined
-        if (remote) return answered(await remote, set, status)
+        if (remote) return answered(ctx, await remote, { request, query, body, ...c }, set, status)
         if (!plausibleTarget(target)) return status(404, 'no such pane')
         return { target, ...start(request, route, 'no such pane') }
       },
@@ -118,7 +126,7 @@ export function paneTargets(ctx: Ctx) {
       async resolve({ query, body, request, status, set, ...c }) {
         const target = targetOf(query, body)
         const remote = route === true ? remoteOf(ctx, target, request, body, c) : undefined
-        if (remote) return answered(await remote, set, status)
+        if (remote) return answered(ctx, await remote, { request, query, body, ...c }, set, status)
         if (!plausibleTarget(target)) return status(404, 'no such agent')
         const { signal, herdr } = start(request, route, 'no such agent')
         const agent: AgentInfo = (route === 'socket' ? await ctx.watch.agentSoon(target) : undefined) ?? (await herdr.agentGet(target))

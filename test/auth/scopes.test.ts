@@ -54,6 +54,7 @@ describe('every route declares what it needs', () => {
         'GET /changes/diff',
         'GET /files',
         'GET /usage',
+        'GET /machines',
       ],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],
       type: ['POST /send', 'POST /attachments'],

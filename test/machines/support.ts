@@ -41,3 +41,43 @@ export async function removeMachine(home: Home, label: string): Promise<void> {
 }
 
 export { pairDevice }
+
+/**
+ * A remote that speaks enough of a bridge to be online (/healthz, WS /events with
+ * one pane) and then misbehaves on the routes `answers` names: garbage, a hang,
+ * an answer cut off mid-way.
+ */
+export function fakeRemote(answers: Record<string, (req: Request) => Response | Promise<Response>>) {
+  const sockets = new Set<{ close(code?: number, reason?: string): void }>()
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req, srv) {
+      const url = new URL(req.url)
+      if (url.pathname === '/pair') return Response.json({ device_id: 'dev_home', token: 'tok_home' })
+      if (url.pathname === '/healthz') return Response.json({ ok: true, version: 'fake' })
+      if (url.pathname === '/events') return srv.upgrade(req) ? undefined : new Response('no', { status: 400 })
+      const a = answers[url.pathname]
+      return a ? a(req) : new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } })
+    },
+    websocket: {
+      open(ws) {
+        sockets.add(ws)
+        const pane = { pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', workspace_label: 'w', tab_label: 't', focused: false, agent_status: 'idle' }
+        ws.send(JSON.stringify({ type: 'hello', protocol: 1, epoch: 'e1', seq: 0, resume: 'new', panes: [pane] }))
+      },
+      message() {},
+      close(ws) {
+        sockets.delete(ws)
+      },
+    },
+  })
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    /** drops every /events socket (the remote going away mid-stream) */
+    dropSockets: () => {
+      for (const s of sockets) s.close(1001, 'going away')
+    },
+    stop: () => server.stop(true),
+  }
+}
