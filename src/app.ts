@@ -51,6 +51,7 @@ import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
 import { Machines, type MachinesOptions } from './machines/registry'
 import { machinesRoutes } from './machines/routes'
+import { relayRoutes } from './machines/relay'
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -519,6 +520,7 @@ export function createApp(deps: AppDeps) {
       },
     )
     .use(webRoutes())
+    .use(relayRoutes(ctx))
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx, declared))
   // every route behind the guard, one plugin per group, mounted in this order
