@@ -52,6 +52,7 @@ import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
 import { Machines, type MachinesOptions } from './machines/registry'
 import { machinesRoutes } from './machines/routes'
 import { relayRoutes } from './machines/relay'
+import { machineParamRoutes } from './machines/machine-param'
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -521,6 +522,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(webRoutes())
     .use(relayRoutes(ctx))
+    .use(machineParamRoutes(ctx))
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx, declared))
   // every route behind the guard, one plugin per group, mounted in this order

@@ -32,14 +32,14 @@ export function viaOf(auth: AuthStore, principal: Principal | undefined): string
 export function remoteRequestParts(request: Request, body: unknown, plain: string): { path: string; body?: string | ReadableStream; type?: string } {
   const url = new URL(request.url)
   url.searchParams.delete('token')
-  if (url.searchParams.has('pane')) url.searchParams.set('pane', plain)
+  if (plain && url.searchParams.has('pane')) url.searchParams.set('pane', plain)
   const path = `${url.pathname}${url.search}`
   if (request.method === 'GET' || request.method === 'HEAD') return { path }
   const b = body as Record<string, unknown> | undefined
   if (b && typeof b === 'object' && !Array.isArray(b) && !('unread' in b && Object.isFrozen(b))) {
     const out = { ...b }
-    if (typeof out.pane === 'string') out.pane = plain
-    if (typeof out.agent === 'string') out.agent = plain
+    if (plain && typeof out.pane === 'string') out.pane = plain
+    if (plain && typeof out.agent === 'string') out.agent = plain
     return { path, body: JSON.stringify(out), type: 'application/json' }
   }
   // a route that reads its own body (an upload): its bytes go on as they came
