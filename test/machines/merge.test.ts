@@ -4,6 +4,11 @@
 import { afterEach, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, claudePane, fakePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import { addMachine, pairDevice, removeMachine, startHome } from './support'
+import { Value } from '@sinclair/typebox/value'
+import { EventsHelloFrame, MachineEventFrame, PaneEventFrame, PaneRemovedFrame } from '../../src/events/frames'
+
+const FRAMES = { hello: EventsHelloFrame, machine: MachineEventFrame, pane: PaneEventFrame, pane_removed: PaneRemovedFrame }
+const wellFormed = (f: { type: keyof typeof FRAMES }) => Value.Check(FRAMES[f.type], f)
 
 const bridges: Bridge[] = []
 const queues: FrameQueue[] = []
@@ -93,6 +98,7 @@ test('an added machine is picked up without a restart: /machines, /snapshot and 
   // removed: its rows go, the phones hear it
   await removeMachine(home, 'laptop')
   const gone = await phones[0].until((f) => f.type === 'machine' && f.machine.removed === true)
+  expect([hello, ...gone].every(wellFormed)).toBe(true)
   expect(gone.filter((f: { type: string }) => f.type === 'pane_removed').map((f: { pane_id: string }) => f.pane_id)).toEqual(['laptop/w1:p1', 'laptop/w1:p2'])
   expect((await home.json('/snapshot')).panes.map((r: { pane_id: string }) => r.pane_id)).toEqual(['w1:p1'])
 })
