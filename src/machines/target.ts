@@ -8,7 +8,7 @@ export const LABEL_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/
 /** `local` is the home machine's id in GET /machines. */
 export const RESERVED_LABELS: readonly string[] = ['local']
 
-/** The remote bridge's port at the far end of an SSH tunnel (its default; decision: not configurable yet). */
+/** The remote bridge's port at the far end of an SSH tunnel, unless the target names another (`ssh://host/8788`). */
 export const REMOTE_BRIDGE_PORT = 8787
 
 export type Target =
@@ -38,12 +38,21 @@ export function parseTarget(raw: string): Target | { error: string } {
     return { kind: 'http', url: `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}` }
   }
   if (u.protocol === 'ssh:') {
-    if (!u.hostname || (u.pathname !== '' && u.pathname !== '/')) return { error: `bad target: ${raw} (want ssh://[user@]host[:port])` }
+    // an optional /PORT: the remote bridge's port when it is not the default 8787
+    const bridgePort = /^\/(\d{1,5})$/.exec(u.pathname)?.[1]
+    if (!u.hostname || (u.pathname !== '' && u.pathname !== '/' && !bridgePort) || Number(bridgePort ?? 1) > 65535 || Number(bridgePort ?? 1) < 1)
+      return { error: `bad target: ${raw} (want ssh://[user@]host[:port][/bridge-port])` }
     // ssh takes these as its own arguments: nothing that could read as an option
     const user = u.username ? decodeURIComponent(u.username) : undefined
     if (user !== undefined && !/^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$/.test(user)) return { error: `bad target: bad ssh user in ${raw}` }
     if (!/^[A-Za-z0-9.:[\]_-]+$/.test(u.hostname) || u.hostname.startsWith('-')) return { error: `bad target: bad ssh host in ${raw}` }
-    return { kind: 'ssh', user, host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : 22, remotePort: REMOTE_BRIDGE_PORT }
+    return {
+      kind: 'ssh',
+      user,
+      host: u.hostname.replace(/^\[|\]$/g, ''),
+      port: u.port ? Number(u.port) : 22,
+      remotePort: bridgePort ? Number(bridgePort) : REMOTE_BRIDGE_PORT,
+    }
   }
   return { error: `bad target: ${raw} (want ssh://, https:// or http:// on a loopback address)` }
 }

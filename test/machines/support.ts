@@ -5,20 +5,21 @@ import { join } from 'node:path'
 import { runMachinesCommand } from '../../src/cli/machines'
 import { parseSettings } from '../../src/cli/config'
 import type { FakePane } from '../../src/demo/fake-herdr'
+import type { TunnelOptions } from '../../src/machines/ssh'
 import { pairDevice, startBridge, tempDir, type Bridge, type BridgeOptions } from '../support/harness'
 
 export interface Home extends Bridge {
   dataDir: string
 }
 
-export async function startHome(panes: FakePane[], o: BridgeOptions = {}): Promise<Home> {
+export async function startHome(panes: FakePane[], o: BridgeOptions = {}, tunnel?: TunnelOptions): Promise<Home> {
   const dataDir = join(tempDir('gothalo-home-'), 'data')
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const b = await startBridge({
     state: { panes },
     herdrSocket: true,
     ...o,
-    deps: { machines: { dataDir, pollMs: 50, backoffMs: { min: 50, max: 400 } }, ...o.deps },
+    deps: { machines: { dataDir, pollMs: 50, backoffMs: { min: 50, max: 400 }, tunnel }, ...o.deps },
   })
   return Object.assign(b, { dataDir })
 }
