@@ -92,7 +92,7 @@ beforeAll(async () => {
     10_000,
     'sshd listening',
   ).catch(() => 'timeout')
-  if (up !== 'up') why = `sshd could not run here: ${sshd.exitCode !== null ? await new Response(sshd.stderr).text() : up}`
+  if (up !== 'up') why = `sshd could not run here: ${sshd.exitCode !== null ? await new Response(sshd.stderr as ReadableStream).text() : up}`
   const hostPub = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ')
   writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${hostPub}\n`)
   writeFileSync(join(dir, 'empty_known_hosts'), '')
