@@ -2,7 +2,9 @@
 // same answers as asking it directly, scopes checked on both sides, the remote's
 // audit row naming the home bridge and the phone; and every way a remote fails.
 import { afterEach, expect, test } from 'bun:test'
-import { ADMIN, FrameQueue, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ADMIN, FrameQueue, claudePane, fakePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import { writeMachines } from '../../src/machines/store'
 import { addMachine, fakeRemote, pairDevice, startHome, type Home } from './support'
 
@@ -144,4 +146,31 @@ test('a remote dropping its /events socket: the phone hears it offline, then onl
   expect(seen.map((f: { machine: { state: string } }) => f.machine.state)).toEqual(['offline', 'online'])
   const snap = await home.json('/snapshot')
   expect(snap.panes.find((r: { pane_id: string }) => r.pane_id === 'odd/w1:p1').stale).toBeUndefined()
+})
+
+test('an attachment for a remote pane is uploaded to that bridge (stored there), and /send hands it over there', async () => {
+  const home = await startHome([claudePane({ pane_id: 'w1:p1' })])
+  cleanups.push(() => home.stop())
+  const laptop = await startBridge({
+    herdrSocket: true,
+    state: { panes: [fakePane('pi', { pane_id: 'w1:p2', screen: '> ', agent: { agent_status: 'idle', state_change_seq: 1 } })] },
+  })
+  cleanups.push(() => laptop.stop())
+  await addMachine(home, 'laptop', laptop)
+  await online(home, 'laptop')
+  const phone = await pairDevice(home, 'Pixel 9')
+  const up = await fetch(`${home.base}/attachments?pane=laptop/w1:p2`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${phone.token}`, 'content-type': 'text/plain' },
+    body: 'notes for the agent',
+  })
+  expect(up.status).toBe(201)
+  const a = (await up.json()) as { id: string; path: string }
+  expect(a.path.startsWith(join(laptop.dir, 'attachments'))).toBe(true)
+  expect(readFileSync(a.path, 'utf8')).toBe('notes for the agent')
+  expect(existsSync(join(home.dir, 'attachments', `${a.id}.txt`))).toBe(false)
+  const r = await post(home, '/send', { pane: 'laptop/w1:p2', text: 'read this', attachments: [a.id] }, phone.token)
+  expect([r.status, await r.json()]).toEqual([200, { sent: true }])
+  // pi takes the path in the message, at the remote
+  expect(laptop.calls().some((c) => c[1] === 'send-text' && c[2] === 'w1:p2' && c.join(' ').includes(a.path))).toBe(true)
 })
