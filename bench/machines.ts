@@ -145,7 +145,12 @@ console.log(`machines: ${loadNote()}`)
   }
   const perRemote = remotes.map((r) => r.socketsOpened())
   info('phones holding /events at the home', String(phones.length))
-  check('/events sockets each remote sees', perRemote.every((n) => n === 1), `${perRemote.join(', ')}`, '1 per remote whatever the phones')
+  check(
+    '/events sockets each remote sees',
+    perRemote.every((n) => n === 1),
+    `${perRemote.join(', ')}`,
+    '1 per remote whatever the phones',
+  )
   for (const ws of phones) ws.close()
   await home.stop()
   for (const r of remotes) await r.stop()

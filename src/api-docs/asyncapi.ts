@@ -84,7 +84,7 @@ export const WS_CHANNELS: WsChannel[] = [
       paneRemoved: { title: 'pane_removed', summary: 'a pane closed', payload: PaneRemovedFrame },
       machine: {
         title: 'machine',
-        summary: "another machine merged by this bridge went offline, came back, needs attention, or was removed (never sent on a single machine)",
+        summary: 'another machine merged by this bridge went offline, came back, needs attention, or was removed (never sent on a single machine)',
         payload: MachineEventFrame,
       },
     },

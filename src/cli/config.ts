@@ -120,7 +120,12 @@ export const COMMANDS = [
     summary: 'merge another machine: TARGET ssh://[user@]host[:port], https://… or http://127.0.0.1:PORT; CODE from `gothalo pair` there',
   },
   { command: 'machines-remove', words: ['machines', 'remove'], args: ['LABEL'], usage: 'gothalo machines remove LABEL', summary: 'stop merging a machine' },
-  { command: 'machines-import', words: ['machines', 'import'], usage: 'gothalo machines import', summary: "offer herdr's saved SSH machines (herdr machine list --json)" },
+  {
+    command: 'machines-import',
+    words: ['machines', 'import'],
+    usage: 'gothalo machines import',
+    summary: "offer herdr's saved SSH machines (herdr machine list --json)",
+  },
   // dispatched by main.ts before these flags are parsed (src/cli/explain.ts has its own)
   {
     command: 'serve',

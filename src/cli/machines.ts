@@ -77,10 +77,7 @@ export async function runMachinesCommand(s: Settings, out: (line: string) => voi
         // read again: another add may have run meanwhile
         const now = readMachines(s.dataDir)
         if (now.some((m) => m.label === label)) return err(`label taken: ${label}`)
-        writeMachines(s.dataDir, [
-          ...now,
-          { label, target: raw, device_id: paired.device_id, token: paired.token, added_at: (opts.clock ?? Date.now)() },
-        ])
+        writeMachines(s.dataDir, [...now, { label, target: raw, device_id: paired.device_id, token: paired.token, added_at: (opts.clock ?? Date.now)() }])
         out(`added ${label} (${raw}); a running bridge picks it up within seconds`)
         return 0
       } finally {

@@ -20,7 +20,10 @@ export type PaneEvent = { type: 'pane'; seq: number; pane: EventRow } | { type: 
 export type MachineEvent = { type: 'machine'; seq: number; machine: Record<string, unknown> }
 export type HubEvent = PaneEvent | MachineEvent
 /** An event before the hub numbers it. */
-export type UnnumberedEvent = { type: 'pane'; pane: EventRow } | { type: 'pane_removed'; pane_id: string } | { type: 'machine'; machine: Record<string, unknown> }
+export type UnnumberedEvent =
+  | { type: 'pane'; pane: EventRow }
+  | { type: 'pane_removed'; pane_id: string }
+  | { type: 'machine'; machine: Record<string, unknown> }
 
 /** What a hub listener hears: the event, and the row before it (push decides on transitions). */
 export type HubListener = (e: HubEvent, before: EventRow | undefined) => void

@@ -48,14 +48,7 @@ export function remoteRequestParts(request: Request, body: unknown, plain: strin
 
 const PASSED_HEADERS = ['content-type', 'content-disposition', 'content-length', 'x-content-type-options', 'content-security-policy']
 
-export async function forward(
-  m: RemoteMachine,
-  plain: string,
-  request: Request,
-  body: unknown,
-  via: string,
-  signal: AbortSignal,
-): Promise<Forwarded> {
+export async function forward(m: RemoteMachine, plain: string, request: Request, body: unknown, via: string, signal: AbortSignal): Promise<Forwarded> {
   if (m.state !== 'online' || !m.base) return offline(m.label)
   const parts = remoteRequestParts(request, body, plain)
   const headers: Record<string, string> = m.headers(via)

@@ -181,7 +181,7 @@ export class RemoteMachine {
   private async probe(base: string): Promise<{ attention: string } | { offline: string }> {
     try {
       const r = await fetch(`${base}/devices/me`, { headers: this.headers(), signal: AbortSignal.timeout(5000) })
-      if (r.status === 401) return { attention: 'the remote bridge refused this bridge\'s token (revoked there?): pair again with gothalo machines remove/add' }
+      if (r.status === 401) return { attention: "the remote bridge refused this bridge's token (revoked there?): pair again with gothalo machines remove/add" }
       if (r.status === 403) return { attention: `the remote bridge refused: ${(await r.text()).slice(0, 200)}` }
       return { offline: `the remote's /events did not open (${r.status})` }
     } catch (e) {

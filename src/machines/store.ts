@@ -25,8 +25,7 @@ export function readMachines(dataDir: string): StoredMachine[] {
   const data = JSON.parse(readFileSync(p, 'utf8')) as { version?: number; machines?: unknown }
   if (data?.version !== 1 || !Array.isArray(data.machines)) throw new Error(`${p}: not a gothalo machines file`)
   return data.machines.filter(
-    (m): m is StoredMachine =>
-      typeof m?.label === 'string' && typeof m.target === 'string' && typeof m.token === 'string' && typeof m.device_id === 'string',
+    (m): m is StoredMachine => typeof m?.label === 'string' && typeof m.target === 'string' && typeof m.token === 'string' && typeof m.device_id === 'string',
   )
 }
 

@@ -11,9 +11,7 @@ export const RESERVED_LABELS: readonly string[] = ['local']
 /** The remote bridge's port at the far end of an SSH tunnel, unless the target names another (`ssh://host/8788`). */
 export const REMOTE_BRIDGE_PORT = 8787
 
-export type Target =
-  | { kind: 'http'; url: string }
-  | { kind: 'ssh'; user?: string; host: string; port: number; remotePort: number }
+export type Target = { kind: 'http'; url: string } | { kind: 'ssh'; user?: string; host: string; port: number; remotePort: number }
 
 export function labelProblem(label: string): string | undefined {
   if (!LABEL_PATTERN.test(label)) return `bad label: ${JSON.stringify(label)} (want ^[a-z0-9][a-z0-9-]{0,31}$, e.g. laptop)`

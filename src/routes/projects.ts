@@ -46,7 +46,9 @@ export function projectRoutes(ctx: Ctx) {
         return { projects: projectsOf(await p.finder.find(), snap?.agents ?? [], p.roots, ctx.clock()) }
       },
       {
-        query: t.Object({ machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })), }),
+        query: t.Object({
+          machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })),
+        }),
         response: { 200: t.Object({ projects: t.Array(ProjectSchema, { description: 'newest first, at most 50' }) }), ...plainTextErrors(401, 403) },
         detail: needs('read', {
           summary: 'The directories agents worked in, with their sessions',
@@ -65,7 +67,10 @@ export function projectRoutes(ctx: Ctx) {
         return listDir(dir, p.roots)
       },
       {
-        query: t.Object({ path: t.Optional(t.String({ maxLength: 4096 })), machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })), }),
+        query: t.Object({
+          path: t.Optional(t.String({ maxLength: 4096 })),
+          machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })),
+        }),
         response: { 200: DirsSchema, ...plainTextErrors(401, 403, 404) },
         detail: needs('read', {
           summary: 'Browse the directories inside the project roots',
@@ -103,7 +108,9 @@ export function projectRoutes(ctx: Ctx) {
             prompt: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: 'sent once the agent is ready (never on a command line)' })),
             resume: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'a session_id from GET /projects for this cwd and kind' })),
             name: t.Optional(t.String({ maxLength: 32, description: "herdr's agent name: 1-32 lower-case letters, digits, - or _; default <kind>-<4 hex>" })),
-            machine: t.Optional(t.String({ maxLength: 32, description: 'start it on another machine (its label in GET /machines); the answer names its pane LABEL/PANE' })),
+            machine: t.Optional(
+              t.String({ maxLength: 32, description: 'start it on another machine (its label in GET /machines); the answer names its pane LABEL/PANE' }),
+            ),
           },
           { error: START_ERROR },
         ),

@@ -92,7 +92,10 @@ test.each([
   [['add', 'a'.repeat(33), 'http://127.0.0.1:1', '--code', 'X'], `bad label: "${'a'.repeat(33)}" (want ^[a-z0-9][a-z0-9-]{0,31}$, e.g. laptop)`],
   [['add', 'a/b', 'http://127.0.0.1:1', '--code', 'X'], 'bad label: "a/b" (want ^[a-z0-9][a-z0-9-]{0,31}$, e.g. laptop)'],
   [['add', 'local', 'http://127.0.0.1:1', '--code', 'X'], "bad label: local is the home machine's id"],
-  [['add', 'box', 'http://10.0.0.5:8787', '--code', 'X'], 'bad target: http://10.0.0.5:8787 (http:// only on a loopback address; use https:// or ssh:// across machines)'],
+  [
+    ['add', 'box', 'http://10.0.0.5:8787', '--code', 'X'],
+    'bad target: http://10.0.0.5:8787 (http:// only on a loopback address; use https:// or ssh:// across machines)',
+  ],
   [['add', 'box', 'ftp://host', '--code', 'X'], 'bad target: ftp://host (want ssh://, https:// or http:// on a loopback address)'],
   [['add', 'box', 'ssh://-oProxyCommand=x', '--code', 'X'], 'bad target: bad ssh host in ssh://-oProxyCommand=x'],
   [['add', 'box', 'https://u:p@host', '--code', 'X'], 'bad target: no password in a target (ssh keys or an agent authenticate)'],

@@ -59,7 +59,9 @@ test('an added machine is picked up without a restart: /machines, /snapshot and 
     const seqs = got.map((f: { seq: number }) => f.seq)
     expect(seqs).toEqual(seqs.map((_: number, k: number) => hellos[i].seq + 1 + k))
     expect(got[0]).toMatchObject({ type: 'machine', machine: { id: 'laptop', state: 'online' } })
-    expect(got.filter((f: { type: string }) => f.type === 'pane').map((f: { pane: { pane_id: string; machine: string } }) => [f.pane.pane_id, f.pane.machine])).toEqual([
+    expect(
+      got.filter((f: { type: string }) => f.type === 'pane').map((f: { pane: { pane_id: string; machine: string } }) => [f.pane.pane_id, f.pane.machine]),
+    ).toEqual([
       ['laptop/w1:p1', 'laptop'],
       ['laptop/w1:p2', 'laptop'],
     ])

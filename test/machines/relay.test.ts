@@ -3,7 +3,7 @@
 // the remote's pane, and a remote that goes away closes the phone's socket with a
 // code it can retry (1013), never leaving it open and silent.
 import { afterEach, expect, test } from 'bun:test'
-import { ADMIN, FrameQueue, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { ADMIN, FrameQueue, claudePane, startBridge, waitFor } from '../support/harness'
 import { claudeHome, paneOn } from '../support/claude-home'
 import { addMachine, pairDevice, startHome } from './support'
 

@@ -124,10 +124,14 @@ test('machines add over ssh://, then the home bridge keeps its own tunnel: rows,
   )
   delete process.env.GOTHALO_SSH_CONFIG
   expect([exit, lines]).toEqual([0, [`added box (${target()}); a running bridge picks it up within seconds`]])
-  const m = await waitFor(async () => {
-    const x = (await home.json('/machines')).machines[1]
-    return x?.state === 'online' && x
-  }, 20_000, 'box online over ssh')
+  const m = await waitFor(
+    async () => {
+      const x = (await home.json('/machines')).machines[1]
+      return x?.state === 'online' && x
+    },
+    20_000,
+    'box online over ssh',
+  )
   expect(m).toMatchObject({ id: 'box', target: target(), version: 'test', panes: 1 })
   const state = await home.json('/agent-state?pane=box/w1:p1')
   expect(state.pane_id).toBe('w1:p1')
@@ -143,10 +147,14 @@ test('an ssh that cannot connect: host key unknown, key refused → attention wi
     const home = await startHome([claudePane({ pane_id: 'w1:p1' })], {}, { config })
     homes.push(home)
     writeMachines(home.dataDir, [{ label: 'box', target: target(), device_id: 'dev_x', token: 'tok_x', added_at: 0 }])
-    const m = await waitFor(async () => {
-      const x = (await home.json('/machines')).machines[1]
-      return x?.state === 'attention' && x
-    }, 20_000, `${name}: attention`)
+    const m = await waitFor(
+      async () => {
+        const x = (await home.json('/machines')).machines[1]
+        return x?.state === 'attention' && x
+      },
+      20_000,
+      `${name}: attention`,
+    )
     expect(m.error).toMatch(reason)
     expect(m.error).toStartWith('ssh: ')
     // retried with backoff, logged once
@@ -162,9 +170,16 @@ test("ssh's argv: a loopback forward, herdr's non-interactive options, the user 
   if ('error' in t || t.kind !== 'ssh') throw new Error('not an ssh target')
   expect(sshArgs(t, 40000)).toEqual([
     '-N',
-    ...['BatchMode=yes', 'NumberOfPasswordPrompts=0', 'StrictHostKeyChecking=yes', 'ConnectTimeout=10', 'ConnectionAttempts=1', 'ServerAliveInterval=15', 'ServerAliveCountMax=4', 'ExitOnForwardFailure=yes'].flatMap(
-      (o) => ['-o', o],
-    ),
+    ...[
+      'BatchMode=yes',
+      'NumberOfPasswordPrompts=0',
+      'StrictHostKeyChecking=yes',
+      'ConnectTimeout=10',
+      'ConnectionAttempts=1',
+      'ServerAliveInterval=15',
+      'ServerAliveCountMax=4',
+      'ExitOnForwardFailure=yes',
+    ].flatMap((o) => ['-o', o]),
     '-L',
     '127.0.0.1:40000:127.0.0.1:8788',
     '-p',

@@ -48,7 +48,10 @@ test('projects, dirs and a start on another machine; unknown machine 404; scopes
   // it is the remote's pane, and the home's audit row names it as the phone saw it
   const plain = started.pane_id.slice('laptop/'.length)
   expect(laptop.state().panes.some((p) => p.pane_id === plain)).toBe(true)
-  expect((await home.json('/audit')).rows.find((x: { action: string }) => x.action === 'agent.start')).toMatchObject({ device_id: phone.device_id, status: 201 })
+  expect((await home.json('/audit')).rows.find((x: { action: string }) => x.action === 'agent.start')).toMatchObject({
+    device_id: phone.device_id,
+    status: 201,
+  })
   expect((await laptop.json('/audit')).rows.find((x: { action: string }) => x.action === 'agent.start').detail.via).toBe('Pixel 9')
   // and it appears in the merged list
   await waitFor(async () => (await home.json('/snapshot')).panes.some((x: { pane_id: string }) => x.pane_id === started.pane_id), 5000, 'the new pane')

@@ -448,7 +448,9 @@ test("another machine's pane turning blocked is pushed by the home bridge, named
   cleanup.push(() => home.stop())
   const laptop = await startBridge({
     herdrSocket: true,
-    state: { panes: [claudePane({ pane_id: 'w1:p2', label: 'build', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } })] },
+    state: {
+      panes: [claudePane({ pane_id: 'w1:p2', label: 'build', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } })],
+    },
   })
   cleanup.push(() => laptop.stop())
   await addMachine(home, 'laptop', laptop)

@@ -76,7 +76,9 @@ test('grouped by machine; an offline machine dimmed with its last-seen time; a r
   await deskSection.waitFor({ timeout: 15_000 })
   await expect(deskSection.locator('.last-seen').textContent()).resolves.toBe('last seen just now')
   expect(await deskSection.locator('li.pane.stale').count()).toBe(1)
-  const opacity = await deskSection.locator('.panes').evaluate((e) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(e).opacity)
+  const opacity = await deskSection
+    .locator('.panes')
+    .evaluate((e) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(e).opacity)
   expect(Number(opacity)).toBeLessThan(1)
 
   // the laptop's agent, answered from its card through the home

@@ -6,7 +6,18 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, forget, pair, token, defaultDeviceName, socketUrl } from './api'
 import { shareTokenWithWorker } from './worker-token'
 import { LiveSocket, type SocketStatus } from './live-socket'
-import { emptyList, fromSnapshot, groupByMachine, paneName, reduceEvents, sinceParam, sortedForList, type ListState, type MachineInfo, type PaneRow } from './pane-list'
+import {
+  emptyList,
+  fromSnapshot,
+  groupByMachine,
+  paneName,
+  reduceEvents,
+  sinceParam,
+  sortedForList,
+  type ListState,
+  type MachineInfo,
+  type PaneRow,
+} from './pane-list'
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'

@@ -147,7 +147,14 @@ export function NewAgentScreen() {
           <div class="kinds" role="radiogroup" aria-label="machine">
             {machines.map((m) => (
               <label key={m.id} class={machine === m.id ? 'on' : ''}>
-                <input type="radio" name="machine" value={m.id} checked={machine === m.id} disabled={m.state !== undefined && m.state !== 'online'} onChange={() => setMachine(m.id)} />{' '}
+                <input
+                  type="radio"
+                  name="machine"
+                  value={m.id}
+                  checked={machine === m.id}
+                  disabled={m.state !== undefined && m.state !== 'online'}
+                  onChange={() => setMachine(m.id)}
+                />{' '}
                 {m.id === 'local' ? 'This machine' : m.label}
               </label>
             ))}

@@ -74,7 +74,11 @@ export const emptyList = (): ListState => ({ panes: [], epoch: null, seq: 0, mac
 /** A machine event: its entry replaced (or dropped), its rows marked stale while it is not online. */
 function onMachine(s: ListState, m: MachineInfo & { removed?: boolean }): ListState {
   if (!m || typeof m.id !== 'string') return s
-  const machines = m.removed ? s.machines.filter((x) => x.id !== m.id) : s.machines.some((x) => x.id === m.id) ? s.machines.map((x) => (x.id === m.id ? m : x)) : [...s.machines, m]
+  const machines = m.removed
+    ? s.machines.filter((x) => x.id !== m.id)
+    : s.machines.some((x) => x.id === m.id)
+      ? s.machines.map((x) => (x.id === m.id ? m : x))
+      : [...s.machines, m]
   const stale = m.state !== 'online'
   const panes = s.panes.map((p) => (p.machine !== m.id ? p : stale ? { ...p, stale: true } : (({ stale: _s, ...rest }) => rest)(p)))
   return { ...s, machines, panes }
