@@ -100,6 +100,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       version: VERSION,
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
+      // other machines' bridges, from <data dir>/machines.json (gothalo machines add), re-read when it changes
+      machines: { dataDir },
       watchAtStart: true,
       warmUp: true,
     })

@@ -21,8 +21,8 @@ const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === 'ob
  * A home bridge forwarding a phone's request (docs/bridge.md "Several machines") names the phone's device
  * in X-Gothalo-Via; the row keeps it beside the home bridge's own device id. Only a device token's, printable, cut.
  */
-function viaOf(request: Request, principal: Principal | undefined): string | undefined {
-  const v = request.headers.get('x-gothalo-via')
+export function viaOf(request: Request | undefined, principal: Principal | undefined): string | undefined {
+  const v = request?.headers.get('x-gothalo-via')
   if (!v || principal?.kind !== 'device') return undefined
   return v.replace(/[^\x20-\x7e]/g, '?').slice(0, 100)
 }

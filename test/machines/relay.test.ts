@@ -79,4 +79,9 @@ test("a remote terminal through the home: typed frames reach the remote's pane",
   q.send('ls\r')
   const typed = await waitFor(() => laptop.calls().find((c) => c[1] === 'send-text'), 5000, 'typed at the remote')
   expect(typed).toEqual(['pane', 'send-text', 'w1:p1', 'ls\r'])
+  // the remote's row for the session names the home bridge's device and, as via, who asked at the home
+  q.close()
+  const row = await waitFor(async () => (await laptop.json('/audit')).rows.find((r: { action: string }) => r.action === 'terminal'), 5000, 'the session row')
+  expect(row).toMatchObject({ pane: 'w1:p1', status: 101, detail: { bytes_typed: 3, via: 'admin' } })
+  expect(row.device_id).toStartWith('dev_')
 })
