@@ -61,6 +61,7 @@ export function relayRoutes(ctx: Ctx) {
     let unregister: (() => void) | undefined
     const early: (string | ArrayBuffer)[] = []
     const done = (code: number, reason: string) => {
+      m.relays.delete(removed)
       unregister?.()
       unregister = undefined
       try {
@@ -73,6 +74,9 @@ export function relayRoutes(ctx: Ctx) {
       client.send(typeof d === 'string' ? d : new Uint8Array(d))
       if (client.getBufferedAmount() > RELAY_QUEUE_LIMIT) done(1008, 'client too slow')
     }
+    // the machine removed from the store: its relayed sockets end with it
+    const removed = () => done(1013, `machine ${m.label} was removed`)
+    m.relays.add(removed)
     ws.onmessage = (e) => toClient(e.data as string | ArrayBuffer)
     ws.onclose = (e) => {
       if (!client) return done(1013, `machine ${m.label} went away`)
@@ -100,6 +104,7 @@ export function relayRoutes(ctx: Ctx) {
       },
     }
     if (!server?.upgrade(request, { data })) {
+      m.relays.delete(removed)
       ws.close(1000, 'phone left')
       return text(400, 'expected a websocket upgrade')
     }

@@ -48,6 +48,8 @@ export class RemoteMachine {
   private timer: ReturnType<typeof setTimeout> | undefined
   private closeTunnel: (() => void) | undefined
   private closed = false
+  /** sockets relayed to this machine (src/machines/relay.ts): closed with it */
+  readonly relays = new Set<() => void>()
 
   constructor(
     readonly stored: StoredMachine,
@@ -67,6 +69,7 @@ export class RemoteMachine {
   /** Stops for good: the socket, the tunnel, the retries. Its rows are the caller's to retract. */
   close(): void {
     this.closed = true
+    for (const end of [...this.relays]) end()
     clearTimeout(this.timer)
     this.ws?.close(1000, 'machine removed')
     this.closeTunnel?.()

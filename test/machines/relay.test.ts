@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { ADMIN, FrameQueue, claudePane, startBridge, waitFor } from '../support/harness'
 import { claudeHome, paneOn } from '../support/claude-home'
-import { addMachine, pairDevice, startHome } from './support'
+import { addMachine, pairDevice, removeMachine, startHome } from './support'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -84,4 +84,10 @@ test("a remote terminal through the home: typed frames reach the remote's pane",
   const row = await waitFor(async () => (await laptop.json('/audit')).rows.find((r: { action: string }) => r.action === 'terminal'), 5000, 'the session row')
   expect(row).toMatchObject({ pane: 'w1:p1', status: 101, detail: { bytes_typed: 3, via: 'admin' } })
   expect(row.device_id).toStartWith('dev_')
+
+  // the machine removed from the store: a socket relayed to it ends with it, retryably
+  const again = await open(`${home.wsBase}/attach?pane=laptop/w1:p1&token=${ADMIN}`)
+  await again.next()
+  await removeMachine(home, 'laptop')
+  expect(await again.closed).toEqual({ code: 1013, reason: 'machine laptop was removed' })
 })
