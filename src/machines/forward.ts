@@ -6,6 +6,7 @@
 import type { Principal } from '../auth/types'
 import type { AuthStore } from '../auth/types'
 import type { RemoteMachine } from './remote'
+import { splitPaneId } from './target'
 
 const TEXT_TYPE = 'text/plain;charset=utf-8'
 
@@ -109,9 +110,8 @@ export function remotePaneAnswer(
   signal: AbortSignal,
 ): Promise<Forwarded> | undefined {
   if (!machines?.size) return undefined
-  const slash = target.indexOf('/')
-  if (slash <= 0) return undefined
-  const m = machines.get(target.slice(0, slash))
+  const { machine, pane } = splitPaneId(target)
+  const m = machine ? machines.get(machine) : undefined
   if (!m) return undefined
-  return forward(m, target.slice(slash + 1), request, body, viaOf(auth, principal), signal)
+  return forward(m, pane, request, body, viaOf(auth, principal), signal)
 }
