@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createAuthStore } from '../src/auth/store'
 import { createHerdrClient, runCommand, type HerdrClient } from '../src/herdr/client'
-import { runFake, type FakeState } from '../src/demo/fake-herdr'
-import { benchBridge, busyWorkspace } from './workspace'
+import type { FakeState } from '../src/demo/fake-herdr'
+import { benchBridge, busyWorkspace, inProcessHerdr } from './workspace'
 
 const ROOT = resolve(import.meta.dir, '..')
 const FAKE = join(ROOT, 'fixtures/herdr/herdr')
@@ -66,37 +66,6 @@ function serve(herdr: HerdrClient) {
   return { get, stop: async () => (await app.stop(true), auth.close()) }
 }
 
-/** The fake's answers without a process: isolates what the bridge itself costs. */
-function inProcessHerdr(): HerdrClient {
-  const call = (argv: string[]) => {
-    const { out } = runFake(argv, structuredClone(state), dir)
-    if (out.code !== 0) throw new Error(out.stderr)
-    return out.stdout
-  }
-  return {
-    agentGet: async (t) => JSON.parse(call(['agent', 'get', t])).result.agent,
-    agentRead: async (t, o) => call(['agent', 'read', t, '--source', o?.source ?? 'recent']),
-    agentSendKeys: async () => {},
-    paneSendText: async () => {},
-    paneSendKeys: async () => {},
-    paneSendInput: async () => {},
-    paneRead: async (p) => call(['pane', 'read', p, '--source', 'visible']),
-    snapshot: async () => JSON.parse(call(['api', 'snapshot'])).result.snapshot,
-    version: async () => '0.8.2',
-    workspaceCreate: async () => {
-      throw new Error('not in this bench')
-    },
-    tabCreate: async () => {
-      throw new Error('not in this bench')
-    },
-    agentStart: async () => {
-      throw new Error('not in this bench')
-    },
-    agentPrompt: async () => {},
-    paneClose: async () => {},
-  }
-}
-
 const N = 60
 const out: Record<string, unknown> = {}
 
@@ -133,7 +102,7 @@ out.c50_with_fake_herdr = {
 }
 await real.stop()
 
-const mem = serve(inProcessHerdr())
+const mem = serve(inProcessHerdr(state, dir))
 await mem.get('/snapshot')
 const hz = await seq(2000, () => mem.get('/healthz'))
 const sn = await seq(2000, () => mem.get('/snapshot'))

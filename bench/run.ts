@@ -20,6 +20,7 @@ const BENCHES = [
   'changes.ts',
   'usage.ts',
   'soak.ts',
+  'machines.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []

@@ -1,7 +1,7 @@
 // The workspace the request benches run against: ten Claude Code panes with
 // real screens (two of them blocked), like a busy day.
 import { join } from 'node:path'
-import type { FakeState } from '../src/demo/fake-herdr'
+import { runFake, type FakeState } from '../src/demo/fake-herdr'
 import { createApp } from '../src/app'
 import type { AuthStore } from '../src/auth/types'
 import type { HerdrClient } from '../src/herdr/client'
@@ -37,4 +37,32 @@ export function benchBridge(o: { herdr: HerdrClient; auth: AuthStore; dir: strin
     version: 'bench',
     log: () => {},
   }).listen({ port: 0, hostname: '127.0.0.1' })
+}
+
+/** The fake's answers without a process, over `state`: isolates what the bridge itself costs. */
+export function inProcessHerdr(state: FakeState, dir: string): HerdrClient {
+  const call = (argv: string[]) => {
+    const { out } = runFake(argv, structuredClone(state), dir)
+    if (out.code !== 0) throw new Error(out.stderr)
+    return out.stdout
+  }
+  const notHere = async (): Promise<never> => {
+    throw new Error('not in this bench')
+  }
+  return {
+    agentGet: async (t: string) => JSON.parse(call(['agent', 'get', t])).result.agent,
+    agentRead: async (t: string, o?: { source?: string }) => call(['agent', 'read', t, '--source', o?.source ?? 'recent']),
+    agentSendKeys: async () => {},
+    paneSendText: async () => {},
+    paneSendKeys: async () => {},
+    paneSendInput: async () => {},
+    paneRead: async (p: string) => call(['pane', 'read', p, '--source', 'visible']),
+    snapshot: async () => JSON.parse(call(['api', 'snapshot'])).result.snapshot,
+    version: async () => '0.8.2',
+    workspaceCreate: notHere,
+    tabCreate: notHere,
+    agentStart: notHere,
+    agentPrompt: async () => {},
+    paneClose: async () => {},
+  } as unknown as HerdrClient
 }

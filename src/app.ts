@@ -52,6 +52,10 @@ import { BodyNotAJsonObject } from './server/json-body'
 import { privatePlaces } from './changes/private'
 import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
+import { Machines, type MachinesOptions } from './machines/registry'
+import { machinesRoutes } from './machines/routes'
+import { relayRoutes } from './machines/relay'
+import { machineParamRoutes } from './machines/machine-param'
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -117,6 +121,11 @@ export interface AppDeps {
    * is done; the executable sets it, tests opt in).
    */
   warmUp?: boolean
+  /**
+   * Other machines to merge (docs/bridge.md "Several machines from one phone"):
+   * the data dir whose machines.json lists them, re-read when it changes. Absent: a single machine.
+   */
+  machines?: Pick<MachinesOptions, 'dataDir' | 'pollMs' | 'backoffMs' | 'tunnel'>
 }
 
 export { tokenOf }
@@ -280,6 +289,14 @@ export function createApp(deps: AppDeps) {
     },
     privatePlaces: privatePlaces(deps.homes, deps.bridgeDirs),
   }
+  if (deps.machines)
+    ctx.machines = new Machines({
+      ...deps.machines,
+      hub,
+      clock: ctx.clock,
+      log: (line, fields) => logger.warn(line, fields),
+      local: () => ({ version: deps.version, panes: watch.latest()?.panes.length ?? 0 }),
+    })
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
     logger.info('device revoked', { device: id, sockets_closed: closed })
@@ -531,6 +548,8 @@ export function createApp(deps: AppDeps) {
       },
     )
     .use(webRoutes())
+    .use(relayRoutes(ctx))
+    .use(machineParamRoutes(ctx))
     .use(publicPairingRoutes(ctx))
     .use(authGuard(ctx, declared))
   // every route behind the guard, one plugin per group, mounted in this order
@@ -548,6 +567,7 @@ export function createApp(deps: AppDeps) {
     changesRoutes,
     attachmentRoutes,
     usageRoutes,
+    machinesRoutes,
   ]
   for (const routes of guarded) app.use(routes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
@@ -579,6 +599,7 @@ export function createApp(deps: AppDeps) {
     if (!deps.startedPanes) ctx.projects.started.close()
     clearInterval(pruneDaily)
     ctx.sockets.closeAll(1000, 'server shutting down')
+    ctx.machines?.close()
     notifier?.close()
     sender?.close()
     hub.close()

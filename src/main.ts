@@ -113,6 +113,8 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
       bridgeDirs: [dataDir, join(env.XDG_CONFIG_HOME || join(agentHomes(env).home, '.config'), 'gothalo')],
+      // other machines' bridges, from <data dir>/machines.json (gothalo machines add), re-read when it changes
+      machines: { dataDir },
       watchAtStart: true,
       warmUp: true,
     })
@@ -214,6 +216,11 @@ async function main(argv: string[]): Promise<number | undefined> {
           colour: process.stdout.isTTY === true,
           err: (l) => console.error(l),
         })
+      case 'machines-list':
+      case 'machines-add':
+      case 'machines-remove':
+      case 'machines-import':
+        return await (await import('./cli/machines')).runMachinesCommand(s, (l) => console.log(l))
       case 'service-install':
       case 'service-uninstall':
         return await (await import('./cli/service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })

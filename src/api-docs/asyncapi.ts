@@ -5,7 +5,7 @@
 import { t, type TSchema } from 'elysia'
 import { BacklogCompleteFrame, EntryFrame, HelloFrame, LoadOlderFrame, PageCompleteFrame, SessionChangedFrame, SubagentsFrame } from '../transcript/frames'
 import { cleanSchema } from './openapi'
-import { EventsHelloFrame, PaneEventFrame, PaneRemovedFrame, VisibilityFrame } from '../events/frames'
+import { EventsHelloFrame, MachineEventFrame, PaneEventFrame, PaneRemovedFrame, VisibilityFrame } from '../events/frames'
 import { AttachResizeFrame } from '../routes/attach'
 
 export interface WsMessage {
@@ -82,6 +82,11 @@ export const WS_CHANNELS: WsChannel[] = [
       hello: { title: 'hello', summary: 'first frame: the list, or resume ok', payload: EventsHelloFrame },
       pane: { title: 'pane', summary: 'a row changed or appeared', payload: PaneEventFrame },
       paneRemoved: { title: 'pane_removed', summary: 'a pane closed', payload: PaneRemovedFrame },
+      machine: {
+        title: 'machine',
+        summary: 'another machine merged by this bridge went offline, came back, needs attention, or was removed (never sent on a single machine)',
+        payload: MachineEventFrame,
+      },
     },
     receive: {
       visibility: {

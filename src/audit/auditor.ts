@@ -21,6 +21,16 @@ export interface AuditContext {
 const whoIs = (p: Principal | undefined): string => (p ? (p.kind === 'admin' ? 'admin' : p.deviceId) : '-')
 const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
 
+/**
+ * A home bridge forwarding a phone's request (docs/bridge.md "Several machines") names the phone's device
+ * in X-Gothalo-Via; the row keeps it beside the home bridge's own device id. Only a device token's, printable, cut.
+ */
+export function viaOf(request: Request | undefined, principal: Principal | undefined): string | undefined {
+  const v = request?.headers.get('x-gothalo-via')
+  if (!v || principal?.kind !== 'device') return undefined
+  return v.replace(/[^\x20-\x7e]/g, '?').slice(0, 100)
+}
+
 export class Auditor {
   /** requests already recorded (a refusal, then its error answer, is one row) */
   private readonly done = new WeakSet<Request>()
@@ -69,7 +79,9 @@ export class Auditor {
     }
     // a pairing is the new device's own row
     if (action === 'pair' && status === 200 && response) device = String((response as { device_id?: unknown }).device_id)
-    this.write({ device_id: device, action, pane: paneOf(input), detail: AUDIT_ACTIONS[action](input), status })
+    const via = viaOf(c.request, c.principal)
+    const detail = AUDIT_ACTIONS[action](input)
+    this.write({ device_id: device, action, pane: paneOf(input), detail: via ? { ...detail, via } : detail, status })
   }
 
   /** The guard refused the request (its body is unread: the row has no detail); without a valid token, it is counted. */

@@ -42,6 +42,8 @@ export interface Settings {
   projectRoots?: string[]
   /** behind tailscale serve: the one tailnet login allowed */
   tailscaleUser?: string
+  /** `machines add --code`: a pairing code made on the remote bridge */
+  code?: string
   /** `expose --off` */
   off?: boolean
   /** `service install --expose` */
@@ -107,6 +109,22 @@ export const COMMANDS = [
     words: ['audit'],
     usage: 'gothalo audit [--since T] [--json]',
     summary: 'what was done from phones, newest first (T: 2026-12-01, an ISO time, or 30m, 24h, 7d ago)',
+  },
+  { command: 'machines-list', words: ['machines'], usage: 'gothalo machines [list]', summary: 'the other machines this bridge merges (their bridges)' },
+  { command: 'machines-list', words: ['machines', 'list'], usage: 'gothalo machines list', summary: 'the same' },
+  {
+    command: 'machines-add',
+    words: ['machines', 'add'],
+    args: ['LABEL', 'TARGET'],
+    usage: 'gothalo machines add LABEL TARGET --code CODE',
+    summary: 'merge another machine: TARGET ssh://[user@]host[:port], https://… or http://127.0.0.1:PORT; CODE from `gothalo pair` there',
+  },
+  { command: 'machines-remove', words: ['machines', 'remove'], args: ['LABEL'], usage: 'gothalo machines remove LABEL', summary: 'stop merging a machine' },
+  {
+    command: 'machines-import',
+    words: ['machines', 'import'],
+    usage: 'gothalo machines import',
+    summary: "offer herdr's saved SSH machines (herdr machine list --json)",
   },
   // dispatched by main.ts before these flags are parsed (src/cli/explain.ts has its own)
   {
@@ -177,6 +195,7 @@ export const FLAGS: Record<string, Flag> = {
   off: { key: 'off', bool: true, commandOption: true, help: 'expose: remove the tailscale serve config and the remembered URL' },
   tailscale: { key: 'tailscale', env: 'GOTHALO_TAILSCALE', value: 'PATH', help: 'expose: the tailscale executable (default: tailscale on PATH)' },
   json: { key: 'json', bool: true, commandOption: true, help: 'audit: one JSON object per line' },
+  code: { key: 'code', value: 'CODE', commandOption: true, help: 'machines add: the pairing code made on the remote machine (gothalo pair there)' },
 }
 
 function helpText(): string {
@@ -274,6 +293,7 @@ export function parseSettings(argv: string[], env: Env): Settings {
     scopes: raw.scopes === undefined ? undefined : scopesOrThrow(String(raw.scopes)),
     since: raw.since === undefined ? undefined : sinceOf(String(raw.since), Date.now()),
     json: raw.json === true,
+    code: typeof raw.code === 'string' && raw.code !== '' ? raw.code : undefined,
     off: raw.off === true,
     expose: raw.expose === true,
     tailscale: typeof raw.tailscale === 'string' && raw.tailscale !== '' ? raw.tailscale : undefined,

@@ -17,6 +17,26 @@ export const EventsHelloFrame = t.Object({
   seq: t.Integer({ minimum: 0, description: 'the seq of the latest event' }),
   resume: t.Union([t.Literal('ok'), t.Literal('gap'), t.Literal('new')]),
   panes: t.Optional(t.Array(EventRowSchema, { description: 'the full current list (absent with resume ok)' })),
+  machines: t.Optional(
+    t.Array(t.Record(t.String(), t.Unknown()), {
+      description: 'with other machines merged: every machine as GET /machines lists it (this one first); absent on a single machine',
+    }),
+  ),
+})
+
+/** Another machine merged by this bridge changed state (online, offline, attention) or was removed. */
+export const MachineEventFrame = t.Object({
+  type: t.Literal('machine'),
+  seq: t.Integer({ minimum: 1 }),
+  machine: t.Object(
+    {
+      id: t.String(),
+      label: t.String(),
+      state: t.Optional(t.Union([t.Literal('online'), t.Literal('offline'), t.Literal('attention')])),
+      removed: t.Optional(t.Literal(true)),
+    },
+    { additionalProperties: true, description: 'as GET /machines lists it (offline: its rows stay, with stale: true), or {id, label, removed: true}' },
+  ),
 })
 
 export const PaneEventFrame = t.Object({ type: t.Literal('pane'), seq: t.Integer({ minimum: 1 }), pane: EventRowSchema })

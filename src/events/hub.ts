@@ -16,14 +16,27 @@ export const RING_SIZE = 256
 
 export type EventRow = SnapshotRow & { card?: Card }
 export type PaneEvent = { type: 'pane'; seq: number; pane: EventRow } | { type: 'pane_removed'; seq: number; pane_id: string }
+/** A remote machine went offline, came back, needs attention, or was removed (src/machines). */
+export type MachineEvent = { type: 'machine'; seq: number; machine: Record<string, unknown> }
+export type HubEvent = PaneEvent | MachineEvent
+/** An event before the hub numbers it. */
+export type UnnumberedEvent =
+  | { type: 'pane'; pane: EventRow }
+  | { type: 'pane_removed'; pane_id: string }
+  | { type: 'machine'; machine: Record<string, unknown> }
 
 /** What a hub listener hears: the event, and the row before it (push decides on transitions). */
-export type HubListener = (e: PaneEvent, before: EventRow | undefined) => void
+export type HubListener = (e: HubEvent, before: EventRow | undefined) => void
+
+/** Where the rows of other machines come from (src/machines/registry.ts): merged after this machine's. */
+export interface RemoteRows {
+  rows(): EventRow[]
+}
 
 export interface Resume {
   resume: 'ok' | 'gap' | 'new'
   /** the events after `since` (resume ok) */
-  events: PaneEvent[]
+  events: HubEvent[]
 }
 
 export interface EventHubOptions {
@@ -48,7 +61,8 @@ const rowKey = (r: EventRow): string => {
 export class EventHub {
   readonly epoch = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
   private _seq = 0
-  private ring: PaneEvent[] = []
+  private ring: HubEvent[] = []
+  private remote: RemoteRows | undefined
   private rows: EventRow[] = []
   private baseline = false
   private readyWaiters: (() => void)[] = []
@@ -80,9 +94,35 @@ export class EventHub {
     return new Promise((res) => this.readyWaiters.push(res))
   }
 
-  /** The current rows, in herdr's order; blocked rows with their card. */
+  /** The current rows, in herdr's order; blocked rows with their card; then other machines' rows. */
   current(): EventRow[] {
-    return this.rows
+    const more = this.remote?.rows()
+    return more?.length ? [...this.rows, ...more] : this.rows
+  }
+
+  /** Merges other machines' rows into current() (their events come through publish). */
+  mergeRemote(remote: RemoteRows): void {
+    this.remote = remote
+  }
+
+  /**
+   * An event from elsewhere (another machine's bridge) in this hub's one sequence: numbered,
+   * kept for resume and heard by every listener at once, in the same synchronous step.
+   */
+  publish(e: UnnumberedEvent, before?: EventRow): void {
+    this.emit({ ...e, seq: ++this._seq } as HubEvent, before)
+  }
+
+  private emit(e: HubEvent, before: EventRow | undefined): void {
+    this.ring.push(e)
+    if (this.ring.length > RING_SIZE) this.ring.shift()
+    for (const l of [...this.users.all]) {
+      try {
+        l(e, before)
+      } catch (err) {
+        this.o.log(`events listener: ${(err as Error).message}`)
+      }
+    }
   }
 
   /**
@@ -173,15 +213,7 @@ export class EventHub {
     }
     for (const o of out) {
       const e: PaneEvent = o.row ? { type: 'pane', seq: ++this._seq, pane: o.row } : { type: 'pane_removed', seq: ++this._seq, pane_id: o.removed! }
-      this.ring.push(e)
-      if (this.ring.length > RING_SIZE) this.ring.shift()
-      for (const l of [...this.users.all]) {
-        try {
-          l(e, o.prev)
-        } catch (err) {
-          this.o.log(`events listener: ${(err as Error).message}`)
-        }
-      }
+      this.emit(e, o.prev)
     }
   }
 }

@@ -20,6 +20,8 @@ export const SnapshotRowSchema = t.Object({
   title: t.Optional(t.String()),
   subagents: t.Optional(t.Object({ running: t.Integer(), total: t.Integer() })),
   context_pct: t.Optional(t.Integer({ description: "how full the session's context is, in percent, where known (GET /usage has the figures)" })),
+  machine: t.Optional(t.String({ description: "another machine's row: that machine's label (its pane_id is LABEL/PANE); absent for this machine's panes" })),
+  stale: t.Optional(t.Boolean({ description: 'the machine of this row is offline: the row is as last heard' })),
 })
 export type SnapshotRow = Static<typeof SnapshotRowSchema>
 

@@ -51,7 +51,7 @@ export class PushNotifier {
   /** Runs the hub while there is a subscription; call after adding or deleting one. */
   sync(): void {
     const want = this.store.count() > 0
-    if (want && !this.release) this.release = this.hub.use((e, before) => this.onEvent(e, before))
+    if (want && !this.release) this.release = this.hub.use((e, before) => e.type !== 'machine' && this.onEvent(e, before))
     else if (!want && this.release) {
       this.release()
       this.release = undefined

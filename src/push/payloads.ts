@@ -67,11 +67,12 @@ const STATUS_WORDS: Record<string, string> = {
   working: 'is working',
 }
 
-/** What the phone calls a pane: its label, else "claude in proj" (the workspace), else herdr's names. */
+/** What the phone calls a pane: its label, else "claude in proj" (the workspace), else herdr's names; another machine's pane says which ("… on laptop"). */
 export function nameOf(row: EventRow): string {
-  if (row.label) return row.label
-  if (row.agent_kind && row.workspace_label) return `${row.agent_kind} in ${row.workspace_label}`
-  return row.agent_name ?? row.title ?? row.pane_id
+  const on = row.machine ? ` on ${row.machine}` : ''
+  if (row.label) return row.label + on
+  if (row.agent_kind && row.workspace_label) return `${row.agent_kind} in ${row.workspace_label}${on}`
+  return (row.agent_name ?? row.title ?? row.pane_id) + on
 }
 
 /** The notification for a row that changed into its status; `eventSeq` is the /events number of the change. */

@@ -10,6 +10,8 @@ import { paneTargets } from './edge'
 import { bunSocket, logSocketClose, openSeconds, PausedReading } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
+import { viaOf } from '../audit/auditor'
+import type { Principal } from '../auth/types'
 
 const CLEAR = '\x1b[H\x1b[2J'
 
@@ -60,6 +62,13 @@ function headOf(s: string, n: number): string {
   if (s.length <= n) return s
   const c = s.charCodeAt(n - 1)
   return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n)
+}
+
+/** A session relayed for another bridge's phone: that phone's name (X-Gothalo-Via), beside the bridge's device. */
+const viaDetail = (data: unknown): { via?: string } => {
+  const d = data as { request?: Request; principal?: Principal }
+  const via = viaOf(d.request, d.principal)
+  return via ? { via } : {}
 }
 
 export function attachRoutes(ctx: Ctx) {
@@ -179,7 +188,7 @@ export function attachRoutes(ctx: Ctx) {
             device_id: whoOf(ws.data) ?? '-',
             action: 'terminal',
             pane: c.pane,
-            detail: { bytes_typed: c.typedBytes, seconds: openSeconds(c.openedAt) },
+            detail: { bytes_typed: c.typedBytes, seconds: openSeconds(c.openedAt), ...viaDetail(ws.data) },
             status: 101,
           })
         c.closed = true

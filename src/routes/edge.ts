@@ -8,6 +8,8 @@ import { herdrFor, type HerdrClient, type HerdrError } from '../herdr/client'
 import type { AgentInfo } from '../herdr/types'
 import { plausibleTarget } from '../herdr/target'
 import type { AuditContext } from '../audit/auditor'
+import type { Principal } from '../auth/types'
+import { remotePaneAnswer, type Forwarded } from '../machines/forward'
 
 export interface Failure {
   code: 404 | 502
@@ -72,6 +74,26 @@ export function notFoundFor(request: Request): string | undefined {
   return notFoundOf.get(request)
 }
 
+/** The forwarded answer when the target is another machine's pane. */
+function remoteOf(ctx: Ctx, target: string, request: Request, body: unknown, c: object): Promise<Forwarded> | undefined {
+  if (!ctx.machines) return undefined
+  const principal = (c as { principal?: Principal }).principal
+  return remotePaneAnswer(ctx.machines, ctx.auth, target, request, body, principal, requestSignal(request, ctx.timing.requestDeadlineMs))
+}
+
+/** A forwarded answer as the route's own early answer, with this bridge's audit row for it (an early answer skips the app's afterHandle). */
+function answered(
+  ctx: Ctx,
+  f: Forwarded,
+  c: { request: Request; query: unknown; body: unknown },
+  set: { headers: Record<string, unknown> },
+  status: (code: number, body: unknown) => unknown,
+): never {
+  ctx.audit.answered(c as AuditContext, f.status, f.status >= 200 && f.status < 300 ? f.body : undefined)
+  Object.assign(set.headers, f.headers)
+  return status(f.status, f.body) as never
+}
+
 /**
  * The two macros. `paneTarget` (a pane: /send, /attach) checks the target;
  * `agentTarget` (an agent: every other route) also looks its agent up. Both name
@@ -91,22 +113,25 @@ export function paneTargets(ctx: Ctx) {
   const malformed = (c: unknown) => ctx.audit?.answered(c as AuditContext, 404)
   return new Elysia({ name: 'pane-target' }).macro({
     paneTarget: (route: TargetRoute) => ({
-      resolve(c) {
-        const { query, body, request, status } = c
+      async resolve({ query, body, request, status, set, ...c }) {
         const target = targetOf(query, body)
+        // another machine's pane (`LABEL/PANE`): its bridge answers (src/machines/forward.ts)
+        const remote = route === true ? remoteOf(ctx, target, request, body, c) : undefined
+        if (remote) return answered(ctx, await remote, { request, query, body, ...c }, set, status)
         if (!plausibleTarget(target)) {
-          malformed(c)
+          malformed({ request, query, body, ...c })
           return status(404, 'no such pane')
         }
         return { target, ...start(request, route, 'no such pane') }
       },
     }),
     agentTarget: (route: TargetRoute) => ({
-      async resolve(c) {
-        const { query, body, request, status } = c
+      async resolve({ query, body, request, status, set, ...c }) {
         const target = targetOf(query, body)
+        const remote = route === true ? remoteOf(ctx, target, request, body, c) : undefined
+        if (remote) return answered(ctx, await remote, { request, query, body, ...c }, set, status)
         if (!plausibleTarget(target)) {
-          malformed(c)
+          malformed({ request, query, body, ...c })
           return status(404, 'no such agent')
         }
         const { signal, herdr } = start(request, route, 'no such agent')

@@ -5,7 +5,7 @@
 // the socket is registered in the same synchronous step (revocation closes it).
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
-import type { PaneEvent } from '../events/hub'
+import type { HubEvent } from '../events/hub'
 import { whoOf } from '../server/log'
 import { asVisibility } from '../events/frames'
 import type { Principal } from '../auth/types'
@@ -83,7 +83,7 @@ export function eventsRoutes(ctx: Ctx) {
           return true
         }
         // Listening keeps the hub (and the herdr watcher) running while the hello waits for its first list.
-        let queued: PaneEvent[] | undefined = []
+        let queued: HubEvent[] | undefined = []
         c.cleanup.push(
           hub.use((e) => {
             if (queued) queued.push(e)
@@ -103,6 +103,9 @@ export function eventsRoutes(ctx: Ctx) {
           const early = queued!
           queued = undefined
           const hello: Record<string, unknown> = { type: 'hello', protocol: EVENTS_PROTOCOL, epoch: hub.epoch, seq: hub.seq, resume: r.resume }
+          // with other machines merged: their states (absent on a single machine, so its hello is unchanged)
+          const machines = ctx.machines?.listed()
+          if (machines) hello.machines = machines
           if (r.resume !== 'ok') {
             // the full list as of the hello: the events heard while waiting are already in it
             hello.panes = hub.current()

@@ -49,6 +49,9 @@ export function projectRoutes(ctx: Ctx) {
         return { projects: projectsOf(await p.finder.find(), snap?.agents ?? [], p.roots, ctx.clock()) }
       },
       {
+        query: t.Object({
+          machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })),
+        }),
         response: { 200: t.Object({ projects: t.Array(ProjectSchema, { description: 'newest first, at most 50' }) }), ...plainTextErrors(401, 403) },
         detail: needs('read', {
           summary: 'The directories agents worked in, with their sessions',
@@ -67,7 +70,10 @@ export function projectRoutes(ctx: Ctx) {
         return listDir(dir, p.roots)
       },
       {
-        query: t.Object({ path: t.Optional(t.String({ maxLength: 4096 })) }),
+        query: t.Object({
+          path: t.Optional(t.String({ maxLength: 4096 })),
+          machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })),
+        }),
         response: { 200: DirsSchema, ...plainTextErrors(401, 403, 404) },
         detail: needs('read', {
           summary: 'Browse the directories inside the project roots',
@@ -118,6 +124,9 @@ export function projectRoutes(ctx: Ctx) {
             ),
             resume: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'a session_id from GET /projects for this cwd and kind' })),
             name: t.Optional(t.String({ maxLength: 32, description: "herdr's agent name: 1-32 lower-case letters, digits, - or _; default <kind>-<4 hex>" })),
+            machine: t.Optional(
+              t.String({ maxLength: 32, description: 'start it on another machine (its label in GET /machines); the answer names its pane LABEL/PANE' }),
+            ),
           },
           { error: START_ERROR },
         ),

@@ -18,7 +18,9 @@ export function snapshotRoutes(ctx: Ctx) {
       // A snapshot names no target, so every herdr failure is 502 (routes/edge.ts).
       const snap = await ctx.watch.snapshot()
       const panes = await snapshotRows(snap, ctx.sources, ctx.log)
-      return { panes, herdr: { version: snap.version, protocol: snap.protocol } }
+      // other machines' rows after this one's (none on a single machine)
+      const remote = ctx.machines?.rows()
+      return { panes: remote?.length ? [...panes, ...remote] : panes, herdr: { version: snap.version, protocol: snap.protocol } }
     },
     {
       response: { 200: SnapshotSchema, ...plainTextErrors(401, 502) },

@@ -20,6 +20,7 @@ import type { SocketRegistry } from '../routes/sockets'
 import type { PaneWatches } from '../transcript/pane-watch'
 import type { AgentHomes } from '../transcript/source'
 import type { SourceRegistry } from '../transcript/sources'
+import type { Machines } from '../machines/registry'
 
 export interface Timing {
   /** transcript tail poll (contract: 250 ms) */
@@ -110,6 +111,8 @@ export interface Ctx {
   privatePlaces: PrivatePlaces
   /** uploaded attachments (absent: not configured) */
   attachments?: AttachmentStore
+  /** the other machines this bridge merges (absent: none configured, a single machine) */
+  machines?: Machines
   /** the audit log's writer: one row per write, at the route edge */
   audit: Auditor
   /** what the app counts (tests and benches read it as app.decorator.counters) */

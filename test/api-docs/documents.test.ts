@@ -93,7 +93,7 @@ describe('AsyncAPI (/asyncapi.json)', () => {
         .map((c) => c.address)
         .sort(),
     ).toEqual(['/agent-transcript', '/attach', '/events'])
-    expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'pane', 'paneRemoved', 'visibility'])
+    expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'machine', 'pane', 'paneRemoved', 'visibility'])
     expect(aapi.operations.eventsReceive.messages).toEqual([{ $ref: '#/channels/events/messages/visibility' }])
     const names = (id: string) => Object.keys(aapi.channels[id].messages).sort()
     expect(names('agentTranscript')).toEqual(['backlogComplete', 'entry', 'hello', 'loadOlder', 'pageComplete', 'sessionChanged', 'subagents'])

@@ -51,6 +51,7 @@ describe('every route declares what it needs', () => {
         'GET /projects',
         'GET /dirs',
         'GET /usage',
+        'GET /machines',
       ],
       code: ['GET /changes', 'GET /changes/diff', 'GET /files'],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],

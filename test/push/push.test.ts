@@ -439,3 +439,28 @@ describe('Web Push', () => {
     expect([del.status, await del.text()]).toEqual([404, 'no such subscription'])
   })
 })
+
+test("another machine's pane turning blocked is pushed by the home bridge, named with its machine (LABEL/PANE)", async () => {
+  const { startHome, addMachine } = await import('../machines/support')
+  const svc = pushService()
+  cleanup.push(() => svc.stop())
+  const home = await startHome([claudePane({ pane_id: 'w1:p1' })], { push: { backoffMs: 50, timeoutMs: 2000 } })
+  cleanup.push(() => home.stop())
+  const laptop = await startBridge({
+    herdrSocket: true,
+    state: {
+      panes: [claudePane({ pane_id: 'w1:p2', label: 'build', screen_file: S('mode-default.txt'), agent: { agent_status: 'working', state_change_seq: 3 } })],
+    },
+  })
+  cleanup.push(() => laptop.stop())
+  await addMachine(home, 'laptop', laptop)
+  const code = ((await (await home.post('/pair/code', {})).json()) as any).code
+  const dev = (await (await home.post('/pair', { code, device_name: 'phone' }, null)).json()) as any
+  const sub = browserSubscription(svc.url('/push/remote'))
+  expect((await home.post('/push/subscriptions', { subscription: sub.json, events: ['blocked'] }, dev.token)).status).toBe(200)
+  await waitFor(async () => (await home.json('/snapshot')).panes.some((r: any) => r.pane_id === 'laptop/w1:p2'), 5000, 'the laptop row')
+  block(laptop, 4)
+  await waitFor(() => svc.got.length >= 1, 5000, 'a push')
+  const [payload] = payloads(svc, sub)
+  expect(payload).toMatchObject({ pane_id: 'laptop/w1:p2', name: 'build on laptop', agent_status: 'blocked', question: 'Do you want to proceed?', seq: 4 })
+})

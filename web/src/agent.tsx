@@ -532,7 +532,10 @@ export function AgentScreen({ pane, subagent, row }: { pane: string; subagent?: 
         <a class="back" href={subagent ? `#/p/${encodeURIComponent(pane)}` : '#/'}>
           ‹
         </a>
-        <h1>{subagent ? `subagent ${subagent.slice(0, 8)}` : row ? paneName(row) : pane}</h1>
+        <h1>
+          {subagent ? `subagent ${subagent.slice(0, 8)}` : row ? paneName(row) : pane}
+          {row?.machine && <span class="on-machine agent-machine"> on {row.machine}</span>}
+        </h1>
         {!subagent && can(scopes, 'code') && (
           <a class="changes-link" href={changesHash(pane)}>
             changes

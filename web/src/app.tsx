@@ -6,7 +6,18 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, forget, pair, token, defaultDeviceName, socketUrl } from './api'
 import { shareTokenWithWorker } from './worker-token'
 import { LiveSocket, type SocketStatus } from './live-socket'
-import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type ListState, type PaneRow } from './pane-list'
+import {
+  emptyList,
+  fromSnapshot,
+  groupByMachine,
+  paneName,
+  reduceEvents,
+  sinceParam,
+  sortedForList,
+  type ListState,
+  type MachineInfo,
+  type PaneRow,
+} from './pane-list'
 import { AgentScreen } from './agent'
 import { TerminalScreen } from './terminal'
 import { NewAgentScreen } from './new-agent'
@@ -203,7 +214,7 @@ function PaneItem({ p, head, terminal }: { p: PaneRow; head?: string; terminal: 
   const status = p.agent_status ?? 'unknown'
   const headline = p.card?.blocked?.question ?? p.card?.headline ?? head ?? p.title ?? ''
   return (
-    <li class={`pane ${p.agent_kind ? status : 'shell'}`} data-pane={p.pane_id}>
+    <li class={`pane ${p.agent_kind ? status : 'shell'}${p.stale ? ' stale' : ''}`} data-pane={p.pane_id}>
       <a href={p.agent_kind ? `#/p/${encodeURIComponent(p.pane_id)}` : terminal ? `#/p/${encodeURIComponent(p.pane_id)}/term` : undefined}>
         <div class="row1">
           <span class="kind">{p.agent_kind ?? 'shell'}</span>
@@ -212,6 +223,7 @@ function PaneItem({ p, head, terminal }: { p: PaneRow; head?: string; terminal: 
         </div>
         {headline && <div class="headline">{headline}</div>}
         <div class="row3">
+          {p.machine && <span class="on-machine">{p.machine}</span>}
           <span class="where">{[p.workspace_label, p.tab_label].filter(Boolean).join(' › ') || p.pane_id}</span>
           {p.subagents && p.subagents.total > 0 && (
             <span class="subs">
@@ -225,8 +237,33 @@ function PaneItem({ p, head, terminal }: { p: PaneRow; head?: string; terminal: 
   )
 }
 
+/** `3 min ago`, `2 h ago`: when an offline machine was last heard. */
+function ago(ms: number | undefined): string {
+  if (ms === undefined) return 'never'
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000))
+  if (s < 60) return 'just now'
+  if (s < 3600) return `${Math.round(s / 60)} min ago`
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`
+  return new Date(ms).toLocaleDateString()
+}
+
+const MACHINE_STATE: Record<string, string> = { online: 'online', offline: 'offline', attention: 'needs attention' }
+
+function MachineHeader({ m }: { m: MachineInfo }) {
+  const state = m.state ?? 'online'
+  return (
+    <h2 class="machine-head">
+      <span class="machine-name">{m.id === 'local' ? 'This machine' : m.label}</span>
+      <span class={`machine-state ms-${state}`}>{MACHINE_STATE[state] ?? state}</span>
+      {state !== 'online' && <span class="last-seen">last seen {ago(m.last_seen)}</span>}
+      {m.error && <span class="machine-error">{m.error}</span>}
+    </h2>
+  )
+}
+
 function ListScreen({ list, status }: { list: ListState; status: string }) {
   const panes = useMemo(() => sortedForList(list.panes), [list.panes])
+  const groups = useMemo(() => groupByMachine(panes, list.machines), [panes, list.machines])
   const heads = useHeadlines(list.panes)
   const blocked = panes.filter((p) => p.agent_status === 'blocked' && p.agent_kind).length
   const scopes = useScopes()
@@ -252,11 +289,23 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
       {panes.length === 0 ? (
         <p class="empty">{status === 'open' || status === 'polling' ? 'No panes in herdr.' : 'Connecting…'}</p>
       ) : (
-        <ul class="panes">
-          {panes.map((p) => (
-            <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} terminal={can(scopes, 'terminal')} />
-          ))}
-        </ul>
+        groups.map((g) => {
+          const items = (
+            <ul class="panes">
+              {g.panes.map((p) => (
+                <PaneItem key={p.pane_id} p={p} head={heads.get(p.pane_id)} terminal={can(scopes, 'terminal')} />
+              ))}
+            </ul>
+          )
+          // a single machine: the list as it always was, no machine words
+          if (!g.machine) return items
+          return (
+            <section key={g.machine.id} class={`machine m-${g.machine.state ?? 'online'}`} data-machine={g.machine.id}>
+              <MachineHeader m={g.machine} />
+              {items}
+            </section>
+          )
+        })
       )}
       <InsecureNote />
       <footer>

@@ -40,12 +40,19 @@ const openAgent = (pane: string) => {
   location.hash = `#/p/${encodeURIComponent(pane)}`
 }
 
-function Browser({ onPick }: { onPick: (path: string) => void }) {
+/** `?machine=LABEL&` for another machine's folders and projects; nothing for this one. */
+const machineQuery = (machine: string) => (machine === 'local' ? '' : `machine=${encodeURIComponent(machine)}`)
+const withQuery = (path: string, ...parts: string[]) => {
+  const q = parts.filter(Boolean).join('&')
+  return q ? `${path}?${q}` : path
+}
+
+function Browser({ onPick, machine }: { onPick: (path: string) => void; machine: string }) {
   const [dirs, setDirs] = useState<Dirs | null>(null)
   const [err, setErr] = useState<string | null>(null)
   const go = (path?: string) =>
     api
-      .get(path === undefined ? '/dirs' : `/dirs?path=${encodeURIComponent(path)}`)
+      .get(withQuery('/dirs', path === undefined ? '' : `path=${encodeURIComponent(path)}`, machineQuery(machine)))
       .then((d) => (setDirs(d), setErr(null)))
       .catch((e) => setErr(e.message))
   useEffect(() => void go(), [])
@@ -91,17 +98,31 @@ export function NewAgentScreen() {
   const [browsing, setBrowsing] = useState(false)
   const [busy, setBusy] = useState(false)
   const [msg, setMsg] = useState<string | null>(null)
+  // several machines: which one starts it (a single machine shows no choice)
+  const [machines, setMachines] = useState<{ id: string; label: string; state?: string }[]>([])
+  const [machine, setMachine] = useState('local')
   useEffect(() => {
     api
-      .get('/projects')
+      .get('/machines')
+      .then((r) => setMachines(r.machines ?? []))
+      .catch(() => setMachines([]))
+  }, [])
+  useEffect(() => {
+    setProjects(null)
+    setCwd(null)
+    setBrowsing(false)
+    api
+      .get(withQuery('/projects', machineQuery(machine)))
       .then((r) => setProjects(r.projects))
       .catch((e) => setMsg(e.message))
-  }, [])
+  }, [machine])
+  /** a pane another machine answered with is LABEL/PANE; its /projects name their panes plainly */
+  const qualified = (pane: string) => (machine === 'local' || pane.includes('/') ? pane : `${machine}/${pane}`)
   const start = async (body: Record<string, unknown>) => {
     setBusy(true)
     setMsg(null)
     try {
-      const r = await api.post('/agent-start', body)
+      const r = await api.post('/agent-start', machine === 'local' ? body : { ...body, machine })
       openAgent(r.pane_id)
     } catch (e: any) {
       // a start that timed out left its pane (Stop closes it); a session live in a pane opens there
@@ -111,7 +132,7 @@ export function NewAgentScreen() {
           : e instanceof ApiError && e.status === 409
             ? /^session is live in pane (\S+)$/.exec(e.message)?.[1]
             : undefined
-      if (pane) openAgent(pane)
+      if (pane) openAgent(qualified(pane))
       else setMsg(e.message || String(e))
     } finally {
       setBusy(false)
@@ -126,6 +147,26 @@ export function NewAgentScreen() {
         </a>
         <h1>New agent</h1>
       </header>
+      {machines.length > 1 && (
+        <section class="machine-pick">
+          <h2>Machine</h2>
+          <div class="kinds" role="radiogroup" aria-label="machine">
+            {machines.map((m) => (
+              <label key={m.id} class={machine === m.id ? 'on' : ''}>
+                <input
+                  type="radio"
+                  name="machine"
+                  value={m.id}
+                  checked={machine === m.id}
+                  disabled={m.state !== undefined && m.state !== 'online'}
+                  onChange={() => setMachine(m.id)}
+                />{' '}
+                {m.id === 'local' ? 'This machine' : m.label}
+              </label>
+            ))}
+          </div>
+        </section>
+      )}
       <section class="pick">
         <h2>Project</h2>
         {cwd ? (
@@ -137,6 +178,7 @@ export function NewAgentScreen() {
           </p>
         ) : browsing ? (
           <Browser
+            machine={machine}
             onPick={(p) => {
               setCwd(p)
               setBrowsing(false)
@@ -191,7 +233,7 @@ export function NewAgentScreen() {
                 <span class="title">{s.title || '(no prompt yet)'}</span>
                 <span class="when">{ago(s.last_activity_ts)}</span>
                 {s.pane_id ? (
-                  <button type="button" onClick={() => openAgent(s.pane_id!)}>
+                  <button type="button" onClick={() => openAgent(qualified(s.pane_id!))}>
                     Open
                   </button>
                 ) : (

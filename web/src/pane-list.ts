@@ -48,6 +48,19 @@ export interface PaneRow {
   /** how full the context is, where the bridge knows */
   context_pct?: number
   card?: Card
+  /** another machine's pane: its label (pane_id is LABEL/PANE) */
+  machine?: string
+  /** its machine is offline: the row as last heard */
+  stale?: boolean
+}
+
+/** A machine as GET /machines lists it (the home bridge first, id `local`). */
+export interface MachineInfo {
+  id: string
+  label: string
+  state?: 'online' | 'offline' | 'attention'
+  last_seen?: number
+  error?: string
 }
 
 export interface ListState {
@@ -55,9 +68,24 @@ export interface ListState {
   panes: PaneRow[]
   epoch: string | null
   seq: number
+  /** every machine when the bridge merges others; empty on a single machine */
+  machines: MachineInfo[]
 }
 
-export const emptyList = (): ListState => ({ panes: [], epoch: null, seq: 0 })
+export const emptyList = (): ListState => ({ panes: [], epoch: null, seq: 0, machines: [] })
+
+/** A machine event: its entry replaced (or dropped), its rows marked stale while it is not online. */
+function onMachine(s: ListState, m: MachineInfo & { removed?: boolean }): ListState {
+  if (!m || typeof m.id !== 'string') return s
+  const machines = m.removed
+    ? s.machines.filter((x) => x.id !== m.id)
+    : s.machines.some((x) => x.id === m.id)
+      ? s.machines.map((x) => (x.id === m.id ? m : x))
+      : [...s.machines, m]
+  const stale = m.state !== 'online'
+  const panes = s.panes.map((p) => (p.machine !== m.id ? p : stale ? { ...p, stale: true } : (({ stale: _s, ...rest }) => rest)(p)))
+  return { ...s, machines, panes }
+}
 
 export function reduceEvents(s: ListState, f: any): ListState {
   if (!f || typeof f !== 'object') return s
@@ -67,7 +95,10 @@ export function reduceEvents(s: ListState, f: any): ListState {
         panes: Array.isArray(f.panes) ? f.panes : s.panes,
         epoch: typeof f.epoch === 'string' ? f.epoch : s.epoch,
         seq: typeof f.seq === 'number' ? f.seq : s.seq,
+        machines: Array.isArray(f.machines) ? f.machines : [],
       }
+    case 'machine':
+      return { ...onMachine(s, f.machine), seq: typeof f.seq === 'number' ? f.seq : s.seq }
     case 'pane': {
       const row = f.pane as PaneRow
       if (!row || typeof row.pane_id !== 'string') return s
@@ -97,6 +128,12 @@ export function fromSnapshot(s: ListState, snap: any): ListState {
     return old ? keepCard(old, row) : row
   })
   return { ...s, panes }
+}
+
+/** The list cut by machine: one group per machine (this one first) when there are several, else one group with no machine. */
+export function groupByMachine(panes: PaneRow[], machines: MachineInfo[]): { machine?: MachineInfo; panes: PaneRow[] }[] {
+  if (machines.length < 2) return [{ panes }]
+  return machines.map((m) => ({ machine: m, panes: panes.filter((p) => (m.id === 'local' ? !p.machine : p.machine === m.id)) }))
 }
 
 /** Where to resume /events from after a reconnect. */

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { emptyList, fromSnapshot, paneName, reduceEvents, sinceParam, sortedForList, type PaneRow } from '../src/pane-list'
+import { emptyList, fromSnapshot, groupByMachine, paneName, reduceEvents, sinceParam, sortedForList, type PaneRow } from '../src/pane-list'
 import { staleNotifications } from '../src/stale-notifications'
 
 const row = (id: string, over: Partial<PaneRow> = {}): PaneRow => ({ pane_id: id, agent_kind: 'claude', agent_status: 'idle', state_change_seq: 1, ...over })
@@ -75,4 +75,30 @@ test('stale notifications: a pane that moved on, a new dialog (seq), a gone pane
   ]
   expect(staleNotifications(shown, panes)).toEqual(['b', 'c', 'gone'])
   expect(staleNotifications([n('gothalo:blocked', { group: true, panes: [{ pane_id: 'b' }, { pane_id: 'gone' }] })], panes)).toEqual(['gothalo:blocked'])
+})
+
+test('machines: the hello lists them, a machine event marks its rows stale (and clears it when back), removal drops it; grouping', () => {
+  const local = { id: 'local', label: 'local', state: 'online' as const }
+  const laptop = { id: 'laptop', label: 'laptop', state: 'online' as const }
+  let s = reduceEvents(emptyList(), {
+    type: 'hello',
+    epoch: 'e',
+    seq: 1,
+    panes: [{ pane_id: 'w1:p1' }, { pane_id: 'laptop/w1:p1', machine: 'laptop' }],
+    machines: [local, laptop],
+  })
+  expect(groupByMachine(s.panes, s.machines).map((g) => [g.machine?.id, g.panes.map((p) => p.pane_id)])).toEqual([
+    ['local', ['w1:p1']],
+    ['laptop', ['laptop/w1:p1']],
+  ])
+  s = reduceEvents(s, { type: 'machine', seq: 2, machine: { ...laptop, state: 'offline', last_seen: 5 } })
+  expect(s.panes.map((p) => p.stale)).toEqual([undefined, true])
+  expect(s.machines[1]).toMatchObject({ state: 'offline', last_seen: 5 })
+  s = reduceEvents(s, { type: 'machine', seq: 3, machine: laptop })
+  expect(s.panes.map((p) => p.stale)).toEqual([undefined, undefined])
+  s = reduceEvents(s, { type: 'machine', seq: 4, machine: { id: 'laptop', label: 'laptop', removed: true } })
+  expect([s.machines.map((m) => m.id), s.seq]).toEqual([['local'], 4])
+  // one machine: one group without a machine (no machine words on screen)
+  expect(groupByMachine(s.panes, s.machines)).toEqual([{ panes: s.panes }])
+  expect(reduceEvents(s, { type: 'hello', epoch: 'e', seq: 9, panes: [] }).machines).toEqual([])
 })

@@ -1,0 +1,117 @@
+// A pane route for another machine's pane (`LABEL/PANE`), forwarded to that
+// machine's bridge with the plain pane id (docs/bridge.md "Several machines").
+// The home bridge has checked the phone's scopes; the remote checks its own for
+// this bridge's token and writes its audit row naming the phone (X-Gothalo-Via).
+// Its answer comes back as it is, unless it is not an answer a bridge gives.
+import type { Principal } from '../auth/types'
+import type { AuthStore } from '../auth/types'
+import type { RemoteMachine } from './remote'
+import { splitPaneId } from './target'
+
+const TEXT_TYPE = 'text/plain;charset=utf-8'
+
+/** An answer for the route to give: its status, body (JSON already parsed, text, or bytes) and headers. */
+export interface Forwarded {
+  status: number
+  body: unknown
+  headers: Record<string, string>
+}
+
+const text = (status: number, body: string): Forwarded => ({ status, body, headers: { 'content-type': TEXT_TYPE } })
+
+export const offline = (label: string): Forwarded => text(503, `machine ${label} is offline`)
+
+/** The phone's device name (or `admin`), cut to printable characters, for the remote's audit row. */
+export function viaOf(auth: AuthStore, principal: Principal | undefined): string {
+  if (!principal) return '-'
+  if (principal.kind === 'admin') return 'admin'
+  const name = auth.device(principal.deviceId)?.name ?? principal.deviceId
+  return name.replace(/[^\x20-\x7e]/g, '?').slice(0, 100)
+}
+
+/** The same request for the remote: the pane named plainly, no token of the phone's. */
+export function remoteRequestParts(request: Request, body: unknown, plain: string): { path: string; body?: string | ReadableStream; type?: string } {
+  const url = new URL(request.url)
+  url.searchParams.delete('token')
+  if (plain && url.searchParams.has('pane')) url.searchParams.set('pane', plain)
+  const path = `${url.pathname}${url.search}`
+  if (request.method === 'GET' || request.method === 'HEAD') return { path }
+  const b = body as Record<string, unknown> | undefined
+  if (b && typeof b === 'object' && !Array.isArray(b) && !('unread' in b && Object.isFrozen(b))) {
+    const out = { ...b }
+    if (plain && typeof out.pane === 'string') out.pane = plain
+    if (plain && typeof out.agent === 'string') out.agent = plain
+    return { path, body: JSON.stringify(out), type: 'application/json' }
+  }
+  // a route that reads its own body (an upload): its bytes go on as they came
+  return { path, body: request.body ?? undefined, type: request.headers.get('content-type') ?? undefined }
+}
+
+const PASSED_HEADERS = ['content-type', 'content-disposition', 'content-length', 'x-content-type-options', 'content-security-policy']
+
+export async function forward(m: RemoteMachine, plain: string, request: Request, body: unknown, via: string, signal: AbortSignal): Promise<Forwarded> {
+  if (m.state !== 'online' || !m.base) return offline(m.label)
+  const parts = remoteRequestParts(request, body, plain)
+  const headers: Record<string, string> = m.headers(via)
+  if (parts.type) headers['content-type'] = parts.type
+  const len = request.headers.get('content-length')
+  if (parts.body instanceof ReadableStream && len) headers['content-length'] = len
+  let res: Response
+  try {
+    res = await fetch(`${m.base}${parts.path}`, { method: request.method, headers, body: parts.body, signal, duplex: 'half' } as RequestInit)
+  } catch (e) {
+    if (signal.aborted) return text(504, `machine ${m.label} did not answer in time`)
+    return text(502, `machine ${m.label}: ${(e as Error).message}`)
+  }
+  let bytes: ArrayBuffer
+  try {
+    bytes = await res.arrayBuffer()
+  } catch (e) {
+    if (signal.aborted) return text(504, `machine ${m.label} did not answer in time`)
+    return text(502, `machine ${m.label} went away mid-answer: ${(e as Error).message}`)
+  }
+  const type = res.headers.get('content-type') ?? ''
+  const garbage = () => text(502, `machine ${m.label} answered garbage (${res.status})`)
+  let answer: unknown = new Uint8Array(bytes)
+  if (type.includes('json')) {
+    try {
+      answer = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    } catch {
+      return garbage()
+    }
+  } else if (type.startsWith('text/plain')) answer = new TextDecoder().decode(bytes)
+  else if (!res.headers.has('content-disposition') && !type.startsWith('image/')) return garbage()
+  // the remote's own failure (a 500, its herdr's 502…) is this bridge's 502, with the remote's one line
+  if (res.status >= 500 && res.status !== 503 && res.status !== 504) {
+    const line = new TextDecoder().decode(bytes.slice(0, 300)).split('\n')[0]
+    return text(502, `machine ${m.label}: ${line}`)
+  }
+  if (res.status === 401) return text(502, `machine ${m.label} refused this bridge's token`)
+  const passed: Record<string, string> = {}
+  for (const h of PASSED_HEADERS) {
+    const v = res.headers.get(h)
+    if (v && h !== 'content-length') passed[h] = v
+  }
+  return { status: res.status, body: answer, headers: passed }
+}
+
+/**
+ * The forwarded answer for a request whose target is another machine's pane,
+ * or undefined when the target is this machine's (or names no known machine:
+ * the route's own 404 follows).
+ */
+export function remotePaneAnswer(
+  machines: { get(label: string): RemoteMachine | undefined; size: number } | undefined,
+  auth: AuthStore,
+  target: string,
+  request: Request,
+  body: unknown,
+  principal: Principal | undefined,
+  signal: AbortSignal,
+): Promise<Forwarded> | undefined {
+  if (!machines?.size) return undefined
+  const { machine, pane } = splitPaneId(target)
+  const m = machine ? machines.get(machine) : undefined
+  if (!m) return undefined
+  return forward(m, pane, request, body, viaOf(auth, principal), signal)
+}

@@ -1,0 +1,84 @@
+// Two or three real bridges on one machine: a home bridge that merges the others
+// (its machines.json in a data dir of its own), each with its own fake herdr and HOME.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { runMachinesCommand } from '../../src/cli/machines'
+import { parseSettings } from '../../src/cli/config'
+import type { FakePane } from '../../src/demo/fake-herdr'
+import type { TunnelOptions } from '../../src/machines/ssh'
+import { pairDevice, startBridge, tempDir, type Bridge, type BridgeOptions } from '../support/harness'
+
+export interface Home extends Bridge {
+  dataDir: string
+}
+
+export async function startHome(panes: FakePane[], o: BridgeOptions = {}, tunnel?: TunnelOptions): Promise<Home> {
+  const dataDir = join(tempDir('gothalo-home-'), 'data')
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const b = await startBridge({
+    state: { panes },
+    herdrSocket: true,
+    ...o,
+    deps: { machines: { dataDir, pollMs: 50, backoffMs: { min: 50, max: 400 }, tunnel }, ...o.deps },
+  })
+  return Object.assign(b, { dataDir })
+}
+
+/** `gothalo machines add LABEL <remote> --code <a code made there>`, as the shell would run it. */
+export async function addMachine(home: Home, label: string, remote: Bridge, scopes?: string[]): Promise<string[]> {
+  const { code } = (await (await remote.post('/pair/code', scopes ? { scopes } : {})).json()) as { code: string }
+  const lines: string[] = []
+  const exit = await runMachinesCommand(
+    parseSettings(['machines', 'add', label, remote.base, '--code', code, '--data-dir', home.dataDir], { HOME: '/nonexistent' }),
+    (l) => lines.push(l),
+  )
+  if (exit !== 0) throw new Error(lines.join('\n'))
+  return lines
+}
+
+export async function removeMachine(home: Home, label: string): Promise<void> {
+  const exit = await runMachinesCommand(parseSettings(['machines', 'remove', label, '--data-dir', home.dataDir], { HOME: '/nonexistent' }), () => {})
+  if (exit !== 0) throw new Error(`remove ${label} failed`)
+}
+
+export { pairDevice }
+
+/**
+ * A remote that speaks enough of a bridge to be online (/healthz, WS /events with
+ * one pane) and then misbehaves on the routes `answers` names: garbage, a hang,
+ * an answer cut off mid-way.
+ */
+export function fakeRemote(answers: Record<string, (req: Request) => Response | Promise<Response>>) {
+  const sockets = new Set<{ close(code?: number, reason?: string): void }>()
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req, srv) {
+      const url = new URL(req.url)
+      if (url.pathname === '/pair') return Response.json({ device_id: 'dev_home', token: 'tok_home' })
+      if (url.pathname === '/healthz') return Response.json({ ok: true, version: 'fake' })
+      if (url.pathname === '/events') return srv.upgrade(req) ? undefined : new Response('no', { status: 400 })
+      const a = answers[url.pathname]
+      return a ? a(req) : new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } })
+    },
+    websocket: {
+      open(ws) {
+        sockets.add(ws)
+        const pane = { pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', workspace_label: 'w', tab_label: 't', focused: false, agent_status: 'idle' }
+        ws.send(JSON.stringify({ type: 'hello', protocol: 1, epoch: 'e1', seq: 0, resume: 'new', panes: [pane] }))
+      },
+      message() {},
+      close(ws) {
+        sockets.delete(ws)
+      },
+    },
+  })
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    /** drops every /events socket (the remote going away mid-stream) */
+    dropSockets: () => {
+      for (const s of sockets) s.close(1001, 'going away')
+    },
+    stop: () => server.stop(true),
+  }
+}
