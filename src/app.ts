@@ -22,6 +22,7 @@ import { projectRoutes } from './routes/projects'
 import { changesRoutes } from './routes/changes'
 import { attachmentRoutes } from './routes/attachments'
 import { usageRoutes } from './routes/usage'
+import { historyRoutes } from './routes/history'
 import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
@@ -521,6 +522,7 @@ export function createApp(deps: AppDeps) {
     changesRoutes,
     attachmentRoutes,
     usageRoutes,
+    historyRoutes,
   ]
   for (const routes of guarded) app.use(routes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the

@@ -44,6 +44,8 @@ export interface FoundSession {
   cwd: string
   title: string
   mtimeMs: number
+  /** ms: the session's first record (else its file's birth); GET /sessions' started_ts */
+  startedMs?: number
   file?: string
 }
 
@@ -124,7 +126,7 @@ export class SessionFinder {
       if (!c.head.cwd) continue
       const id = kind === 'claude' ? basename(file, '.jsonl') : kind === 'pi' ? piSessionIdFromPath(file) : codexThreadIdFromPath(file)
       if (!id) continue
-      found.push({ kind, id, cwd: c.head.cwd, title: c.head.title ?? '', mtimeMs: st.mtimeMs, file })
+      found.push({ kind, id, cwd: c.head.cwd, title: c.head.title ?? '', mtimeMs: st.mtimeMs, startedMs: c.head.startedMs, file })
     }
     for (const k of this.cache.keys()) if (!seen.has(k)) this.cache.delete(k)
     for (const s of await this.opencodeSessions()) found.push(s)
@@ -137,7 +139,14 @@ export class SessionFinder {
     try {
       return (await this.opencode.listSessions())
         .filter((s) => !s.parentId)
-        .map((s) => ({ kind: 'opencode' as const, id: s.id, cwd: s.directory, title: titleOf(s.title ?? '') ?? '', mtimeMs: s.timeUpdated }))
+        .map((s) => ({
+          kind: 'opencode' as const,
+          id: s.id,
+          cwd: s.directory,
+          title: titleOf(s.title ?? '') ?? '',
+          mtimeMs: s.timeUpdated,
+          startedMs: s.timeCreated,
+        }))
     } catch {
       return []
     }
@@ -149,7 +158,7 @@ export class SessionFinder {
 }
 
 /** herdr's session reference of a live agent → the session id the listing uses. */
-function liveSessionOf(a: AgentInfo): string | undefined {
+export function liveSessionOf(a: AgentInfo): string | undefined {
   const ref = a.agent_session as { value?: unknown; kind?: unknown } | undefined
   if (!ref || typeof ref.value !== 'string') return undefined
   // pi's reference is the session file's path: its id is in the name
