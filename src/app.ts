@@ -23,6 +23,9 @@ import { changesRoutes } from './routes/changes'
 import { attachmentRoutes } from './routes/attachments'
 import { usageRoutes } from './routes/usage'
 import { historyRoutes } from './routes/history'
+import { searchRoutes } from './routes/search'
+import { SearchIndex } from './search/search-index'
+import { SearchStore } from './search/store'
 import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
@@ -50,6 +53,17 @@ import { HerdrError, type HerdrClient } from './herdr/client'
 import { herdrFailure, notFoundFor } from './routes/edge'
 import type { AgentHomes } from './transcript/source'
 import { isLoopback, createLogger, whoOf, type Logger } from './server/log'
+
+export interface SearchOptions {
+  /** its SQLite file (<data dir>/search.db), or ':memory:' */
+  path: string
+  /** how often the sessions are looked over (default 1 s) */
+  pollMs?: number
+  /** the first pass waits this long after the start, so the first connects go first (default 3 s) */
+  startAfterMs?: number
+  /** SQLite's max_page_count (tests: a full disk) */
+  maxPages?: number
+}
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -91,6 +105,8 @@ export interface AppDeps {
    * indexes each transcript again on its first connect.
    */
   indexCacheDir?: string
+  /** the search index over every past conversation (src/search/); absent: GET /search answers 503 */
+  search?: SearchOptions
   /**
    * Read herdr as soon as the app is built and keep watching for
    * timing.herdrLingerMs: after a bridge restart, the phones that reconnect
@@ -261,6 +277,19 @@ export function createApp(deps: AppDeps) {
       installed: deps.agentInstalled ?? ((kind) => Bun.which(kind) !== null),
     },
   }
+  if (deps.search) {
+    ctx.search = new SearchIndex({
+      store: new SearchStore(deps.search.path, log, { maxPages: deps.search.maxPages }),
+      finder: new SessionFinder(deps.homes),
+      roots: ctx.projects.roots,
+      sources,
+      jsonl,
+      log,
+      pollMs: deps.search.pollMs,
+    })
+  }
+  if (ctx.search) counters.search = ctx.search.counters
+  const searchFirst = ctx.search && setTimeout(() => ctx.search?.start(), deps.search?.startAfterMs ?? 3000)
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
     logger.info('device revoked', { device: id, sockets_closed: closed })
@@ -523,6 +552,7 @@ export function createApp(deps: AppDeps) {
     attachmentRoutes,
     usageRoutes,
     historyRoutes,
+    searchRoutes,
   ]
   for (const routes of guarded) app.use(routes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
@@ -536,6 +566,8 @@ export function createApp(deps: AppDeps) {
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
     clearTimeout(pruneFirst)
+    clearTimeout(searchFirst)
+    await ctx.search?.close()
     ctx.projects.later.close()
     ctx.projects.finder.close()
     clearInterval(pruneDaily)

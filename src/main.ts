@@ -100,6 +100,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       version: VERSION,
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
+      search: { path: join(dataDir, 'search.db') },
       watchAtStart: true,
       warmUp: true,
     })

@@ -7,17 +7,13 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ADMIN, FrameQueue, startBridge, waitFor, WS_HANDSHAKE, type Bridge } from '../support/harness'
 import { agentPane, connect, FAST, pageToStart, readOpening } from '../support/transcript-socket'
-import { historyHome, type HistoryHome } from '../support/history-home'
+import { historyHome, piUserLine, type HistoryHome } from '../support/history-home'
 
 let b: Bridge
 let h: HistoryHome
 let opencodeId = ''
 const BIG_ID = '01a30000-0000-7000-8000-000000000001'
 let bigFile = ''
-
-/** A pi user message record: one entry. */
-export const piUserLine = (i: number, text: string) =>
-  `${JSON.stringify({ type: 'message', id: `m${i}`, parentId: i > 1 ? `m${i - 1}` : null, timestamp: new Date(Date.UTC(2026, 11, 3, 0, 0, i)).toISOString(), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.UTC(2026, 11, 3, 0, 0, i) } })}\n`
 
 beforeAll(async () => {
   h = historyHome()

@@ -60,3 +60,7 @@ export function historyHome(): HistoryHome {
   }
   return { home, homes, dirs, files, ids }
 }
+
+/** A pi user message record: one entry. */
+export const piUserLine = (i: number, text: string) =>
+  `${JSON.stringify({ type: 'message', id: `m${i}`, parentId: i > 1 ? `m${i - 1}` : null, timestamp: new Date(Date.UTC(2026, 11, 3, 0, 0, i)).toISOString(), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.UTC(2026, 11, 3, 0, 0, i) } })}\n`

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path'
 import type { Entry } from '../entry'
 import type { Timeline } from '../timeline'
-import { JsonlFile, newJsonlCounters, type JsonlCounters, type JsonlFileOptions } from './jsonl-file'
+import { JsonlFile, newJsonlCounters, type JsonlCounters, type JsonlFileOptions, type LineTap } from './jsonl-file'
 import type { LineNormalizer } from './normalizer'
 import { ReadBuffer } from './read-buffer'
 
@@ -54,6 +54,12 @@ export class JsonlFiles {
   private readonly released: JsonlFile[] = []
   private readonly normalizerIds = new WeakMap<LineNormalizer, number>()
   private nextNormalizerId = 1
+  /** fed by every file's index pass and tail (the search index); set once by the app */
+  tap: LineTap | undefined
+  private readonly tapOfFiles: LineTap = {
+    lines: (...a) => this.tap?.lines(...a),
+    reset: (path) => this.tap?.reset(path),
+  }
 
   constructor(settings: Partial<JsonlCacheSettings> = {}) {
     this.settings = { keepAliveMs: 60_000, maxFiles: 8, ...settings }
@@ -73,7 +79,13 @@ export class JsonlFiles {
     const key = this.keyOf(abs, normalize, opts.normalizerId)
     let file = this.files.get(key)
     if (!file) {
-      file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId, counters: this.counters, readBuffer: this.readBuffer })
+      file = new JsonlFile(abs, normalize, {
+        ...opts,
+        cacheKey: opts.cacheKey ?? opts.normalizerId,
+        counters: this.counters,
+        readBuffer: this.readBuffer,
+        tap: this.tapOfFiles,
+      })
       this.files.set(key, file)
     }
     this.retain(file)

@@ -1,0 +1,391 @@
+// The search index over every past conversation (docs/bridge.md, "Every past
+// conversation: history and search"). Fed by the transcripts' own index pass and
+// tail (a LineTap on the app's JsonlFiles: the bytes a pass reads for the line
+// index are the bytes the search index takes its text from, never read again).
+// In the background it walks every session the finder lists, oldest work first:
+// a session file not indexed to its end is opened through its kind's source (so
+// its transcript index is built, and cached, by the same pass), and what a pass
+// did not read (an index loaded from the cache) is read back by seq. A file that
+// is gone is dropped; one with another inode, or shorter than indexed, is
+// indexed again. Progress and the offsets live in the store, so a restart goes
+// on from where it stopped.
+import { statSync } from 'node:fs'
+import type { AgentInfo } from '../herdr/types'
+import { agentShowing } from '../history/session-open'
+import { livePanes } from '../history/sessions'
+import type { FoundSession, SessionFinder } from '../projects/listing'
+import { insideRoots, type Roots } from '../projects/roots'
+import type { Draft } from '../transcript/entry'
+import type { LineTap } from '../transcript/jsonl/jsonl-file'
+import type { LineIndex } from '../transcript/jsonl/line-index'
+import type { LineNormalizer } from '../transcript/jsonl/normalizer'
+import type { JsonlFiles } from '../transcript/jsonl/timeline'
+import type { SourceRegistry } from '../transcript/sources'
+import { isDiskFull, SEQ_SPAN, type FileRow, type IndexedEntry, type SearchStore } from './store'
+import { searchText, snippetOf, type ParsedQuery } from './text'
+
+export interface SearchIndexDeps {
+  store: SearchStore
+  finder: SessionFinder
+  roots: Roots
+  sources: SourceRegistry
+  jsonl: JsonlFiles
+  log: (m: string) => void
+  /** how often the sessions are looked over for new and grown ones (default 1 s) */
+  pollMs?: number
+  /** how long new entries wait to be written together (default 100 ms) */
+  flushMs?: number
+}
+
+export interface SearchResult {
+  agent_kind: string
+  session_id: string
+  project: string
+  title: string
+  seq: number
+  ts: string
+  role: string
+  snippet: string
+  matches: [number, number][]
+  pane_id?: string
+}
+
+export interface SearchFilters {
+  kind?: string
+  project?: string
+  sinceMs?: number
+  limit: number
+}
+
+/** What the index counts, for tests and the bench. */
+export const newSearchCounters = () => ({ passes: 0, entriesWritten: 0, bytesTapped: 0, readBack: 0 })
+export type SearchCounters = ReturnType<typeof newSearchCounters>
+
+const tsOf = (d: Draft, fallback: number): number => {
+  const t = d.ts === undefined ? Number.NaN : Date.parse(d.ts)
+  return Number.isFinite(t) ? t : fallback
+}
+
+export class SearchIndex implements LineTap {
+  private readonly byPath = new Map<string, FileRow>()
+  private readonly byId = new Map<number, FileRow>()
+  private readonly pending = new Map<number, IndexedEntry[]>()
+  private flushTimer: ReturnType<typeof setTimeout> | undefined
+  private loop: ReturnType<typeof setTimeout> | undefined
+  private running: Promise<void> | undefined
+  private closed = false
+  /** a write was refused (disk full): results may miss entries */
+  incomplete = false
+  readonly counters: SearchCounters = newSearchCounters()
+  private passWaiters: { target: number; res: () => void }[] = []
+  /** background passes begun */
+  private started = 0
+
+  constructor(private readonly deps: SearchIndexDeps) {
+    for (const f of deps.store.files()) this.remember(f)
+    deps.jsonl.tap = this
+  }
+
+  private remember(f: FileRow): void {
+    this.byPath.set(f.path, f)
+    this.byId.set(f.id, f)
+  }
+
+  /** Starts the background passes (the first at once). */
+  start(): void {
+    if (this.closed || this.running) return
+    clearTimeout(this.loop)
+    this.loop = undefined
+    const n = ++this.started
+    this.running = this.pass()
+      .catch((e) => this.deps.log(`search index: ${(e as Error)?.stack ?? e}`))
+      .finally(() => {
+        this.running = undefined
+        this.passWaiters = this.passWaiters.filter((w) => (w.target <= n ? (w.res(), false) : true))
+        if (!this.closed) this.loop = setTimeout(() => this.start(), this.deps.pollMs ?? 1000)
+      })
+  }
+
+  /** Resolves once a pass that began after this call has ended (tests await it rather than sleep). */
+  nextPass(): Promise<void> {
+    return new Promise((res) => this.passWaiters.push({ target: this.started + 1, res }))
+  }
+
+  /** {files indexed to their end, of all the sessions known}. */
+  progress(): { files: number; of: number } {
+    let files = 0
+    for (const f of this.byPath.values()) if (f.offset >= f.size) files++
+    return { files, of: this.byPath.size }
+  }
+
+  /** One look over every session: new ones added, gone ones dropped, grown ones indexed. */
+  private async pass(): Promise<void> {
+    this.counters.passes++
+    const found = await this.deps.finder.find()
+    const seen = new Set<string>()
+    const work: { s: FoundSession; f: FileRow }[] = []
+    for (const s of found) {
+      if (!insideRoots(s.cwd, this.deps.roots)) continue
+      const key = s.file ?? `${s.kind}:${s.id}`
+      let size = s.mtimeMs
+      let ino = 0
+      if (s.file) {
+        try {
+          const st = statSync(s.file)
+          size = st.size
+          ino = st.ino
+        } catch {
+          continue // gone since it was listed: dropped below
+        }
+      }
+      seen.add(key)
+      let f = this.byPath.get(key)
+      if (!f) {
+        f = this.write(() =>
+          this.deps.store.addFile({
+            path: key,
+            kind: s.kind,
+            session_id: s.id,
+            project: s.cwd,
+            title: s.title,
+            ino,
+            offset: 0,
+            seq: 0,
+            size,
+            mtime_ms: s.mtimeMs,
+          }),
+        )
+        if (!f) continue
+        this.remember(f)
+      } else if (f.ino !== ino || (s.file !== undefined && size < f.offset)) {
+        this.reset(key) // another file at the path, or cut short: indexed again
+        f.ino = ino
+      }
+      f.size = size
+      f.project = s.cwd
+      f.title = s.title
+      f.mtime_ms = s.mtimeMs
+      if (f.offset < size) work.push({ s, f })
+    }
+    for (const f of [...this.byPath.values()]) {
+      if (seen.has(f.path)) continue
+      this.pending.delete(f.id)
+      this.byPath.delete(f.path)
+      this.byId.delete(f.id)
+      this.write(() => this.deps.store.dropFile(f.id))
+    }
+    // the sessions used last first: what a phone searches for is mostly recent
+    work.sort((a, b) => b.s.mtimeMs - a.s.mtimeMs)
+    for (const { s, f } of work) {
+      if (this.closed) return
+      await this.indexOne(s, f)
+      this.flush()
+    }
+    this.flush()
+  }
+
+  /** Brings one session's entries up to its end: its kind's source opens it (the pass feeds the tap). */
+  private async indexOne(s: FoundSession, f: FileRow): Promise<void> {
+    const size = f.size
+    const source = this.deps.sources.forKind(s.kind)
+    if (!source) return
+    let resolved
+    try {
+      resolved = await source.resolve(agentShowing(s, ''), {})
+    } catch (e) {
+      this.deps.log(`search index ${f.path}: ${(e as Error)?.message ?? e}`)
+      return
+    }
+    if (!resolved.ok) return
+    const tl = resolved.timeline
+    try {
+      if (resolved.sessionId !== s.id) return
+      // What the pass did not read for the tap (an index from the cache, opencode's store): read back by seq.
+      const total = tl.total()
+      for (let from = f.seq + 1; from <= total && !this.closed; from += 500) {
+        const entries = await tl.read(from, Math.min(total, from + 499))
+        this.counters.readBack += entries.length
+        this.take(f, entries, s.mtimeMs)
+      }
+      f.offset = Math.max(f.offset, size)
+      this.queue(f, [])
+    } finally {
+      tl.release()
+    }
+  }
+
+  /** Entries (placed) of a file, in seq order, past what it holds. */
+  private take(f: FileRow, entries: (Draft & { seq: number })[], fallbackTs: number): void {
+    const out: IndexedEntry[] = []
+    for (const e of entries) {
+      if (e.seq <= f.seq) continue
+      f.seq = e.seq
+      const text = searchText(e)
+      if (text) out.push({ seq: e.seq, ts: tsOf(e, fallbackTs), role: e.role, text })
+    }
+    this.queue(f, out)
+  }
+
+  /** LineTap: rows just indexed by a file's pass or tail, from the same buffer. */
+  lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number): void {
+    const f = this.byPath.get(path)
+    if (!f) return
+    // a pass that starts past what the index holds (its line index came from the cache) leaves a gap: the background reads it back
+    if (index.before(fromRow) > f.seq) return
+    const out: IndexedEntry[] = []
+    for (let r = fromRow; r < index.rows; r++) {
+      const first = index.before(r) + 1
+      const n = index.cum[r]! - first + 1
+      if (first + n - 1 <= f.seq) continue
+      const start = index.starts[r]!
+      const line = buf.toString('utf8', start - base, index.ends[r]! - base)
+      this.counters.bytesTapped += line.length
+      let drafts: Draft[]
+      try {
+        drafts = normalize(line, start)
+      } catch {
+        drafts = []
+      }
+      for (let i = 0; i < Math.min(n, drafts.length); i++) {
+        const seq = first + i
+        if (seq <= f.seq) continue
+        const text = searchText(drafts[i]!)
+        if (text) out.push({ seq, ts: tsOf(drafts[i]!, f.mtime_ms), role: drafts[i]!.role, text })
+      }
+      f.seq = Math.max(f.seq, first + n - 1)
+    }
+    f.offset = Math.max(f.offset, index.scanned)
+    if (f.offset > f.size) f.size = f.offset
+    this.queue(f, out)
+  }
+
+  /** LineTap: the file is indexed again from its start. */
+  reset(path: string): void {
+    const f = this.byPath.get(path)
+    if (!f) return
+    this.pending.delete(f.id)
+    f.offset = 0
+    f.seq = 0
+    this.write(() => this.deps.store.dropFile(f.id, true))
+    this.queue(f, [])
+  }
+
+  private queue(f: FileRow, entries: IndexedEntry[]): void {
+    const held = this.pending.get(f.id)
+    if (held) for (const e of entries) held.push(e)
+    else this.pending.set(f.id, entries)
+    if (!this.flushTimer && !this.closed) this.flushTimer = setTimeout(() => this.flush(), this.deps.flushMs ?? 100)
+  }
+
+  /** Writes what is pending in one transaction. */
+  flush(): void {
+    clearTimeout(this.flushTimer)
+    this.flushTimer = undefined
+    if (this.pending.size === 0) return
+    const batch: { file: FileRow; entries: IndexedEntry[] }[] = []
+    for (const [id, entries] of this.pending) {
+      const file = this.byId.get(id)
+      if (file) batch.push({ file, entries })
+    }
+    this.pending.clear()
+    if (this.write(() => this.deps.store.write(batch)) !== undefined) for (const b of batch) this.counters.entriesWritten += b.entries.length
+  }
+
+  /** A store write; a refused one (disk full) marks the index incomplete and costs nothing else. */
+  private write<T>(f: () => T): T | undefined {
+    try {
+      return f() ?? (true as T)
+    } catch (e) {
+      if (!this.incomplete) this.deps.log(`search index: a write failed (${(e as Error)?.message ?? e}): search results are incomplete`)
+      this.incomplete = true
+      if (!isDiskFull(e)) this.deps.log(`search index: ${(e as Error)?.stack ?? e}`)
+      return undefined
+    }
+  }
+
+  /** The best hits for a query, each with its snippet read back from its session. */
+  async search(q: ParsedQuery, filters: SearchFilters, agents: AgentInfo[]): Promise<SearchResult[]> {
+    this.flush()
+    const hits = this.deps.store.search(q.match, filters)
+    const live = livePanes(agents)
+    const bySession = new Map<number, { seq: number; i: number }[]>()
+    hits.forEach((h, i) => {
+      const list = bySession.get(h.file) ?? []
+      list.push({ seq: h.rid % SEQ_SPAN, i })
+      bySession.set(h.file, list)
+    })
+    const out: (SearchResult | undefined)[] = new Array(hits.length)
+    for (const [id, wanted] of bySession) {
+      const f = this.byId.get(id)
+      if (!f) continue
+      const texts = await this.readBack(
+        f,
+        wanted.map((w) => w.seq),
+      )
+      for (const w of wanted) {
+        const text = texts.get(w.seq)
+        // the session changed since it was indexed: this hit is not there any more
+        if (text === undefined) continue
+        const { snippet, matches } = snippetOf(text, q.terms)
+        const h = hits[w.i]!
+        const r: SearchResult = {
+          agent_kind: f.kind,
+          session_id: f.session_id,
+          project: f.project,
+          title: f.title,
+          seq: w.seq,
+          ts: new Date(h.ts).toISOString(),
+          role: h.role,
+          snippet,
+          matches,
+        }
+        const pane = live.get(`${f.kind}\u0000${f.session_id}`)
+        if (pane) r.pane_id = pane
+        out[w.i] = r
+      }
+    }
+    return out.filter((r): r is SearchResult => r !== undefined)
+  }
+
+  /** The searchable text of some entries of a session, through its transcript (the line index, not a scan). */
+  private async readBack(f: FileRow, seqs: number[]): Promise<Map<number, string>> {
+    const texts = new Map<number, string>()
+    const source = this.deps.sources.forKind(f.kind)
+    if (!source) return texts
+    const s: FoundSession = {
+      kind: f.kind as FoundSession['kind'],
+      id: f.session_id,
+      cwd: f.project,
+      title: f.title,
+      mtimeMs: f.mtime_ms,
+      file: f.path.startsWith('/') ? f.path : undefined,
+    }
+    let resolved
+    try {
+      resolved = await source.resolve(agentShowing(s, ''), {})
+    } catch {
+      return texts
+    }
+    if (!resolved.ok) return texts
+    try {
+      if (resolved.sessionId !== f.session_id) return texts
+      for (const seq of seqs) {
+        const [e] = await resolved.timeline.read(seq, seq)
+        const text = e && searchText(e)
+        if (text) texts.set(seq, text)
+      }
+    } finally {
+      resolved.timeline.release()
+    }
+    return texts
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.loop)
+    await this.running
+    this.flush()
+    if (this.deps.jsonl.tap === this) this.deps.jsonl.tap = undefined
+    this.deps.store.close()
+  }
+}
