@@ -19,6 +19,7 @@ const BENCHES = [
   'projects.ts',
   'changes.ts',
   'usage.ts',
+  'search.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []

@@ -61,6 +61,13 @@ export interface SearchFilters {
 export const newSearchCounters = () => ({ passes: 0, entriesWritten: 0, bytesTapped: 0, readBack: 0 })
 export type SearchCounters = ReturnType<typeof newSearchCounters>
 
+/** bytes of tapped lines that may wait to be normalized; past it the pass waits */
+const TAP_QUEUE_MAX = 32 * 1024 * 1024
+/** how long one slice of that normalizing may hold the event loop */
+const SLICE_MS = 6
+/** entries written in one transaction */
+const FLUSH_MAX = 2000
+
 const tsOf = (d: Draft, fallback: number): number => {
   const t = d.ts === undefined ? Number.NaN : Date.parse(d.ts)
   return Number.isFinite(t) ? t : fallback
@@ -71,6 +78,10 @@ export class SearchIndex implements LineTap {
   private readonly byId = new Map<number, FileRow>()
   private readonly pending = new Map<number, IndexedEntry[]>()
   private flushTimer: ReturnType<typeof setTimeout> | undefined
+  /** lines the passes handed over, not normalized yet (their bytes copied) */
+  private tapped: { f: FileRow; normalize: LineNormalizer; first: number; last: number; start: number; bytes: Buffer; after: number }[] = []
+  private tappedBytes = 0
+  private tapTimer: ReturnType<typeof setTimeout> | undefined
   private loop: ReturnType<typeof setTimeout> | undefined
   private running: Promise<void> | undefined
   private closed = false
@@ -80,6 +91,11 @@ export class SearchIndex implements LineTap {
   private passWaiters: { target: number; res: () => void }[] = []
   /** background passes begun */
   private started = 0
+
+  /** the SQLite side (the bench checkpoints it to weigh the file) */
+  get store(): SearchStore {
+    return this.deps.store
+  }
 
   constructor(private readonly deps: SearchIndexDeps) {
     for (const f of deps.store.files()) this.remember(f)
@@ -226,37 +242,69 @@ export class SearchIndex implements LineTap {
     this.queue(f, out)
   }
 
-  /** LineTap: rows just indexed by a file's pass or tail, from the same buffer. */
+  /**
+   * LineTap: rows just indexed by a file's pass or tail, from the same buffer.
+   * Their bytes are copied and normalized later in slices of a few milliseconds
+   * (the pass must not hold the event loop any longer than it does alone); past
+   * TAP_QUEUE_MAX bytes waiting, the pass waits for them (normalized at once).
+   */
   lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number): void {
     const f = this.byPath.get(path)
     if (!f) return
     // a pass that starts past what the index holds (its line index came from the cache) leaves a gap: the background reads it back
     if (index.before(fromRow) > f.seq) return
-    const out: IndexedEntry[] = []
     for (let r = fromRow; r < index.rows; r++) {
       const first = index.before(r) + 1
-      const n = index.cum[r]! - first + 1
-      if (first + n - 1 <= f.seq) continue
+      const last = index.cum[r]!
+      if (last <= f.seq) continue
       const start = index.starts[r]!
-      const line = buf.toString('utf8', start - base, index.ends[r]! - base)
-      this.counters.bytesTapped += line.length
-      let drafts: Draft[]
-      try {
-        drafts = normalize(line, start)
-      } catch {
-        drafts = []
-      }
-      for (let i = 0; i < Math.min(n, drafts.length); i++) {
-        const seq = first + i
-        if (seq <= f.seq) continue
-        const text = searchText(drafts[i]!)
-        if (text) out.push({ seq, ts: tsOf(drafts[i]!, f.mtime_ms), role: drafts[i]!.role, text })
-      }
-      f.seq = Math.max(f.seq, first + n - 1)
+      const bytes = Buffer.from(buf.subarray(start - base, index.ends[r]! - base))
+      this.tapped.push({ f, normalize, first, last, start, bytes, after: f.seq })
+      this.tappedBytes += bytes.length
+      this.counters.bytesTapped += bytes.length
+      f.seq = last
     }
     f.offset = Math.max(f.offset, index.scanned)
     if (f.offset > f.size) f.size = f.offset
-    this.queue(f, out)
+    if (this.tappedBytes > TAP_QUEUE_MAX) this.normalizeTapped(Number.POSITIVE_INFINITY)
+    else this.scheduleTapped()
+  }
+
+  private scheduleTapped(): void {
+    if (this.tapTimer || this.closed || this.tapped.length === 0) return
+    this.tapTimer = setTimeout(() => {
+      this.tapTimer = undefined
+      this.normalizeTapped(SLICE_MS)
+      this.scheduleTapped()
+    }, 0)
+  }
+
+  /** Normalizes tapped lines for up to `budgetMs`, queueing their searchable text. */
+  private normalizeTapped(budgetMs: number): void {
+    const t0 = performance.now()
+    const out = new Map<FileRow, IndexedEntry[]>()
+    let i = 0
+    for (; i < this.tapped.length; i++) {
+      if ((i & 15) === 0 && performance.now() - t0 > budgetMs) break
+      const t = this.tapped[i]!
+      this.tappedBytes -= t.bytes.length
+      let drafts: Draft[]
+      try {
+        drafts = t.normalize(t.bytes.toString('utf8'), t.start)
+      } catch {
+        drafts = []
+      }
+      let list = out.get(t.f)
+      if (!list) out.set(t.f, (list = []))
+      for (let k = 0; k < Math.min(t.last - t.first + 1, drafts.length); k++) {
+        const seq = t.first + k
+        if (seq <= t.after) continue
+        const text = searchText(drafts[k]!)
+        if (text) list.push({ seq, ts: tsOf(drafts[k]!, t.f.mtime_ms), role: drafts[k]!.role, text })
+      }
+    }
+    this.tapped.splice(0, i)
+    for (const [f, entries] of out) this.queue(f, entries)
   }
 
   /** LineTap: the file is indexed again from its start. */
@@ -264,10 +312,17 @@ export class SearchIndex implements LineTap {
     const f = this.byPath.get(path)
     if (!f) return
     this.pending.delete(f.id)
+    this.dropTapped(f)
     f.offset = 0
     f.seq = 0
     this.write(() => this.deps.store.dropFile(f.id, true))
     this.queue(f, [])
+  }
+
+  private dropTapped(f: FileRow): void {
+    const kept = this.tapped.filter((t) => t.f !== f)
+    for (const t of this.tapped) if (t.f === f) this.tappedBytes -= t.bytes.length
+    this.tapped = kept
   }
 
   private queue(f: FileRow, entries: IndexedEntry[]): void {
@@ -277,18 +332,31 @@ export class SearchIndex implements LineTap {
     if (!this.flushTimer && !this.closed) this.flushTimer = setTimeout(() => this.flush(), this.deps.flushMs ?? 100)
   }
 
-  /** Writes what is pending in one transaction. */
-  flush(): void {
+  /**
+   * Writes what is pending, in transactions of at most FLUSH_MAX entries a
+   * turn (a whole file's at once held the event loop for a tenth of a second).
+   */
+  flush(all = false): void {
     clearTimeout(this.flushTimer)
     this.flushTimer = undefined
-    if (this.pending.size === 0) return
-    const batch: { file: FileRow; entries: IndexedEntry[] }[] = []
-    for (const [id, entries] of this.pending) {
-      const file = this.byId.get(id)
-      if (file) batch.push({ file, entries })
+    while (this.pending.size > 0) {
+      const batch: { file: FileRow; entries: IndexedEntry[] }[] = []
+      let n = 0
+      for (const [id, entries] of this.pending) {
+        const file = this.byId.get(id)
+        const take = entries.length <= FLUSH_MAX - n ? entries.length : Math.max(0, FLUSH_MAX - n)
+        if (take === 0 && entries.length > 0) break
+        if (file) batch.push({ file, entries: take === entries.length ? entries : entries.slice(0, take) })
+        if (take === entries.length) this.pending.delete(id)
+        else this.pending.set(id, entries.slice(take))
+        n += take
+      }
+      if (this.write(() => this.deps.store.write(batch)) !== undefined) for (const b of batch) this.counters.entriesWritten += b.entries.length
+      if (!all && this.pending.size > 0) {
+        if (!this.closed) this.flushTimer = setTimeout(() => this.flush(), 0)
+        return
+      }
     }
-    this.pending.clear()
-    if (this.write(() => this.deps.store.write(batch)) !== undefined) for (const b of batch) this.counters.entriesWritten += b.entries.length
   }
 
   /** A store write; a refused one (disk full) marks the index incomplete and costs nothing else. */
@@ -305,7 +373,7 @@ export class SearchIndex implements LineTap {
 
   /** The best hits for a query, each with its snippet read back from its session. */
   async search(q: ParsedQuery, filters: SearchFilters, agents: AgentInfo[]): Promise<SearchResult[]> {
-    this.flush()
+    this.flush(true)
     const hits = this.deps.store.search(q.match, filters)
     const live = livePanes(agents)
     const bySession = new Map<number, { seq: number; i: number }[]>()
@@ -384,7 +452,9 @@ export class SearchIndex implements LineTap {
     this.closed = true
     clearTimeout(this.loop)
     await this.running
-    this.flush()
+    clearTimeout(this.tapTimer)
+    this.normalizeTapped(Number.POSITIVE_INFINITY)
+    this.flush(true)
     if (this.deps.jsonl.tap === this) this.deps.jsonl.tap = undefined
     this.deps.store.close()
   }
