@@ -202,6 +202,20 @@ export class TranscriptStream {
     this.kick()
   }
 
+  /**
+   * What every request does first: a read ahead not yet run is dropped (this
+   * request decides what comes next), and one that comes before the opening
+   * sequence is queued (hello, the first page and backlog_complete go first,
+   * whenever a request comes). True when it was queued.
+   */
+  private heldBack(req: LoadOlder | LoadNewer): boolean {
+    this.cancelReadAhead()
+    if (this.opened) return false
+    this.early.push(req)
+    this.flowControl()
+    return true
+  }
+
   /** Services a client frame: load_older or load_newer. */
   request(req: LoadOlder | LoadNewer): void {
     if (req.type === 'load_newer') this.loadNewer(req)
@@ -214,12 +228,7 @@ export class TranscriptStream {
    * lets a held live tail flow from just past it.
    */
   loadNewer(req: LoadNewer): void {
-    this.cancelReadAhead()
-    if (!this.opened) {
-      this.early.push(req)
-      this.flowControl()
-      return
-    }
+    if (this.heldBack(req)) return
     const gen = this.gen
     const limit = !req.limit ? LIMITS.olderPageDefault : Math.min(req.limit, LIMITS.olderPageMax)
     const total = this.timeline.total()
@@ -255,13 +264,7 @@ export class TranscriptStream {
 
   /** Services a load_older control frame. */
   loadOlder(req: LoadOlder): void {
-    this.cancelReadAhead() // the reader asked before it ran: this request decides what comes next
-    if (!this.opened) {
-      // hello, the newest page and backlog_complete go first, whenever a request comes
-      this.early.push(req)
-      this.flowControl()
-      return
-    }
+    if (this.heldBack(req)) return
     const gen = this.gen
     const limit = !req.limit ? LIMITS.olderPageDefault : Math.min(req.limit, LIMITS.olderPageMax)
     const to = Math.min(req.before_seq - 1, this.timeline.total())
