@@ -47,7 +47,7 @@ export function historyRoutes(ctx: Ctx) {
       if (before === undefined && query.before) return status(400, 'before: the `next` of the previous page, or an ISO 8601 time')
       const project = query.project === undefined || query.project === '' ? undefined : query.project
       const snap = ctx.watch.latest() ?? (await ctx.herdr.snapshot().catch(() => undefined))
-      return pastSessions(await p.finder.find(), snap?.agents ?? [], p.roots, { kind, project, before, limit })
+      return pastSessions(await p.finder.find(), snap?.agents ?? [], p.roots, { kind, project, before, limit }, ctx.search?.entriesOf)
     },
     {
       query: t.Object({

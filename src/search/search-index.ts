@@ -127,6 +127,12 @@ export class SearchIndex implements LineTap {
     return new Promise((res) => this.passWaiters.push({ target: this.started + 1, res }))
   }
 
+  /** A session's entries, when it is indexed to its end (GET /sessions' `entries`). */
+  entriesOf = (s: FoundSession): number | undefined => {
+    const f = this.byPath.get(s.file ?? `${s.kind}:${s.id}`)
+    return f && f.offset >= f.size && f.seq > 0 ? f.seq : undefined
+  }
+
   /** {files indexed to their end, of all the sessions known}. */
   progress(): { files: number; of: number } {
     let files = 0

@@ -143,6 +143,16 @@ describe('GET /search', () => {
     expect(and.results.every((r) => r.snippet.toLowerCase().includes('and'))).toBe(true)
   })
 
+  test("GET /sessions gives an indexed session's entries: what its transcript holds", async () => {
+    const { sessions } = (await b.json('/sessions?kind=pi')) as { sessions: { session_id: string; entries?: number }[] }
+    const pi = sessions.find((s) => s.session_id === h.ids.pi)!
+    const q = new FrameQueue(`${b.wsBase}/agent-transcript?session=${encodeURIComponent(`pi:${h.ids.pi}`)}&token=${ADMIN}`)
+    await q.opened
+    const o = await readOpening(q)
+    q.close()
+    expect(pi.entries).toBe(o.hello.total)
+  })
+
   test('scope: read; no token is 401', async () => {
     expect((await b.get('/search?q=quick', null)).status).toBe(401)
     const { token } = await pairDevice(b, 'reader', ['read'])
