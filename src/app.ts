@@ -65,6 +65,16 @@ export interface SearchOptions {
   maxPages?: number
 }
 
+/** The search index's file; one that cannot be opened or made (a full or read-only disk) leaves the index in memory, with a log line. */
+function openSearchStore(o: SearchOptions, log: (m: string) => void): SearchStore {
+  try {
+    return new SearchStore(o.path, log, { maxPages: o.maxPages })
+  } catch (e) {
+    log(`search index ${o.path} cannot be opened (${(e as Error).message}): kept in memory until the next start`)
+    return new SearchStore(':memory:', log)
+  }
+}
+
 export interface AppDeps {
   herdr: HerdrClient
   auth: AuthStore
@@ -279,7 +289,7 @@ export function createApp(deps: AppDeps) {
   }
   if (deps.search) {
     ctx.search = new SearchIndex({
-      store: new SearchStore(deps.search.path, log, { maxPages: deps.search.maxPages }),
+      store: openSearchStore(deps.search, log),
       finder: new SessionFinder(deps.homes),
       roots: ctx.projects.roots,
       sources,
