@@ -18,7 +18,7 @@ export interface SessionHead {
 
 export type FileKind = 'claude' | 'pi' | 'codex'
 
-const NORMALIZERS: Record<FileKind, LineNormalizer> = { claude: normalizeClaudeLine, pi: normalizePiLine, codex: normalizeCodexLine }
+export const NORMALIZERS: Record<FileKind, LineNormalizer> = { claude: normalizeClaudeLine, pi: normalizePiLine, codex: normalizeCodexLine }
 
 /** One line, at most TITLE_MAX characters (an ellipsis marks the cut). */
 export function titleOf(text: string): string | undefined {

@@ -9,7 +9,10 @@
 // is gone is dropped; one with another inode, or shorter than indexed, is
 // indexed again. Progress and the offsets live in the store, so a restart goes
 // on from where it stopped.
-import { statSync } from 'node:fs'
+import { constants, statSync } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
+import { NORMALIZERS, type FileKind } from '../projects/heads'
+import { MAX_LINE_BYTES } from '../transcript/jsonl/jsonl-file'
 import type { AgentInfo } from '../herdr/types'
 import { agentShowing } from '../history/session-open'
 import { livePanes } from '../history/sessions'
@@ -58,7 +61,7 @@ export interface SearchFilters {
 }
 
 /** What the index counts, for tests and the bench. */
-export const newSearchCounters = () => ({ passes: 0, entriesWritten: 0, bytesTapped: 0, readBack: 0 })
+export const newSearchCounters = () => ({ passes: 0, entriesWritten: 0, bytesTapped: 0, readBack: 0, snippetLines: 0 })
 export type SearchCounters = ReturnType<typeof newSearchCounters>
 
 /** bytes of tapped lines that may wait to be normalized; past it the pass waits */
@@ -67,6 +70,33 @@ const TAP_QUEUE_MAX = 32 * 1024 * 1024
 const SLICE_MS = 6
 /** entries written in one transaction */
 const FLUSH_MAX = 2000
+
+/** a hit to read back: its seq, its place in the results, its line */
+interface Wanted {
+  seq: number
+  i: number
+  off: number
+  nth: number
+}
+
+/** The line starting at `off` (a line over MAX_LINE_BYTES is not read: undefined). */
+async function lineAt(fh: FileHandle, off: number): Promise<string | undefined> {
+  let buf = Buffer.allocUnsafe(64 * 1024)
+  let got = 0
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, got, buf.length - got, off + got)
+    const nl = buf.subarray(got, got + bytesRead).indexOf(0x0a)
+    if (nl >= 0) return buf.toString('utf8', 0, got + nl).replace(/\r$/, '')
+    got += bytesRead
+    if (bytesRead === 0) return got > 0 ? buf.toString('utf8', 0, got) : undefined
+    if (got === buf.length) {
+      if (buf.length >= MAX_LINE_BYTES) return undefined
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 4, MAX_LINE_BYTES))
+      buf.copy(bigger, 0, 0, got)
+      buf = bigger
+    }
+  }
+}
 
 const tsOf = (d: Draft, fallback: number): number => {
   const t = d.ts === undefined ? Number.NaN : Date.parse(d.ts)
@@ -243,7 +273,7 @@ export class SearchIndex implements LineTap {
       if (e.seq <= f.seq) continue
       f.seq = e.seq
       const text = searchText(e)
-      if (text) out.push({ seq: e.seq, ts: tsOf(e, fallbackTs), role: e.role, text })
+      if (text) out.push({ seq: e.seq, ts: tsOf(e, fallbackTs), role: e.role, text, off: -1, nth: 0 })
     }
     this.queue(f, out)
   }
@@ -306,7 +336,7 @@ export class SearchIndex implements LineTap {
         const seq = t.first + k
         if (seq <= t.after) continue
         const text = searchText(drafts[k]!)
-        if (text) list.push({ seq, ts: tsOf(drafts[k]!, t.f.mtime_ms), role: drafts[k]!.role, text })
+        if (text) list.push({ seq, ts: tsOf(drafts[k]!, t.f.mtime_ms), role: drafts[k]!.role, text, off: t.start, nth: k })
       }
     }
     this.tapped.splice(0, i)
@@ -382,25 +412,24 @@ export class SearchIndex implements LineTap {
     this.flush(true)
     const hits = this.deps.store.search(q.match, filters)
     const live = livePanes(agents)
-    const bySession = new Map<number, { seq: number; i: number }[]>()
+    const bySession = new Map<number, Wanted[]>()
     hits.forEach((h, i) => {
       const list = bySession.get(h.file) ?? []
-      list.push({ seq: h.rid % SEQ_SPAN, i })
+      list.push({ seq: h.rid % SEQ_SPAN, i, off: h.off, nth: h.nth })
       bySession.set(h.file, list)
     })
     const out: (SearchResult | undefined)[] = new Array(hits.length)
     for (const [id, wanted] of bySession) {
       const f = this.byId.get(id)
       if (!f) continue
-      const texts = await this.readBack(
-        f,
-        wanted.map((w) => w.seq),
-      )
+      const texts = await this.readBack(f, wanted)
       for (const w of wanted) {
         const text = texts.get(w.seq)
         // the session changed since it was indexed: this hit is not there any more
         if (text === undefined) continue
         const { snippet, matches } = snippetOf(text, q.terms)
+        // another text at that place now (a file rewritten in place): not a hit
+        if (matches.length === 0 && /^[\x00-\x7f]*$/.test(q.terms.join(''))) continue
         const h = hits[w.i]!
         const r: SearchResult = {
           agent_kind: f.kind,
@@ -421,8 +450,53 @@ export class SearchIndex implements LineTap {
     return out.filter((r): r is SearchResult => r !== undefined)
   }
 
-  /** The searchable text of some entries of a session, through its transcript (the line index, not a scan). */
-  private async readBack(f: FileRow, seqs: number[]): Promise<Map<number, string>> {
+  /**
+   * The searchable text of some entries of a session: each from its own line,
+   * read at the offset the index kept (one read, one line normalized), while the
+   * file is the one indexed; otherwise (opencode's store, an entry read back by
+   * seq, another file at the path) through its transcript.
+   */
+  private async readBack(f: FileRow, wanted: Wanted[]): Promise<Map<number, string>> {
+    const texts = new Map<number, string>()
+    const normalize: LineNormalizer | undefined = NORMALIZERS[f.kind as FileKind]
+    const byLine = f.path.startsWith('/') && normalize !== undefined ? wanted.filter((w) => w.off >= 0) : []
+    let rest = wanted
+    if (byLine.length) {
+      let fh: FileHandle | undefined
+      try {
+        fh = await open(f.path, constants.O_RDONLY | constants.O_NOFOLLOW)
+        if ((await fh.stat()).ino === f.ino) {
+          for (const w of byLine) {
+            const line = await lineAt(fh, w.off)
+            this.counters.snippetLines++
+            let drafts: Draft[] = []
+            try {
+              drafts = line === undefined || !normalize ? [] : normalize(line, w.off)
+            } catch {}
+            const d = drafts[w.nth]
+            const text = d && searchText(d)
+            if (text) texts.set(w.seq, text)
+          }
+          rest = wanted.filter((w) => w.off < 0)
+        }
+      } catch {
+        // gone or unreadable: no snippet, no hit
+        return texts
+      } finally {
+        await fh?.close().catch(() => {})
+      }
+    }
+    if (rest.length)
+      for (const [seq, text] of await this.readBackBySeq(
+        f,
+        rest.map((w) => w.seq),
+      ))
+        texts.set(seq, text)
+    return texts
+  }
+
+  /** The searchable text of some entries of a session, through its transcript (its line index). */
+  private async readBackBySeq(f: FileRow, seqs: number[]): Promise<Map<number, string>> {
     const texts = new Map<number, string>()
     const source = this.deps.sources.forKind(f.kind)
     if (!source) return texts

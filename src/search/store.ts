@@ -7,7 +7,7 @@
 import { Database } from 'bun:sqlite'
 import { existsSync, rmSync } from 'node:fs'
 
-const SCHEMA = 'gothalo-search/1'
+const SCHEMA = 'gothalo-search/2'
 /** rowid = file id × SEQ_SPAN + seq */
 export const SEQ_SPAN = 2 ** 24
 
@@ -34,6 +34,9 @@ export interface IndexedEntry {
   ts: number
   role: string
   text: string
+  /** where its line starts in the file, and which of the line's entries it is (a snippet reads that one line); -1 when not known */
+  off: number
+  nth: number
 }
 
 export interface Hit {
@@ -42,6 +45,8 @@ export interface Hit {
   ts: number
   role: string
   file: number
+  off: number
+  nth: number
 }
 
 /** A write the disk refused (SQLITE_FULL, or an I/O error): the index is incomplete, nothing else is. */
@@ -100,7 +105,7 @@ export class SearchStore {
           id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, session_id TEXT NOT NULL,
           project TEXT NOT NULL, title TEXT NOT NULL, ino INTEGER NOT NULL, offset INTEGER NOT NULL,
           seq INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS hits (rowid INTEGER PRIMARY KEY, ts INTEGER NOT NULL, role TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS hits (rowid INTEGER PRIMARY KEY, ts INTEGER NOT NULL, role TEXT NOT NULL, off INTEGER NOT NULL, nth INTEGER NOT NULL);
         CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
       `)
       // fewer, larger merges while the index is built: a quarter less time per entry written (measured here)
@@ -146,13 +151,13 @@ export class SearchStore {
   /** Entries of files, and each file's progress, in one transaction. */
   write(batch: { file: FileRow; entries: IndexedEntry[] }[]): void {
     const body = this.db.query('INSERT OR REPLACE INTO body (rowid, text) VALUES (?, ?)')
-    const hits = this.db.query('INSERT OR REPLACE INTO hits (rowid, ts, role) VALUES (?, ?, ?)')
+    const hits = this.db.query('INSERT OR REPLACE INTO hits (rowid, ts, role, off, nth) VALUES (?, ?, ?, ?, ?)')
     this.db.transaction(() => {
       for (const { file, entries } of batch) {
         const base = file.id * SEQ_SPAN
         for (const e of entries) {
           body.run(base + e.seq, e.text)
-          hits.run(base + e.seq, e.ts, e.role)
+          hits.run(base + e.seq, e.ts, e.role, e.off, e.nth)
         }
         this.saveFile(file)
       }
@@ -177,7 +182,7 @@ export class SearchStore {
     }
     return this.db
       .query(
-        `SELECT body.rowid AS rid, body.rank AS rank, h.ts AS ts, h.role AS role, f.id AS file
+        `SELECT body.rowid AS rid, body.rank AS rank, h.ts AS ts, h.role AS role, f.id AS file, h.off AS off, h.nth AS nth
          FROM body JOIN hits h ON h.rowid = body.rowid JOIN files f ON f.id = (body.rowid / ${SEQ_SPAN})
          WHERE ${where.join(' AND ')} ORDER BY body.rank, h.ts DESC LIMIT $limit`,
       )

@@ -74,6 +74,16 @@ describe('GET /search', () => {
     }
   })
 
+  test("a hit's snippet is read from its own line, not through the session's transcript index", async () => {
+    const c = b.app.decorator.counters
+    const builds = c.jsonl.indexBuilds
+    const lines = c.search!.snippetLines
+    const a = await search(b, 'quick tour', '&kind=pi')
+    expect(a.results.map((r) => r.session_id)).toContain(h.ids.pi)
+    expect(c.search!.snippetLines).toBeGreaterThan(lines)
+    expect(c.jsonl.indexBuilds).toBe(builds)
+  })
+
   test('substrings of three characters or more, quoted phrases, every term required; tool summaries and results are searched', async () => {
     // pi's tour runs `echo hello from pi && uname -s`: the command is a tool call's summary, its output a result
     const cmd = await search(b, 'uname -s', '&kind=pi')
