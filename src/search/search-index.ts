@@ -68,8 +68,8 @@ export type SearchCounters = ReturnType<typeof newSearchCounters>
 const TAP_QUEUE_MAX = 32 * 1024 * 1024
 /** how long one slice of that normalizing may hold the event loop */
 const SLICE_MS = 6
-/** entries written in one transaction */
-const FLUSH_MAX = 2000
+/** entries written in one transaction (FTS5's trigram insert is slow: a few milliseconds' worth) */
+const FLUSH_MAX = 64
 
 /** a hit to read back: its seq, its place in the results, its line */
 interface Wanted {
@@ -369,12 +369,14 @@ export class SearchIndex implements LineTap {
   }
 
   /**
-   * Writes what is pending, in transactions of at most FLUSH_MAX entries a
-   * turn (a whole file's at once held the event loop for a tenth of a second).
+   * Writes what is pending, in transactions of at most FLUSH_MAX entries, for
+   * about SLICE_MS a turn unless `all` (2,000 entries at once held the event
+   * loop for seconds on a busy machine).
    */
   flush(all = false): void {
     clearTimeout(this.flushTimer)
     this.flushTimer = undefined
+    const t0 = performance.now()
     while (this.pending.size > 0) {
       const batch: { file: FileRow; entries: IndexedEntry[] }[] = []
       let n = 0
@@ -388,7 +390,7 @@ export class SearchIndex implements LineTap {
         n += take
       }
       if (this.write(() => this.deps.store.write(batch)) !== undefined) for (const b of batch) this.counters.entriesWritten += b.entries.length
-      if (!all && this.pending.size > 0) {
+      if (!all && this.pending.size > 0 && performance.now() - t0 >= SLICE_MS) {
         if (!this.closed) this.flushTimer = setTimeout(() => this.flush(), 0)
         return
       }
