@@ -165,8 +165,14 @@ export class SearchIndex implements LineTap {
 
   /** {files indexed to their end, of all the sessions known}. */
   progress(): { files: number; of: number } {
+    // a file whose lines wait to be normalized or written is not indexed yet
+    const waiting = new Set<FileRow>(this.tapped.map((t) => t.f))
+    for (const id of this.pending.keys()) {
+      const f = this.byId.get(id)
+      if (f) waiting.add(f)
+    }
     let files = 0
-    for (const f of this.byPath.values()) if (f.offset >= f.size) files++
+    for (const f of this.byPath.values()) if (f.offset >= f.size && !waiting.has(f)) files++
     return { files, of: this.byPath.size }
   }
 
