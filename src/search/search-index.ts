@@ -249,7 +249,7 @@ export class SearchIndex implements LineTap {
     if (!source) return
     let resolved
     try {
-      resolved = await source.resolve(agentShowing(s, ''), {})
+      resolved = await this.deps.jsonl.inBackground(() => source.resolve(agentShowing(s, ''), {}))
     } catch (e) {
       this.deps.log(`search index ${f.path}: ${(e as Error)?.message ?? e}`)
       return

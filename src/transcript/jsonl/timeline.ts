@@ -30,6 +30,9 @@ export interface JsonlTimeline extends Timeline {
   missing(): boolean
 }
 
+/** the index pass's turn for files opened by background work (JsonlFiles.inBackground) */
+export const BACKGROUND_TURN_BYTES = 512 * 1024
+
 /** How long released indexes stay warm, and how many. */
 export interface JsonlCacheSettings {
   keepAliveMs: number
@@ -54,6 +57,8 @@ export class JsonlFiles {
   private readonly released: JsonlFile[] = []
   private readonly normalizerIds = new WeakMap<LineNormalizer, number>()
   private nextNormalizerId = 1
+  /** background work under way (the search index's walk): files opened meanwhile give the event loop a turn more often */
+  private background = 0
   /** fed by every file's index pass and tail (the search index); set once by the app */
   tap: LineTap | undefined
   private readonly tapOfFiles: LineTap = {
@@ -85,6 +90,7 @@ export class JsonlFiles {
         counters: this.counters,
         readBuffer: this.readBuffer,
         tap: this.tapOfFiles,
+        turnEveryBytes: opts.turnEveryBytes ?? (this.background > 0 ? BACKGROUND_TURN_BYTES : undefined),
       })
       this.files.set(key, file)
     }
@@ -119,6 +125,20 @@ export class JsonlFiles {
     if (!file || file.refs === 0) return undefined
     await file.pump()
     return file.refs > 0 && !file.missing ? file.factsView() : undefined
+  }
+
+  /**
+   * Runs `work` as background work: a file it opens gives the event loop a turn
+   * every BACKGROUND_TURN_BYTES of its index pass (not 6 MiB), so a phone's
+   * first page is not kept waiting behind it on a busy machine.
+   */
+  async inBackground<T>(work: () => Promise<T>): Promise<T> {
+    this.background++
+    try {
+      return await work()
+    } finally {
+      this.background--
+    }
   }
 
   /** Tunes the warm cache of released indexes (defaults: 60 s, 8 files). */
