@@ -120,7 +120,6 @@ export function SearchScreen() {
       </header>
       <form
         class="search-form"
-        role="search"
         onSubmit={(e) => {
           e.preventDefault()
           void run()
