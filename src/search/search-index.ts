@@ -68,6 +68,8 @@ export type SearchCounters = ReturnType<typeof newSearchCounters>
 const TAP_QUEUE_MAX = 32 * 1024 * 1024
 /** how long one slice of that normalizing may hold the event loop */
 const SLICE_MS = 6
+/** merge slices after a pass, at most (each ~256 pages: a whole index of a few GB) */
+const MERGE_SLICES_MAX = 20_000
 /** entries written in one transaction (FTS5's trigram insert is slow: a few milliseconds' worth) */
 const FLUSH_MAX = 64
 
@@ -112,6 +114,9 @@ export class SearchIndex implements LineTap {
   private tapped: { f: FileRow; normalize: LineNormalizer; first: number; last: number; start: number; bytes: Buffer; after: number }[] = []
   private tappedBytes = 0
   private tapTimer: ReturnType<typeof setTimeout> | undefined
+  /** merge slices left to run (after a pass that wrote) */
+  private merges = 0
+  private mergeTimer: ReturnType<typeof setTimeout> | undefined
   private loop: ReturnType<typeof setTimeout> | undefined
   private running: Promise<void> | undefined
   private closed = false
@@ -240,6 +245,25 @@ export class SearchIndex implements LineTap {
       this.flush()
     }
     this.flush()
+    if (work.length > 0) this.merges = MERGE_SLICES_MAX
+    this.mergeWhenIdle()
+  }
+
+  /** The index's segments are being merged after a pass (the bench weighs the file after). */
+  get compacting(): boolean {
+    return this.merges > 0
+  }
+
+  /** Once nothing waits to be written, the index's segments are merged, a slice a turn (a bounded number). */
+  private mergeWhenIdle(): void {
+    if (this.merges <= 0 || this.mergeTimer || this.closed) return
+    this.mergeTimer = setTimeout(() => {
+      this.mergeTimer = undefined
+      if (this.tapped.length > 0 || this.pending.size > 0) return this.mergeWhenIdle()
+      this.merges--
+      if (this.write(() => this.deps.store.mergeSome()) !== true) this.merges = 0
+      this.mergeWhenIdle()
+    }, 0)
   }
 
   /** Brings one session's entries up to its end: its kind's source opens it (the pass feeds the tap). */
@@ -541,6 +565,7 @@ export class SearchIndex implements LineTap {
     clearTimeout(this.loop)
     await this.running
     clearTimeout(this.tapTimer)
+    clearTimeout(this.mergeTimer)
     this.normalizeTapped(Number.POSITIVE_INFINITY)
     this.flush(true)
     if (this.deps.jsonl.tap === this) this.deps.jsonl.tap = undefined

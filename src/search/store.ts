@@ -108,6 +108,9 @@ export class SearchStore {
         CREATE TABLE IF NOT EXISTS hits (rowid INTEGER PRIMARY KEY, ts INTEGER NOT NULL, role TEXT NOT NULL, off INTEGER NOT NULL, nth INTEGER NOT NULL);
         CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
       `)
+      // few merges while entries are written (a merge inside a small write held the event loop for
+      // a tenth of a second); the segments are merged afterwards, a slice at a time (mergeSome)
+      db.exec("INSERT INTO body (body, rank) VALUES ('automerge', 16)")
       return db
     } catch (e) {
       db.close()
@@ -185,6 +188,17 @@ export class SearchStore {
          WHERE ${where.join(' AND ')} ORDER BY body.rank, h.ts DESC LIMIT $limit`,
       )
       .all(params) as Hit[]
+  }
+
+  /**
+   * One slice of FTS5's incremental merge of every segment (about `pages`
+   * pages written): the index written in many small transactions is many small
+   * segments until merged. True while there was work to do.
+   */
+  mergeSome(pages = 256): boolean {
+    const before = (this.db.query('SELECT total_changes() AS n').get() as { n: number }).n
+    this.db.query("INSERT INTO body (body, rank) VALUES ('merge', ?)").run(-pages)
+    return (this.db.query('SELECT total_changes() AS n').get() as { n: number }).n - before > 1
   }
 
   close(): void {
