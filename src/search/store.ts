@@ -87,6 +87,8 @@ export class SearchStore {
     const db = new Database(path, { create: true, strict: true })
     try {
       db.exec('PRAGMA busy_timeout = 5000')
+      // pages freed by merging go back to the disk (set before the first table: a new file only)
+      db.exec('PRAGMA auto_vacuum = INCREMENTAL')
       db.exec('PRAGMA journal_mode = WAL')
       db.exec('PRAGMA synchronous = NORMAL')
       if (maxPages !== undefined) db.exec(`PRAGMA max_page_count = ${Math.floor(maxPages)}`)
@@ -198,7 +200,12 @@ export class SearchStore {
   mergeSome(pages = 256): boolean {
     const before = (this.db.query('SELECT total_changes() AS n').get() as { n: number }).n
     this.db.query("INSERT INTO body (body, rank) VALUES ('merge', ?)").run(-pages)
-    return (this.db.query('SELECT total_changes() AS n').get() as { n: number }).n - before > 1
+    if ((this.db.query('SELECT total_changes() AS n').get() as { n: number }).n - before > 1) return true
+    // merged: the pages it freed go back to the disk, a slice at a time too
+    const free = (this.db.query('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count
+    if (free === 0) return false
+    this.db.exec(`PRAGMA incremental_vacuum(${pages})`)
+    return true
   }
 
   close(): void {
