@@ -47,26 +47,17 @@ export const SubagentsFrame = t.Object({ type: t.Literal('subagents'), pane: t.S
  * Elysia's `t` (whose Integer also takes a numeric string). JSON numbers past
  * 2^53 are not exact: they are not a seq.
  */
-export const LoadOlderFrame = Type.Object({
-  type: Type.Literal('load_older'),
-  before_seq: Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
-  limit: Type.Optional(
+const Seq = () => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })
+const PageLimit = () =>
+  Type.Optional(
     Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
       description: 'the most entries in the page; absent, null or 0 ⇒ 150; capped at 500',
     }),
-  ),
-})
+  )
+export const LoadOlderFrame = Type.Object({ type: Type.Literal('load_older'), before_seq: Seq(), limit: PageLimit() })
 
 /** load_older's mirror: the entries after `after_seq` (a session socket opened ?around= pages down with it). */
-export const LoadNewerFrame = Type.Object({
-  type: Type.Literal('load_newer'),
-  after_seq: Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
-  limit: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
-      description: 'the most entries in the page; absent, null or 0 ⇒ 150; capped at 500',
-    }),
-  ),
-})
+export const LoadNewerFrame = Type.Object({ type: Type.Literal('load_newer'), after_seq: Seq(), limit: PageLimit() })
 
 export type Hello = Static<typeof HelloFrame>
 export type ServerFrame =
