@@ -21,6 +21,7 @@ const BENCHES = [
   'usage.ts',
   'soak.ts',
   'machines.ts',
+  'search.ts',
 ]
 
 const ran: { name: string; code: number; seconds: number }[] = []

@@ -22,6 +22,10 @@ import { projectRoutes } from './routes/projects'
 import { changesRoutes } from './routes/changes'
 import { attachmentRoutes } from './routes/attachments'
 import { usageRoutes } from './routes/usage'
+import { historyRoutes } from './routes/history'
+import { searchRoutes } from './routes/search'
+import { SearchIndex } from './search/search-index'
+import { SearchStore } from './search/store'
 import { ATTACHMENT_MAX_BYTES, type AttachmentStore } from './attachments/store'
 import { rootsOf } from './projects/roots'
 import { SessionFinder, type AgentKind } from './projects/listing'
@@ -56,6 +60,27 @@ import { Machines, type MachinesOptions } from './machines/registry'
 import { machinesRoutes } from './machines/routes'
 import { relayRoutes } from './machines/relay'
 import { machineParamRoutes } from './machines/machine-param'
+
+export interface SearchOptions {
+  /** its SQLite file (<data dir>/search.db), or ':memory:' */
+  path: string
+  /** how often the sessions are looked over (default 1 s) */
+  pollMs?: number
+  /** the first pass waits this long after the start, so the first connects go first (default 3 s) */
+  startAfterMs?: number
+  /** SQLite's max_page_count (tests: a full disk) */
+  maxPages?: number
+}
+
+/** The search index's file; one that cannot be opened or made (a full or read-only disk) leaves the index in memory, with a log line. */
+function openSearchStore(o: SearchOptions, log: (m: string) => void): SearchStore {
+  try {
+    return new SearchStore(o.path, log, { maxPages: o.maxPages })
+  } catch (e) {
+    log(`search index ${o.path} cannot be opened (${(e as Error).message}): kept in memory until the next start`)
+    return new SearchStore(':memory:', log)
+  }
+}
 
 export interface AppDeps {
   herdr: HerdrClient
@@ -103,6 +128,8 @@ export interface AppDeps {
    * indexes each transcript again on its first connect.
    */
   indexCacheDir?: string
+  /** the search index over every past conversation (src/search/); absent: GET /search answers 503 */
+  search?: SearchOptions
   /**
    * Read herdr as soon as the app is built and keep watching for
    * timing.herdrLingerMs: after a bridge restart, the phones that reconnect
@@ -297,6 +324,19 @@ export function createApp(deps: AppDeps) {
       log: (line, fields) => logger.warn(line, fields),
       local: () => ({ version: deps.version, panes: watch.latest()?.panes.length ?? 0 }),
     })
+  if (deps.search) {
+    ctx.search = new SearchIndex({
+      store: openSearchStore(deps.search, log),
+      finder: new SessionFinder(deps.homes),
+      roots: ctx.projects.roots,
+      sources,
+      jsonl,
+      log,
+      pollMs: deps.search.pollMs,
+    })
+  }
+  if (ctx.search) counters.search = ctx.search.counters
+  const searchFirst = ctx.search && setTimeout(() => ctx.search?.start(), deps.search?.startAfterMs ?? 3000)
   ctx.auth.onRevoke((id) => {
     const closed = ctx.sockets.closeDevice(id)
     logger.info('device revoked', { device: id, sockets_closed: closed })
@@ -568,6 +608,8 @@ export function createApp(deps: AppDeps) {
     attachmentRoutes,
     usageRoutes,
     machinesRoutes,
+    historyRoutes,
+    searchRoutes,
   ]
   for (const routes of guarded) app.use(routes(ctx))
   // Elysia's onStop runs after the server is down; the contract wants streams the
@@ -594,6 +636,8 @@ export function createApp(deps: AppDeps) {
   const stop = app.stop.bind(app)
   app.stop = async (closeActiveConnections?: boolean) => {
     clearTimeout(pruneFirst)
+    clearTimeout(searchFirst)
+    await ctx.search?.close()
     ctx.projects.later.close()
     ctx.projects.finder.close()
     if (!deps.startedPanes) ctx.projects.started.close()

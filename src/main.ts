@@ -115,6 +115,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       bridgeDirs: [dataDir, join(env.XDG_CONFIG_HOME || join(agentHomes(env).home, '.config'), 'gothalo')],
       // other machines' bridges, from <data dir>/machines.json (gothalo machines add), re-read when it changes
       machines: { dataDir },
+      search: { path: join(dataDir, 'search.db') },
       watchAtStart: true,
       warmUp: true,
     })

@@ -3,7 +3,17 @@
 // TypeBox schemas the code sends and checks (src/transcript/frames.ts): adding
 // a protocol (e.g. /events) is adding an entry to WS_CHANNELS.
 import { t, type TSchema } from 'elysia'
-import { BacklogCompleteFrame, EntryFrame, HelloFrame, LoadOlderFrame, PageCompleteFrame, SessionChangedFrame, SubagentsFrame } from '../transcript/frames'
+import {
+  BacklogCompleteFrame,
+  EntryFrame,
+  HelloFrame,
+  LoadNewerFrame,
+  LoadOlderFrame,
+  NewerPageCompleteFrame,
+  PageCompleteFrame,
+  SessionChangedFrame,
+  SubagentsFrame,
+} from '../transcript/frames'
 import { cleanSchema } from './openapi'
 import { EventsHelloFrame, MachineEventFrame, PaneEventFrame, PaneRemovedFrame, VisibilityFrame } from '../events/frames'
 import { AttachResizeFrame } from '../routes/attach'
@@ -33,6 +43,11 @@ export interface WsChannel {
 
 const token = t.String({ description: 'a device token (from POST /pair) or the admin token; an `Authorization: Bearer` header works too' })
 const pane = t.String({ minLength: 1, description: 'the herdr pane id, e.g. w1:p2 (from /snapshot)' })
+const session = t.String({
+  description:
+    'instead of `pane`: a past session by its GET /sessions row, `<agent_kind>:<session_id>` (read-only, never rotates; 404 `no such session` when the id is not one listed)',
+})
+const around = t.String({ description: 'with `session`: the first page starts at this entry seq (a search hit); `hello.has_newer` and `load_newer` page down' })
 const subagent = t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })
 const since = t.String({ description: '`<epoch>:<seq>` of the last event the client holds, to resume' })
 
@@ -48,14 +63,26 @@ export const WS_CHANNELS: WsChannel[] = [
       "The agent's whole conversation, normalized into one entry schema for every agent kind, read from its own session files and streamed live (docs/agent-pane-api.md).",
       'On connect: `hello` → `entry`×N (`live:false`, the newest page, oldest first) → `backlog_complete` → `entry` (`live:true`) as the agent works. `load_older` pages up: its `entry` frames (`live:false`) then one `page_complete`. When the pane moves to a new session: `session_changed`, then a fresh `hello` and backlog. `subagents` re-sends the whole roster when it changes.',
       PRE_UPGRADE + ' 404 also `no transcript file for pane` / `transcript not supported for this agent kind`; 500 `read transcript failed`.',
-      'Closes with 1000: the client left, the server shuts down (`server shutting down`), the device was revoked (`device revoked`), or an inbound frame was not a well-formed `load_older` (`unrecognized control frame`).',
+      '`?session=<kind>:<id>` (instead of `pane`) opens a past session, a GET /sessions row: the same frames, `hello.session` and `hello.has_newer`, no rotation; `&around=SEQ` starts the first page at that entry, and `load_newer` (the mirror of `load_older`) pages down to the newest entry, after which live entries flow. 400 `want ?session=<kind>:<session_id>`, `around: an entry seq, 1 or more`; 404 `no such session`.',
+      'Closes with 1000: the client left, the server shuts down (`server shutting down`), the device was revoked (`device revoked`), or an inbound frame was not a well-formed `load_older` or `load_newer` (`unrecognized control frame`).',
     ].join('\n\n'),
-    query: t.Object({ pane, token: t.Optional(token), subagent: t.Optional(subagent) }),
+    query: t.Object({
+      pane: t.Optional(pane),
+      session: t.Optional(session),
+      around: t.Optional(around),
+      token: t.Optional(token),
+      subagent: t.Optional(subagent),
+    }),
     send: {
       hello: { title: 'hello', summary: 'identity and paging state; first, and again after every session_changed', payload: HelloFrame },
       entry: { title: 'entry', summary: 'one normalized entry; live:false for backlog and older pages, true for the tail', payload: EntryFrame },
       backlogComplete: { title: 'backlog_complete', summary: 'the newest page is complete; live entries follow', payload: BacklogCompleteFrame },
       pageComplete: { title: 'page_complete', summary: 'the end of a load_older reply, with the next cursor', payload: PageCompleteFrame },
+      newerPageComplete: {
+        title: 'newer_page_complete',
+        summary: 'the end of a load_newer reply: the newest entry sent, and whether more follow',
+        payload: NewerPageCompleteFrame,
+      },
       sessionChanged: {
         title: 'session_changed',
         summary: 'the pane moved to a new session: drop everything held; a fresh hello follows',
@@ -65,6 +92,7 @@ export const WS_CHANNELS: WsChannel[] = [
     },
     receive: {
       loadOlder: { title: 'load_older', summary: 'page up: entries with seq < before_seq (limit: default 150, at most 500)', payload: LoadOlderFrame },
+      loadNewer: { title: 'load_newer', summary: 'page down: entries with seq > after_seq (limit: default 150, at most 500)', payload: LoadNewerFrame },
     },
   },
   {

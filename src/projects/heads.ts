@@ -12,11 +12,13 @@ export const TITLE_MAX = 120
 export interface SessionHead {
   cwd?: string
   title?: string
+  /** ms: the first record's `timestamp` (GET /sessions' started_ts) */
+  startedMs?: number
 }
 
 export type FileKind = 'claude' | 'pi' | 'codex'
 
-const NORMALIZERS: Record<FileKind, LineNormalizer> = { claude: normalizeClaudeLine, pi: normalizePiLine, codex: normalizeCodexLine }
+export const NORMALIZERS: Record<FileKind, LineNormalizer> = { claude: normalizeClaudeLine, pi: normalizePiLine, codex: normalizeCodexLine }
 
 /** One line, at most TITLE_MAX characters (an ellipsis marks the cut). */
 export function titleOf(text: string): string | undefined {
@@ -40,6 +42,14 @@ function cwdField(text: string): string | undefined {
   }
 }
 
+/** The first `"timestamp":"…"` (ISO) or `"timestamp":<ms>` in a text, as ms. */
+function startedField(text: string): number | undefined {
+  const m = /"timestamp"\s*:\s*(?:"([^"\\]{1,64})"|(\d{10,16}))/.exec(text)
+  if (!m) return undefined
+  const ms = m[1] !== undefined ? Date.parse(m[1]) : Number(m[2])
+  return Number.isFinite(ms) ? ms : undefined
+}
+
 /**
  * The head's facts. `complete` says the text is the whole file; otherwise its last
  * line may be cut and is left out. `title` is absent when the head holds no human
@@ -50,6 +60,8 @@ export function readHead(kind: FileKind, text: string, complete: boolean): Sessi
   if (!complete) lines.pop()
   const head: SessionHead = {}
   head.cwd = cwdField(text)
+  const started = startedField(text)
+  if (started !== undefined) head.startedMs = started
   let offset = 0
   for (const line of lines) {
     if (line.trim() !== '') {

@@ -44,6 +44,8 @@ export interface FoundSession {
   cwd: string
   title: string
   mtimeMs: number
+  /** ms: the session's first record (else its file's birth); GET /sessions' started_ts */
+  startedMs?: number
   file?: string
 }
 
@@ -164,7 +166,7 @@ export class SessionFinder {
           // unreadable now: listed without a title, read again next time
         }
         const id = head.cwd ? sessionIdOf(kind, file) : undefined
-        const row = head.cwd && id ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, file } : undefined
+        const row = head.cwd && id ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file } : undefined
         c = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, head, found: row }
         this.cache.set(file, c)
       }
@@ -191,7 +193,14 @@ export class SessionFinder {
     try {
       return (await this.opencode.listSessions())
         .filter((s) => !s.parentId)
-        .map((s) => ({ kind: 'opencode' as const, id: s.id, cwd: s.directory, title: titleOf(s.title ?? '') ?? '', mtimeMs: s.timeUpdated }))
+        .map((s) => ({
+          kind: 'opencode' as const,
+          id: s.id,
+          cwd: s.directory,
+          title: titleOf(s.title ?? '') ?? '',
+          mtimeMs: s.timeUpdated,
+          startedMs: s.timeCreated,
+        }))
     } catch {
       return []
     }

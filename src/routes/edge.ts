@@ -95,6 +95,17 @@ function answered(
 }
 
 /**
+ * `agentTarget: 'socket'` as a function, for a socket whose pane is one of two
+ * ways to name what it opens (WS /agent-transcript's ?pane= or ?session=): the
+ * same 404 text for herdr's not-found, the watcher's copy first.
+ */
+export async function socketAgent(ctx: Ctx, request: Request, target: string): Promise<AgentInfo | undefined> {
+  if (!plausibleTarget(target)) return undefined
+  notFoundOf.set(request, 'no such agent')
+  return (await ctx.watch.agentSoon(target)) ?? (await ctx.herdr.agentGet(target))
+}
+
+/**
  * The two macros. `paneTarget` (a pane: /send, /attach) checks the target;
  * `agentTarget` (an agent: every other route) also looks its agent up. Both name
  * the 404 text before any herdr call, so a herdr failure from the lookup or the

@@ -5,13 +5,14 @@
 import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import type { AgentInfo } from '../herdr/types'
-import { asLoadOlder } from '../transcript/frames'
+import { asClientFrame } from '../transcript/frames'
 import type { Resolved, TranscriptSource } from '../transcript/source'
 import { AWAITING_SESSION, openTranscript } from '../transcript/opening'
 import { HerdrError } from '../herdr/client'
 import { TranscriptStream } from '../transcript/stream'
 import { followSession } from '../transcript/rotation'
-import { paneTargets } from './edge'
+import { socketAgent } from './edge'
+import { openSession, WANT_SESSION } from '../history/session-open'
 import { bunSocket, logSocketClose, PausedReading, PROBE_EVERY_MS } from './sockets'
 import { whoOf } from '../server/log'
 import { needs } from '../auth/scopes'
@@ -24,6 +25,8 @@ interface TranscriptConn {
   /** a fresh start's empty opening: only a session herdr reports replaces it */
   reportedOnly: boolean
   subagent?: string
+  /** a session socket (?session=KIND:ID): never rotates; its first page may start ?around= */
+  session?: { ref: string; around?: number }
   opened: boolean
   orphan?: ReturnType<typeof setTimeout>
   stream?: TranscriptStream
@@ -51,11 +54,48 @@ export function transcriptRoutes(ctx: Ctx) {
   const { sources } = ctx
   const counters = ctx.counters.transcript
   return new Elysia({ name: 'agent-transcript' })
-    .use(paneTargets(ctx))
     .macro('transcriptConn', {
-      query: t.Object({ pane: t.String({ minLength: 1 }), subagent: t.Optional(t.String()) }, { error: 'want ?pane=<pane_id>' }),
-      agentTarget: 'socket',
-      async resolve({ query, status, agent: cached, herdr }) {
+      query: t.Object(
+        { pane: t.Optional(t.String()), session: t.Optional(t.String({ maxLength: 256 })), around: t.Optional(t.String()), subagent: t.Optional(t.String()) },
+        { error: 'want ?pane=<pane_id>' },
+      ),
+      async resolve({ query, status, request }) {
+        if (query.session !== undefined) {
+          // a past session by its GET /sessions row (src/history/session-open.ts)
+          if (query.pane !== undefined || query.subagent !== undefined) return status(400, WANT_SESSION)
+          const around = query.around === undefined ? undefined : /^[1-9]\d{0,15}$/.test(query.around) ? Number(query.around) : NaN
+          if (Number.isNaN(around)) return status(400, 'around: an entry seq, 1 or more')
+          const o = await openSession(
+            {
+              finder: ctx.projects.finder,
+              roots: ctx.projects.roots,
+              sources,
+              agents: async () => (ctx.watch.latest() ?? (await ctx.herdr.snapshot().catch(() => undefined)))?.agents ?? [],
+              log: ctx.log,
+            },
+            query.session,
+          )
+          if (!o.ok) return status(o.status, o.body)
+          const conn: TranscriptConn = {
+            pane: o.pane,
+            agent: o.agent,
+            source: o.source,
+            resolved: o.resolved,
+            session: { ref: query.session, around },
+            reportedOnly: false,
+            opened: false,
+            cleanup: [],
+            released: false,
+          }
+          conn.orphan = setTimeout(() => {
+            if (!conn.opened) o.resolved.timeline.release()
+          }, ORPHAN_MS)
+          return { tx: conn }
+        }
+        if (!query.pane) return status(400, 'want ?pane=<pane_id>')
+        const cached = await socketAgent(ctx, request, query.pane)
+        if (!cached) return status(404, 'no such agent')
+        const herdr = ctx.herdr
         let opened
         try {
           opened = await openTranscript(
@@ -181,14 +221,16 @@ export function transcriptRoutes(ctx: Ctx) {
           c.resolved,
           c.subagent,
           ctx.counters.stream,
+          undefined,
+          c.session && { session: c.session.ref, around: c.session.around },
         )
         c.stream = stream
         if (c.resolved.roster) {
           const roster = setInterval(() => void stream.refreshRoster(), ctx.timing.rosterPollMs)
           c.cleanup.push(() => clearInterval(roster))
         }
-        // A ?subagent= stream belongs to the session that spawned it: it never rotates.
-        if (c.subagent === undefined)
+        // A ?subagent= stream belongs to the session that spawned it, a ?session= stream to its session: neither rotates.
+        if (c.subagent === undefined && c.session === undefined)
           c.cleanup.push(
             followSession({
               pane: c.pane,
@@ -208,12 +250,12 @@ export function transcriptRoutes(ctx: Ctx) {
       message(ws, message) {
         const c = ws.data.tx
         c.reading?.reading()
-        const req = asLoadOlder(message)
+        const req = asClientFrame(message)
         if (!req) {
           ws.raw.close(1000, 'unrecognized control frame')
           return
         }
-        c.stream?.loadOlder(req)
+        c.stream?.request(req)
       },
       drain(ws) {
         ws.data.tx.stream?.drain()

@@ -8,6 +8,7 @@ import type { JsonlCounters } from '../transcript/jsonl/timeline'
 import type { RosterCounters } from '../transcript/kinds/claude/roster-watch'
 import type { OpencodeCounters } from '../transcript/kinds/opencode/timeline'
 import type { StreamCounters } from '../transcript/stream'
+import type { SearchCounters } from '../search/search-index'
 
 export interface Counters {
   /** the herdr watcher: herdr calls and events */
@@ -28,6 +29,8 @@ export interface Counters {
   attach: AttachCounters
   /** Web Push sends (absent without Web Push) */
   push?: PushCounters
+  /** the search index: passes, entries written, bytes it took from the passes, entries read back (absent without search) */
+  search?: SearchCounters
 }
 
 /** What the app's attach sockets did (the app's own), for tests and measurements. */

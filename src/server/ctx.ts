@@ -13,6 +13,7 @@ import type { Presence } from '../push/presence'
 import type { Auditor } from '../audit/auditor'
 import type { AttachmentStore } from '../attachments/store'
 import type { Roots } from '../projects/roots'
+import type { SearchIndex } from '../search/search-index'
 import type { AgentKind, SessionFinder } from '../projects/listing'
 import type { LaterPrompts } from '../projects/start'
 import type { StartedPanes } from '../projects/started'
@@ -117,4 +118,6 @@ export interface Ctx {
   audit: Auditor
   /** what the app counts (tests and benches read it as app.decorator.counters) */
   counters: Counters
+  /** the search index over every past conversation (absent: not enabled) */
+  search?: SearchIndex
 }

@@ -21,6 +21,10 @@ export const HelloFrame = t.Object({
   oldest_loaded_seq: t.Integer(),
   has_older: t.Boolean(),
   subagents: t.Optional(t.Array(SubagentSchema)),
+  /** a session socket (?session=): the `KIND:ID` it opened */
+  session: t.Optional(t.String()),
+  /** a session socket: entries after this first page exist (load_newer) */
+  has_newer: t.Optional(t.Boolean()),
 })
 export const EntryFrame = t.Object({ type: t.Literal('entry'), live: t.Boolean(), entry: EntrySchema })
 export const BacklogCompleteFrame = t.Object({ type: t.Literal('backlog_complete'), count: t.Integer(), has_more: t.Boolean() })
@@ -30,6 +34,12 @@ export const PageCompleteFrame = t.Object({
   oldest_loaded_seq: t.Integer(),
   has_older: t.Boolean(),
 })
+export const NewerPageCompleteFrame = t.Object({
+  type: t.Literal('newer_page_complete'),
+  requested_after_seq: t.Integer(),
+  newest_loaded_seq: t.Integer(),
+  has_newer: t.Boolean(),
+})
 export const SessionChangedFrame = t.Object({ type: t.Literal('session_changed'), pane: t.String(), from: t.String(), to: t.String() })
 export const SubagentsFrame = t.Object({ type: t.Literal('subagents'), pane: t.String(), subagents: t.Array(SubagentSchema) })
 /**
@@ -37,15 +47,17 @@ export const SubagentsFrame = t.Object({ type: t.Literal('subagents'), pane: t.S
  * Elysia's `t` (whose Integer also takes a numeric string). JSON numbers past
  * 2^53 are not exact: they are not a seq.
  */
-export const LoadOlderFrame = Type.Object({
-  type: Type.Literal('load_older'),
-  before_seq: Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
-  limit: Type.Optional(
+const Seq = () => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })
+const PageLimit = () =>
+  Type.Optional(
     Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
       description: 'the most entries in the page; absent, null or 0 ⇒ 150; capped at 500',
     }),
-  ),
-})
+  )
+export const LoadOlderFrame = Type.Object({ type: Type.Literal('load_older'), before_seq: Seq(), limit: PageLimit() })
+
+/** load_older's mirror: the entries after `after_seq` (a session socket opened ?around= pages down with it). */
+export const LoadNewerFrame = Type.Object({ type: Type.Literal('load_newer'), after_seq: Seq(), limit: PageLimit() })
 
 export type Hello = Static<typeof HelloFrame>
 export type ServerFrame =
@@ -53,9 +65,11 @@ export type ServerFrame =
   | Static<typeof EntryFrame>
   | Static<typeof BacklogCompleteFrame>
   | Static<typeof PageCompleteFrame>
+  | Static<typeof NewerPageCompleteFrame>
   | Static<typeof SessionChangedFrame>
   | Static<typeof SubagentsFrame>
 export type LoadOlder = Static<typeof LoadOlderFrame>
+export type LoadNewer = Static<typeof LoadNewerFrame>
 
 /**
  * The one inbound frame the server acts on, checked against its schema. Elysia
@@ -66,4 +80,12 @@ export type LoadOlder = Static<typeof LoadOlderFrame>
 export function asLoadOlder(m: unknown): LoadOlder | undefined {
   if (!Value.Check(LoadOlderFrame, m)) return undefined
   return { type: 'load_older', before_seq: m.before_seq, limit: m.limit ?? undefined }
+}
+
+/** The client's two frames, each checked against its schema (asLoadOlder's rule); undefined for anything else. */
+export function asClientFrame(m: unknown): LoadOlder | LoadNewer | undefined {
+  const older = asLoadOlder(m)
+  if (older) return older
+  if (!Value.Check(LoadNewerFrame, m)) return undefined
+  return { type: 'load_newer', after_seq: m.after_seq, limit: m.limit ?? undefined }
 }

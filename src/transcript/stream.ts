@@ -14,7 +14,7 @@
 // close frame or FIN, and a client that left mid-backlog must be let go at once.
 import type { Entry } from './entry'
 import { LIMITS } from './entry'
-import { PROTOCOL, type LoadOlder, type ServerFrame } from './frames'
+import { PROTOCOL, type LoadNewer, type LoadOlder, type ServerFrame } from './frames'
 import { rosterChangeKey, type Subagent } from './roster'
 import type { Resolved } from './source'
 import type { Timeline } from './timeline'
@@ -55,6 +55,14 @@ const CHUNK = 50
  */
 export const READ_AHEAD_MS = 50
 
+/** How a session socket (?session=) opens: where its first page starts, and what hello names. */
+export interface StreamOpening {
+  /** `KIND:ID`, echoed in hello with has_newer */
+  session: string
+  /** the first page starts at this seq (once: a reset opens at the newest page) */
+  around?: number
+}
+
 type Task = { kind: 'frame'; frame: ServerFrame; gen: number; onSent?: () => void } | { kind: 'range'; from: number; to: number; gen: number }
 
 export class TranscriptStream {
@@ -76,7 +84,9 @@ export class TranscriptStream {
   /** the opening sequence is queued: requests can be served after it */
   private opened = false
   /** requests that came before the opening sequence was queued (hello goes first) */
-  private early: LoadOlder[] = []
+  private early: (LoadOlder | LoadNewer)[] = []
+  /** a first page short of the newest entry: live entries wait until the client pages down to it */
+  private liveHeld = false
   /** the page above the last page up, to be read ahead once the socket has been quiet (readAheadMs) */
   private readAhead: ReturnType<typeof setTimeout> | undefined
 
@@ -90,6 +100,8 @@ export class TranscriptStream {
     private readonly counters: StreamCounters = newStreamCounters(),
     /** quiet time before the page above a page up is read ahead (READ_AHEAD_MS) */
     private readonly readAheadMs = READ_AHEAD_MS,
+    /** a session socket's opening (absent: a pane's) */
+    private readonly opening?: StreamOpening,
   ) {
     this.resolved = resolved
     this.timeline = resolved.timeline
@@ -127,9 +139,14 @@ export class TranscriptStream {
     if (gen !== this.gen || this.closed) return
     this.roster = roster
     const total = tl.total()
-    const from = Math.max(1, total - LIMITS.newestPage + 1)
-    const count = total >= 1 ? total - from + 1 : 0
+    const around = this.opening?.around
+    if (this.opening) this.opening.around = undefined
+    // ?around=SEQ: the page starts at that entry; past the end it is the newest page
+    const from = around !== undefined && around <= total ? Math.max(1, around) : Math.max(1, total - LIMITS.newestPage + 1)
+    const to = Math.min(total, from + LIMITS.newestPage - 1)
+    const count = total >= 1 ? to - from + 1 : 0
     const hasOlder = total >= 1 && from > 1
+    const hasNewer = to < total
     const hello: ServerFrame = {
       type: 'hello',
       protocol: PROTOCOL,
@@ -143,21 +160,23 @@ export class TranscriptStream {
       oldest_loaded_seq: count ? from : 0,
       has_older: hasOlder,
       ...(roster !== undefined ? { subagents: roster } : {}),
+      ...(this.opening ? { session: this.opening.session, has_newer: hasNewer } : {}),
     }
-    this.liveNext = total + 1
+    this.liveNext = to + 1
     this.liveOn = false
+    this.liveHeld = hasNewer
     this.tasks.push({ kind: 'frame', frame: hello, gen })
-    if (count) this.tasks.push({ kind: 'range', from, to: total, gen })
+    if (count) this.tasks.push({ kind: 'range', from, to, gen })
     this.tasks.push({
       kind: 'frame',
       frame: { type: 'backlog_complete', count, has_more: hasOlder },
       gen,
       onSent: () => {
-        if (gen === this.gen) this.liveOn = true
+        if (gen === this.gen && !this.liveHeld) this.liveOn = true
       },
     })
     this.opened = true
-    for (const req of this.early.splice(0)) this.loadOlder(req)
+    for (const req of this.early.splice(0)) this.request(req)
     this.kick()
   }
 
@@ -185,15 +204,69 @@ export class TranscriptStream {
     this.kick()
   }
 
+  /**
+   * What every request does first: a read ahead not yet run is dropped (this
+   * request decides what comes next), and one that comes before the opening
+   * sequence is queued (hello, the first page and backlog_complete go first,
+   * whenever a request comes). True when it was queued.
+   */
+  private heldBack(req: LoadOlder | LoadNewer): boolean {
+    this.cancelReadAhead()
+    if (this.opened) return false
+    this.early.push(req)
+    this.flowControl()
+    return true
+  }
+
+  /** Services a client frame: load_older or load_newer. */
+  request(req: LoadOlder | LoadNewer): void {
+    if (req.type === 'load_newer') this.loadNewer(req)
+    else this.loadOlder(req)
+  }
+
+  /**
+   * Services a load_newer control frame (load_older's mirror): the entries after
+   * after_seq, then newer_page_complete. A page that reaches the newest entry
+   * lets a held live tail flow from just past it.
+   */
+  loadNewer(req: LoadNewer): void {
+    if (this.heldBack(req)) return
+    const gen = this.gen
+    const limit = !req.limit ? LIMITS.olderPageDefault : Math.min(req.limit, LIMITS.olderPageMax)
+    const total = this.timeline.total()
+    const from = Math.max(1, req.after_seq + 1)
+    const to = Math.min(total, from + limit - 1)
+    const hasNewer = to < total
+    const done = () => {
+      if (gen !== this.gen || hasNewer || !this.liveHeld) return
+      this.liveHeld = false
+      // the client holds everything up to `to` (an empty page: up to what it asked after, at most the total)
+      this.liveNext = from > to ? Math.min(from, total + 1) : to + 1
+      this.liveOn = true
+      this.kick()
+    }
+    if (from > to) {
+      this.tasks.push({
+        kind: 'frame',
+        frame: { type: 'newer_page_complete', requested_after_seq: req.after_seq, newest_loaded_seq: 0, has_newer: hasNewer },
+        gen,
+        onSent: done,
+      })
+    } else {
+      this.tasks.push({ kind: 'range', from, to, gen })
+      this.tasks.push({
+        kind: 'frame',
+        frame: { type: 'newer_page_complete', requested_after_seq: req.after_seq, newest_loaded_seq: to, has_newer: hasNewer },
+        gen,
+        onSent: done,
+      })
+    }
+    this.kick()
+  }
+
   /** Services a load_older control frame. */
   loadOlder(req: LoadOlder): void {
-    this.cancelReadAhead() // the reader asked before it ran: this request decides what comes next
-    if (!this.opened) {
-      // hello, the newest page and backlog_complete go first, whenever a request comes
-      this.early.push(req)
-      this.flowControl()
-      return
-    }
+    if (this.heldBack(req)) return
     const gen = this.gen
     const limit = !req.limit ? LIMITS.olderPageDefault : Math.min(req.limit, LIMITS.olderPageMax)
     const to = Math.min(req.before_seq - 1, this.timeline.total())

@@ -96,12 +96,24 @@ describe('AsyncAPI (/asyncapi.json)', () => {
     expect(Object.keys(aapi.channels.events.messages).sort()).toEqual(['hello', 'machine', 'pane', 'paneRemoved', 'visibility'])
     expect(aapi.operations.eventsReceive.messages).toEqual([{ $ref: '#/channels/events/messages/visibility' }])
     const names = (id: string) => Object.keys(aapi.channels[id].messages).sort()
-    expect(names('agentTranscript')).toEqual(['backlogComplete', 'entry', 'hello', 'loadOlder', 'pageComplete', 'sessionChanged', 'subagents'])
+    expect(names('agentTranscript')).toEqual([
+      'backlogComplete',
+      'entry',
+      'hello',
+      'loadNewer',
+      'loadOlder',
+      'newerPageComplete',
+      'pageComplete',
+      'sessionChanged',
+      'subagents',
+    ])
     expect(names('attach')).toEqual(['input', 'resize', 'screen'])
     expect(aapi.operations.agentTranscriptSend.action).toBe('send')
     expect(aapi.operations.agentTranscriptReceive.action).toBe('receive')
     expect(aapi.servers.bridge.host).toBe(new URL(b.base).host)
-    expect(aapi.channels.agentTranscript.bindings.ws.query.required).toEqual(['pane'])
+    // ?pane= or ?session=: neither is required on its own
+    expect(aapi.channels.agentTranscript.bindings.ws.query.required ?? []).toEqual([])
+    expect(Object.keys(aapi.channels.agentTranscript.bindings.ws.query.properties)).toEqual(expect.arrayContaining(['pane', 'session', 'around']))
   })
 
   test('the frame schemas accept real frames and refuse wrong ones', () => {

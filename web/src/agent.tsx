@@ -240,7 +240,7 @@ function ToolCall({ e, result }: { e: Entry; result?: Entry }) {
   )
 }
 
-function EntryView({ e, results, held }: { e: Entry; results: Map<string, Entry>; held: Set<string> }) {
+export function EntryView({ e, results, held }: { e: Entry; results: Map<string, Entry>; held: Set<string> }) {
   if (e.kind === 'tool_call' && e.tool) return <ToolCall e={e} result={results.get(e.tool.id)} />
   if (e.kind === 'tool_result') {
     // Shown with its call; alone only when the call is not held (an older page).

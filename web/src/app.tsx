@@ -26,6 +26,7 @@ import { ActivityScreen } from './activity'
 import { ChangesScreen, CodeOnly, DiffScreen, FileScreen } from './changes'
 import { InsecureNote, NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
+import { HistoryScreen, SearchScreen, SessionScreen } from './history'
 
 type Route =
   | { name: 'list' }
@@ -37,11 +38,18 @@ type Route =
   | { name: 'changes'; pane: string }
   | { name: 'diff'; pane: string; path: string; staged: boolean }
   | { name: 'file'; pane: string; path: string }
+  | { name: 'search' }
+  | { name: 'history' }
+  | { name: 'session'; session: string; at?: number }
 
 export function parseRoute(hash: string): Route {
   if (hash === '#/new') return { name: 'new' }
   if (hash === '#/share') return { name: 'share' }
   if (hash === '#/activity') return { name: 'activity' }
+  if (hash === '#/search') return { name: 'search' }
+  if (hash === '#/history') return { name: 'history' }
+  const s = /^#\/s\/([^/]+)(?:\/(\d+))?$/.exec(hash)
+  if (s) return { name: 'session', session: decodeURIComponent(s[1]!), at: s[2] ? Number(s[2]) : undefined }
   const c = /^#\/p\/([^/]+)\/(changes|diff\/([01])\/(.+)|file\/(.*))$/.exec(hash)
   if (c) {
     const pane = decodeURIComponent(c[1]!)
@@ -271,6 +279,12 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
     <main class="list">
       <header>
         <h1>Agents</h1>
+        <a class="search-link" href="#/search" aria-label="Search conversations">
+          Search
+        </a>
+        <a class="history-link" href="#/history">
+          History
+        </a>
         {can(scopes, 'start') && (
           <a class="new-link" href="#/new">
             + New agent
@@ -354,6 +368,9 @@ export function App() {
   if (route.name === 'new') return <NewAgentScreen />
   if (route.name === 'share') return <ShareScreen panes={list.panes} />
   if (route.name === 'activity') return <ActivityScreen />
+  if (route.name === 'search') return <SearchScreen />
+  if (route.name === 'history') return <HistoryScreen />
+  if (route.name === 'session') return <SessionScreen key={`${route.session}/${route.at ?? ''}`} session={route.session} at={route.at} />
   if (route.name === 'changes')
     return (
       <CodeOnly pane={route.pane}>

@@ -31,7 +31,7 @@ interface Dirs {
   entries: { name: string; git: boolean }[]
 }
 
-const ago = (ts: string) => {
+export const ago = (ts: string) => {
   const s = Math.max(0, (Date.now() - Date.parse(ts)) / 1000)
   return s < 90 ? 'just now' : s < 5400 ? `${Math.round(s / 60)} min ago` : s < 129600 ? `${Math.round(s / 3600)} h ago` : `${Math.round(s / 86400)} d ago`
 }

@@ -91,11 +91,24 @@ export interface JsonlFileOptions {
   cacheKey?: string
   /** where this file counts its work (its registry's counters; default: its own) */
   counters?: JsonlCounters
+  /** sees every line the index pass and the tail index (the search index, src/search/), from the same read */
+  tap?: LineTap
   /**
    * How long an index just built waits before a pass saves it to the store
    * (default SAVE_AFTER_BUILD_MS); a release saves it at once.
    */
   saveAfterBuildMs?: number
+}
+
+/**
+ * What else is fed by a file's one index pass and tail: rows `fromRow`.. of
+ * `index` were just indexed from `buf` (whose byte 0 is file offset `base`).
+ * Synchronous, and never allowed to break the transcript (a throw is logged).
+ */
+export interface LineTap {
+  lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number): void
+  /** the file is indexed again from its start (rewritten, truncated) */
+  reset(path: string): void
 }
 
 /** Long enough for a first connect to be served (its roster and newest page) before the new index is encoded for the store. */
@@ -200,6 +213,7 @@ export class JsonlFile {
   /** the counter used by index scans; dropped for good once it disagrees with the normalizer */
   private count: LineCounter | undefined
   private readonly fold: LineFold | undefined
+  private readonly tap: LineTap | undefined
   private readonly store: IndexStore | undefined
   private readonly cacheKey: string
   /** the on-disk cache was consulted (once, for the first open) */
@@ -237,6 +251,7 @@ export class JsonlFile {
     this.within = opts.within
     this.maxLineBytes = Math.max(4096, opts.maxLineBytes ?? MAX_LINE_BYTES)
     this.fold = opts.fold
+    this.tap = opts.tap
     this.saveAfterBuildMs = opts.saveAfterBuildMs ?? SAVE_AFTER_BUILD_MS
     const name = opts.cacheKey ?? normalize.name
     this.store = name ? opts.store : undefined
@@ -629,6 +644,7 @@ export class JsonlFile {
 
   private async rebuild(size: number): Promise<void> {
     const hadContent = this.index.scanned > 0
+    if (hadContent) this.tap?.reset(this.path)
     this.resetting = true
     this.suspect = false
     this.longLine = null
@@ -744,7 +760,15 @@ export class JsonlFile {
           }
           spare = null
         }
+        const rowsBefore = index.rows
         const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
+        if (this.tap && index.rows > rowsBefore) {
+          try {
+            this.tap.lines(this.path, this.normalize, buf, pos, index, rowsBefore)
+          } catch (err) {
+            this.report(`jsonl tap ${this.path}: ${(err as Error)?.message ?? err}`)
+          }
+        }
         if (used === 0) {
           // No '\n' in what we read: a half-written line, or one longer than the
           // buffer: grow the buffer up to maxLineBytes; past that, the line is

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path'
 import type { Entry } from '../entry'
 import type { Timeline } from '../timeline'
-import { JsonlFile, newJsonlCounters, type JsonlCounters, type JsonlFileOptions } from './jsonl-file'
+import { JsonlFile, newJsonlCounters, type JsonlCounters, type JsonlFileOptions, type LineTap } from './jsonl-file'
 import type { LineNormalizer } from './normalizer'
 import { ReadBuffer } from './read-buffer'
 
@@ -29,6 +29,9 @@ export interface JsonlTimeline extends Timeline {
   /** true while the file is not at its path (pending, or deleted) */
   missing(): boolean
 }
+
+/** the index pass's turn for files opened by background work (JsonlFiles.inBackground) */
+export const BACKGROUND_TURN_BYTES = 512 * 1024
 
 /** How long released indexes stay warm, and how many. */
 export interface JsonlCacheSettings {
@@ -54,6 +57,14 @@ export class JsonlFiles {
   private readonly released: JsonlFile[] = []
   private readonly normalizerIds = new WeakMap<LineNormalizer, number>()
   private nextNormalizerId = 1
+  /** background work under way (the search index's walk): files opened meanwhile give the event loop a turn more often */
+  private background = 0
+  /** fed by every file's index pass and tail (the search index); set once by the app */
+  tap: LineTap | undefined
+  private readonly tapOfFiles: LineTap = {
+    lines: (...a) => this.tap?.lines(...a),
+    reset: (path) => this.tap?.reset(path),
+  }
 
   constructor(settings: Partial<JsonlCacheSettings> = {}) {
     this.settings = { keepAliveMs: 60_000, maxFiles: 8, ...settings }
@@ -73,7 +84,14 @@ export class JsonlFiles {
     const key = this.keyOf(abs, normalize, opts.normalizerId)
     let file = this.files.get(key)
     if (!file) {
-      file = new JsonlFile(abs, normalize, { ...opts, cacheKey: opts.cacheKey ?? opts.normalizerId, counters: this.counters, readBuffer: this.readBuffer })
+      file = new JsonlFile(abs, normalize, {
+        ...opts,
+        cacheKey: opts.cacheKey ?? opts.normalizerId,
+        counters: this.counters,
+        readBuffer: this.readBuffer,
+        tap: this.tapOfFiles,
+        turnEveryBytes: opts.turnEveryBytes ?? (this.background > 0 ? BACKGROUND_TURN_BYTES : undefined),
+      })
       this.files.set(key, file)
     }
     this.retain(file)
@@ -107,6 +125,20 @@ export class JsonlFiles {
     if (!file || file.refs === 0) return undefined
     await file.pump()
     return file.refs > 0 && !file.missing ? file.factsView() : undefined
+  }
+
+  /**
+   * Runs `work` as background work: a file it opens gives the event loop a turn
+   * every BACKGROUND_TURN_BYTES of its index pass (not 6 MiB), so a phone's
+   * first page is not kept waiting behind it on a busy machine.
+   */
+  async inBackground<T>(work: () => Promise<T>): Promise<T> {
+    this.background++
+    try {
+      return await work()
+    } finally {
+      this.background--
+    }
   }
 
   /** Tunes the warm cache of released indexes (defaults: 60 s, 8 files). */

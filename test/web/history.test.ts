@@ -1,0 +1,113 @@
+// Every past conversation in the phone client, in Debian's Chromium at a phone's
+// size, against the real bridge with its search index over real sessions of all
+// four agents: search with filters and marked matches, a hit opened at its entry,
+// the History list per project, and resuming a past session.
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { closePhone, launchChromium, openPhone } from '../support/browser'
+import { ADMIN, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
+import { historyHome, type HistoryHome } from '../support/history-home'
+
+let browser: Browser
+let b: Bridge
+let h: HistoryHome
+
+beforeAll(async () => {
+  browser = await launchChromium()
+  h = historyHome()
+  b = await startBridge({
+    homes: h.homes,
+    herdrSocket: true,
+    state: { panes: [] },
+    deps: {
+      projectRoots: [h.home],
+      agentInstalled: () => true,
+      search: { path: join(tempDir('gothalo-web-search-'), 'search.db'), startAfterMs: 0, pollMs: 200 },
+    },
+  })
+  await waitFor(
+    async () => {
+      const a = (await b.json('/search?q=zzzzzz')) as { indexed: { files: number; of: number } }
+      return a.indexed.of >= 5 && a.indexed.files === a.indexed.of
+    },
+    20_000,
+    'the index built',
+  )
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await b?.stop()
+})
+
+let open: { ctx: BrowserContext; page: Page; errors: string[] }[] = []
+afterEach(async () => {
+  for (const p of open) {
+    expect(p.errors).toEqual([])
+    await closePhone(p)
+  }
+  open = []
+})
+
+async function phone(): Promise<Page> {
+  const p = await openPhone(browser, ADMIN)
+  p.page.on('dialog', (d) => void d.accept())
+  open.push(p)
+  return p.page
+}
+
+describe('history and search (Chromium)', () => {
+  setDefaultTimeout(60_000)
+
+  test('search from the list: results with the matched words marked; filters; a tap opens the conversation at the hit', async () => {
+    const page = await phone()
+    await page.goto(`${b.base}/#/`)
+    await page.getByRole('link', { name: 'Search conversations' }).click()
+    await page.getByRole('heading', { name: 'Search' }).waitFor()
+    await page.getByLabel('Search every conversation').fill('quick tour')
+    await page.getByRole('button', { name: 'Search' }).click()
+    const hit = page.locator('li.hit').first()
+    await hit.waitFor()
+    expect(await hit.locator('.kind').textContent()).toBe('pi')
+    const marks = await hit.locator('mark').allTextContents()
+    expect(marks.map((m) => m.toLowerCase())).toEqual(expect.arrayContaining(['quick', 'tour']))
+    // the agent filter: codex has no quick tour
+    await page.getByLabel('Agent').selectOption('codex')
+    await page.locator('p.indexed', { hasText: 'Nothing found' }).waitFor()
+    expect(await page.locator('li.hit').count()).toBe(0)
+    await page.getByLabel('Agent').selectOption('pi')
+    await page.locator('li.hit').first().waitFor()
+    // the project filter names the projects by folder
+    const projects = await page.getByLabel('Project').locator('option').allTextContents()
+    expect(projects).toEqual(expect.arrayContaining(['every project', 'proj']))
+    const href = await page.locator('li.hit a').first().getAttribute('href')
+    const seq = Number(/\/(\d+)$/.exec(href ?? '')?.[1])
+    expect(seq).toBeGreaterThan(0)
+    await page.locator('li.hit a').first().click()
+    await page.waitForURL(/#\/s\/pi%3A/)
+    const entry = page.locator(`.hit-entry [data-seq="${seq}"]`)
+    await entry.waitFor()
+    expect((await entry.textContent())?.toLowerCase()).toContain('quick tour')
+    expect(await entry.isVisible()).toBe(true)
+  })
+
+  test('History: every past session by project; one opens readable; Resume starts its agent with the session', async () => {
+    const page = await phone()
+    await page.goto(`${b.base}/#/`)
+    await page.getByRole('link', { name: 'History' }).click()
+    await page.getByRole('heading', { name: 'History' }).waitFor()
+    await page.locator('section.project-history').first().waitFor()
+    const kinds = await page.locator('section.project-history .kind').allTextContents()
+    expect(new Set(kinds)).toEqual(new Set(['claude', 'pi', 'codex', 'opencode']))
+    const claude = page.locator(`section.project-history[data-project="${h.dirs.claude}"] li a`).first()
+    await claude.click()
+    await page.waitForURL(/#\/s\/claude%3A/)
+    await page.locator('.transcript .bubble').first().waitFor()
+    expect(await page.locator('.transcript [data-seq]').count()).toBeGreaterThan(3)
+    await page.getByRole('button', { name: 'Resume' }).click()
+    await page.waitForURL(/#\/p\/w\d+%3Ap\d+$/)
+    const pane = decodeURIComponent(/#\/p\/([^/]+)$/.exec(page.url())?.[1] ?? '')
+    expect(b.state().panes.find((p) => p.pane_id === pane)?.started_argv).toEqual(['claude', '--resume', h.ids.claude])
+  })
+})
