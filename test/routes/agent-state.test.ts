@@ -1,7 +1,9 @@
 // GET /agent-state end to end: every real corpus screen served by the fake
 // herdr through the real app, checked against the scenario's expected.json;
 // the error table; "a momentary read failure is non-fatal"; "parsing never 500s".
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
+// each describe runs against herdr 0.8.2 (protocol 20) and 0.9.3 (protocol 22)
+import { describe, eachHerdrPass } from '../support/herdr-modes'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
@@ -62,10 +64,13 @@ function contractBlocked(kind: string, blocked: { question: string; options: { i
 }
 
 let b: Bridge
-beforeAll(async () => {
-  b = await startBridge({ state: { panes, fail: {} } })
-})
-afterAll(() => b.stop())
+// a bridge of each pass's herdr release
+eachHerdrPass(
+  async () => {
+    b = await startBridge({ state: { panes, fail: {} } })
+  },
+  () => b.stop(),
+)
 
 describe('every corpus screen through the endpoint', () => {
   for (const r of rows)
