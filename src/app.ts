@@ -322,11 +322,13 @@ export function createApp(deps: AppDeps) {
         return verdict(e, version)
       }
       // The watcher may read herdr's socket, which answers whatever the CLI's protocol: a CLI
-      // of another version than the server (updated, server not restarted) is asked once itself.
-      if (!ctx.herdr.protocolMismatch?.() && snap.version !== version) await ctx.herdr.snapshot().catch(() => {})
+      // of another version than the server (updated, server not restarted), or one that was
+      // refused, is asked itself (a call that goes through clears the refusal).
+      const asked = ctx.herdr.protocolMismatch?.() || snap.version !== version ? await ctx.herdr.snapshot().catch(() => undefined) : undefined
       const refused = ctx.herdr.protocolMismatch?.()
       if (refused) return mismatched(version, snap)
-      return { found: true, version, server: 'running', server_version: snap.version, protocol: snap.protocol }
+      const server = asked ?? snap
+      return { found: true, version, server: 'running', server_version: server.version, protocol: server.protocol }
     })()
     health = { at: now, value }
     return value
