@@ -368,12 +368,14 @@ bunDescribe('events_lost (herdr 0.9.2, protocol 22)', () => {
     await waitFor(() => w.mode === 'socket' && sock.subscribers() === 1, 3000, 'subscribed')
     expect((w.latest()!.panes[1] as Record<string, unknown>).restore_error).toBe('session file missing')
     const subscriptions = w.counters.subscriptions
+    const t0 = performance.now()
     sock.loseEvents()
     // a change herdr dropped: only the read after the new subscription can bring it
     s.setStatus('w1:p1', 'blocked', 9)
     const blocked = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'blocked', 3000)
     await blocked.done
     blocked.release()
+    console.log(`events_lost: resubscribed and read again in ${(performance.now() - t0).toFixed(0)} ms`)
     expect(w.counters.subscriptions).toBe(subscriptions + 1)
     expect(w.counters.cliSnapshots).toBe(0)
     expect(w.mode).toBe('socket')
