@@ -14,6 +14,8 @@ import { transcriptRoutes } from './routes/transcript'
 import { webRoutes } from './routes/web'
 import { PaneWatches } from './transcript/pane-watch'
 import { HerdrWatch } from './herdr/watch'
+import { mismatchAdvice } from './herdr/protocol'
+import type { Snapshot } from './herdr/types'
 import { EventHub } from './events/hub'
 import { eventsRoutes } from './routes/events'
 import { pushRoutes } from './routes/push'
@@ -352,10 +354,25 @@ export function createApp(deps: AppDeps) {
   type HerdrHealth = {
     found: boolean
     version: string | null
-    server: 'running' | 'not_running' | 'not_responding' | 'unknown'
+    server: 'running' | 'not_running' | 'not_responding' | 'protocol_mismatch' | 'unknown'
+    server_version?: string
+    protocol?: number
     detail?: string
   }
   let health: { at: number; value: Promise<HerdrHealth> } | undefined
+  /** herdr's CLI refuses its server: say what to do, with the server's protocol as far as known */
+  const mismatched = (version: string | null, snap: Snapshot | undefined): HerdrHealth => {
+    const advice = ctx.herdr.protocolMismatch?.() ?? mismatchAdvice('')
+    const protocol = snap?.protocol ?? advice.server
+    return {
+      found: true,
+      version,
+      server: 'protocol_mismatch',
+      ...(snap ? { server_version: snap.version } : {}),
+      ...(protocol !== undefined ? { protocol } : {}),
+      detail: advice.text,
+    }
+  }
   const herdrHealth = (): Promise<HerdrHealth> => {
     const now = ctx.clock()
     if (health && now - health.at < 1000) return health.value
@@ -364,6 +381,7 @@ export function createApp(deps: AppDeps) {
     const verdict = (e: unknown, version: string | null): HerdrHealth => {
       const h = e as { kind?: string; code?: string; message?: string }
       if (h.kind === 'not_running') return { found: true, version, server: 'not_running' }
+      if (h.code === 'protocol_mismatch') return mismatched(version, ctx.watch.latest())
       return { found: true, version, server: h.code === 'timeout' ? 'not_responding' : 'unknown', detail: String(h.message ?? e) }
     }
     const value = (async (): Promise<HerdrHealth> => {
@@ -374,12 +392,20 @@ export function createApp(deps: AppDeps) {
         return verdict(e, null)
       }
       if (version === null) return { found: false, version, server: 'not_running' }
+      let snap: Snapshot
       try {
-        await ctx.watch.snapshot()
-        return { found: true, version, server: 'running' }
+        snap = await ctx.watch.snapshot()
       } catch (e) {
         return verdict(e, version)
       }
+      // The watcher may read herdr's socket, which answers whatever the CLI's protocol: a CLI
+      // of another version than the server (updated, server not restarted), or one that was
+      // refused, is asked itself (a call that goes through clears the refusal).
+      const asked = ctx.herdr.protocolMismatch?.() || snap.version !== version ? await ctx.herdr.snapshot().catch(() => undefined) : undefined
+      const refused = ctx.herdr.protocolMismatch?.()
+      if (refused) return mismatched(version, snap)
+      const server = asked ?? snap
+      return { found: true, version, server: 'running', server_version: server.version, protocol: server.protocol }
     })()
     health = { at: now, value }
     return value
@@ -577,10 +603,16 @@ export function createApp(deps: AppDeps) {
             herdr: t.Object({
               found: t.Boolean(),
               version: t.Union([t.String(), t.Null()]),
-              server: t.Union([t.Literal('running'), t.Literal('not_running'), t.Literal('not_responding'), t.Literal('unknown')], {
-                description: 'not_responding: herdr was started but did not answer within the time limit (a hung server)',
-              }),
-              detail: t.Optional(t.String({ description: 'what went wrong, when not running' })),
+              server: t.Union(
+                [t.Literal('running'), t.Literal('not_running'), t.Literal('not_responding'), t.Literal('protocol_mismatch'), t.Literal('unknown')],
+                {
+                  description:
+                    "not_responding: herdr was started but did not answer within the time limit (a hung server); protocol_mismatch: herdr's CLI refuses its running server (herdr was updated, the server not restarted): restart the herdr server",
+                },
+              ),
+              server_version: t.Optional(t.String({ description: "the running server's herdr version (`version` is the CLI's)" })),
+              protocol: t.Optional(t.Integer({ description: "the running server's protocol: 20 (herdr 0.8.2) or 22 (0.9.x)" })),
+              detail: t.Optional(t.String({ description: 'what went wrong, when not running; with protocol_mismatch, what to do' })),
             }),
           }),
         },

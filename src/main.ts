@@ -105,7 +105,11 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       herdr: createHerdrClient({
         ...herdrOpts,
         timeoutMs: s.herdrTimeoutMs,
-        onFailure: (f) => log.warn('herdr failed', { command: f.command, kind: f.kind, code: f.code, error: f.message }),
+        // a protocol mismatch is told once (the client holds the rest back): it needs the user, not a retry
+        onFailure: (f) =>
+          f.code === 'protocol_mismatch'
+            ? log.error('herdr server needs a restart', { command: f.command, code: f.code, error: f.message })
+            : log.warn('herdr failed', { command: f.command, kind: f.kind, code: f.code, error: f.message }),
       }),
       auth,
       homes: agentHomes(env),

@@ -7,10 +7,13 @@
 // `pane_agent_detected`). Every request is appended to the fake's call log as
 // `{"argv":["socket",<method>]}`, so tests count socket calls beside CLI calls.
 // Tests start it in-process; `herdr server` in the fake CLI runs it in the foreground.
+// The state's `protocol` picks herdr's release: 20 (0.8.2) or 22 (0.9.x: a larger
+// `ping`, the 0.9.2 record fields, and `events_lost` on demand). Neither replays past
+// events to a new subscriber: `subscription_started` comes first, then live events only.
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createServer, type Server, type Socket } from 'node:net'
-import { agentInfo, paneInfo, runFake, snapshotOf, type FakePane, type FakeState } from './fake-herdr'
+import { agentInfo, isHerdr09, paneInfo, pingCapabilities, runFake, snapshotOf, type FakePane, type FakeState } from './fake-herdr'
 
 export interface FakeHerdrSocketOptions {
   statePath: string
@@ -25,6 +28,17 @@ export interface FakeHerdrSocket {
   subscribers(): number
   /** Writes a raw line to every open subscription: a frame herdr itself would not push (tests of the bridge's checks). */
   push(line: string): void
+  /**
+   * herdr 0.9.2's eviction of a subscriber that fell behind: every open subscription gets
+   * its `events_lost` error line, then its connection closes (docs/reference/herdr-0.9.md §2.2).
+   * Throws in the 0.8 mode, where herdr loses events silently.
+   */
+  loseEvents(): void
+  /**
+   * Holds the replies to the next requests of `method` (computed from the state when they
+   * arrive, as herdr would) until release(): a test can change herdr while a reply is in flight.
+   */
+  hold(method: string): { reached: Promise<void>; release(): void }
   close(): Promise<void>
 }
 
@@ -47,11 +61,22 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
   const tickMs = o.tickMs ?? 100
   /** open subscriptions: their socket → how to end them */
   const subs = new Map<Socket, () => void>()
+  /** each subscription's request id (its events_lost line carries it) */
+  const subIds = new Map<Socket, string>()
+  /** held methods → the replies waiting */
+  const holds = new Map<string, { waiting: (() => void)[]; reach: () => void }>()
+  const heldSocks = new WeakMap<Socket, { waiting: (() => void)[]; reach: () => void }>()
+  const endWith = (sock: Socket, line: string) => {
+    const h = heldSocks.get(sock)
+    if (!h) return void sock.end(line)
+    h.waiting.push(() => sock.end(line))
+    h.reach()
+  }
   const log = (method: string) => {
     if (o.logPath) appendFileSync(o.logPath, JSON.stringify({ argv: ['socket', method] }) + '\n')
   }
-  const reply = (sock: Socket, id: string, result: Record<string, unknown>) => sock.end(JSON.stringify({ id, result }) + '\n')
-  const fail = (sock: Socket, id: string, code: string, message: string) => sock.end(JSON.stringify({ id, error: { code, message } }) + '\n')
+  const reply = (sock: Socket, id: string, result: Record<string, unknown>) => endWith(sock, JSON.stringify({ id, result }) + '\n')
+  const fail = (sock: Socket, id: string, code: string, message: string) => endWith(sock, JSON.stringify({ id, error: { code, message } }) + '\n')
 
   function subscribe(sock: Socket, id: string, list: unknown) {
     const state = readState(o.statePath)
@@ -67,6 +92,7 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
       else return fail(sock, id, 'invalid_request', 'invalid request: subscription type')
     }
     sock.write(JSON.stringify({ id, result: { type: 'subscription_started' } }) + '\n')
+    subIds.set(sock, id)
     let last = new Map(state.panes.map((p) => [p.pane_id, p]))
     const tick = () => {
       const now = readState(o.statePath)
@@ -75,7 +101,7 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
       const out: unknown[] = []
       for (const [pid, p] of cur) {
         const before = last.get(pid)
-        if (!before && generic.has('pane.created')) out.push({ event: 'pane_created', data: { type: 'pane_created', pane: paneInfo(p) } })
+        if (!before && generic.has('pane.created')) out.push({ event: 'pane_created', data: { type: 'pane_created', pane: paneInfo(p, now) } })
         if (before && (before.agent?.agent ?? '') !== (p.agent?.agent ?? '') && generic.has('pane.agent_detected'))
           out.push({
             event: 'pane_agent_detected',
@@ -108,6 +134,7 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     const end = () => {
       clearInterval(timer)
       subs.delete(sock)
+      subIds.delete(sock)
       sock.destroy()
     }
     subs.set(sock, end)
@@ -156,23 +183,25 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     if (!state) return fail(sock, id, 'internal', 'fake herdr: cannot read state')
     if (state.hang?.some((h) => h === '*' || h === `socket ${method}`)) return // never answers
     const params = req.params ?? {}
+    const held = holds.get(method)
+    if (held) heldSocks.set(sock, held)
     switch (method) {
       case 'ping':
         return reply(sock, id, {
           type: 'pong',
           version: state.version ?? '0.8.2',
           protocol: state.protocol ?? 20,
-          capabilities: { live_handoff: true, detached_server_daemon: true },
+          capabilities: pingCapabilities(state),
         })
       case 'session.snapshot':
         return reply(sock, id, { type: 'session_snapshot', snapshot: snapshotOf(state) })
       case 'agent.list':
-        return reply(sock, id, { type: 'agent_list', agents: state.panes.filter((p) => p.agent).map(agentInfo) })
+        return reply(sock, id, { type: 'agent_list', agents: state.panes.filter((p) => p.agent).map((p) => agentInfo(p, state)) })
       case 'agent.get': {
         const t = params.target
         const p = state.panes.find((x) => x.agent && (x.pane_id === t || x.agent.name === t))
         if (!p) return fail(sock, id, 'agent_not_found', `agent target ${String(t)} not found`)
-        return reply(sock, id, { type: 'agent_info', agent: agentInfo(p) })
+        return reply(sock, id, { type: 'agent_info', agent: agentInfo(p, state) })
       }
       case 'events.subscribe':
         return subscribe(sock, id, params.subscriptions)
@@ -210,7 +239,7 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
         const tmp = `${o.statePath}.${process.pid}.sock.tmp`
         writeFileSync(tmp, JSON.stringify(state, null, 1))
         renameSync(tmp, o.statePath)
-        return reply(sock, id, { type: 'agent_prompted', agent: agentInfo(p) })
+        return reply(sock, id, { type: 'agent_prompted', agent: agentInfo(p, state) })
       }
       default:
         return fail(sock, '', 'invalid_request', `invalid request: unknown method ${method}`)
@@ -242,6 +271,30 @@ export async function startFakeHerdrSocket(o: FakeHerdrSocketOptions): Promise<F
     subscribers: () => subs.size,
     push(line) {
       for (const sock of subs.keys()) if (!sock.destroyed) sock.write(line + '\n')
+    },
+    loseEvents() {
+      if (!isHerdr09(readState(o.statePath))) throw new Error('fake herdr: events_lost exists from herdr 0.9.2 (protocol 22)')
+      for (const [sock, end] of [...subs]) {
+        const id = subIds.get(sock) ?? ''
+        const line = {
+          id,
+          error: { code: 'events_lost', message: 'event subscription fell behind retained history; resubscribe and resync with session.snapshot' },
+        }
+        sock.end(JSON.stringify(line) + '\n', () => end())
+      }
+    },
+    hold(method) {
+      let reach!: () => void
+      const reached = new Promise<void>((r) => (reach = r))
+      const h = { waiting: [] as (() => void)[], reach }
+      holds.set(method, h)
+      return {
+        reached,
+        release() {
+          if (holds.get(method) === h) holds.delete(method)
+          for (const w of h.waiting.splice(0)) w()
+        },
+      }
     },
     async close() {
       for (const end of [...subs.values()]) end()

@@ -38,6 +38,8 @@ export interface FakePane extends Typing {
    * The test chooses when by writing the file.
    */
   session_written?: string
+  /** 0.9 mode: herdr's `PaneInfo.restore_error` (a native session restore that failed) */
+  restore_error?: string
 }
 
 export interface FakeReaction {
@@ -58,8 +60,16 @@ export interface FakeReaction {
 }
 
 export interface FakeState {
+  /** the server's herdr version and protocol (ping, snapshot): 0.8.2 / 20 by default; 0.9.x / 22 is the 0.9 mode */
   version?: string
   protocol?: number
+  /**
+   * the CLI binary's, when it is not the server's (after `herdr update` without a restart): a
+   * different protocol makes every socket-backed CLI call fail with protocol_mismatch
+   */
+  cli_version?: string
+  cli_protocol?: number
+  /** `protocol_mismatch`: as if the CLI were one release ahead of the server (22 vs 20, 20 vs 19) */
   server?: 'running' | 'not_running' | 'protocol_mismatch'
   /** command prefixes ("agent get", "agent read", "*") that hang until killed */
   hang?: string[]
@@ -143,9 +153,44 @@ function reportedSession(p: FakePane) {
   return p.session_written !== undefined && !existsSync(p.session_written) ? undefined : p.agent?.agent_session
 }
 
-export function agentInfo(p: FakePane): AgentInfo {
+/** herdr 0.9 (protocol 22) and later: the record fields 0.9.2 added (docs/reference/herdr-0.9.md §1.2 #9). */
+export const isHerdr09 = (state: Pick<FakeState, 'protocol'> | undefined) => (state?.protocol ?? 20) >= 22
+
+/**
+ * The CLI's refusal when its protocol and the server's differ (docs/reference/herdr-0.9.md §1.2 #1):
+ * the message with its literal newline, or undefined when they agree.
+ */
+export function protocolMismatch(state: FakeState): string | undefined {
+  const client = state.cli_protocol ?? state.protocol ?? 20
+  let server = state.protocol ?? 20
+  if (client === server) {
+    if (state.server !== 'protocol_mismatch') return undefined
+    server = server >= 22 ? 20 : server - 1 // the shorthand: the server one release behind
+  }
+  return client > server
+    ? `client protocol ${client} is newer than server protocol ${server}; restart the Herdr server before using this command.\nRun \`herdr server stop\` and start herdr again.`
+    : `client protocol ${client} is older than server protocol ${server}; upgrade the Herdr client before using this command.\nRun \`herdr update\`.`
+}
+
+/** `ping`'s capabilities: 0.8.2 has two, 0.9 five and more (an open map; §1.1). */
+export function pingCapabilities(state: FakeState): Record<string, boolean | number> {
+  return isHerdr09(state)
+    ? {
+        live_handoff: true,
+        detached_server_daemon: false,
+        endpoint_protocol_generation: 1,
+        surface_interest: true,
+        health_check: true,
+        ssh_agent_registration: true,
+      }
+    : { live_handoff: true, detached_server_daemon: true }
+}
+
+export function agentInfo(p: FakePane, state?: Pick<FakeState, 'protocol'>): AgentInfo {
   const a = p.agent!
   return {
+    // 0.9.2's AgentInfo.completion_seq (u64): unknown to the bridge's schema, so it must pass untouched
+    ...(isHerdr09(state) ? { completion_seq: (a as { completion_seq?: number }).completion_seq ?? 0 } : {}),
     ...a,
     agent_session: reportedSession(p),
     cwd: a.cwd ?? p.cwd,
@@ -159,9 +204,10 @@ export function agentInfo(p: FakePane): AgentInfo {
   } as AgentInfo
 }
 
-export function paneInfo(p: FakePane): PaneInfo {
+export function paneInfo(p: FakePane, state?: Pick<FakeState, 'protocol'>): PaneInfo {
   const a = p.agent
   return {
+    ...(isHerdr09(state) && p.restore_error !== undefined ? { restore_error: p.restore_error } : {}),
     pane_id: p.pane_id,
     terminal_id: p.terminal_id ?? `term_${p.pane_id.replace(/\W/g, '')}`,
     workspace_id: p.workspace_id,
@@ -216,7 +262,8 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
   let changed = false
   const [group, sub, ...rest] = argv
   const cmd = `${group ?? ''} ${sub ?? ''}`.trim()
-  if (group === '--version' || group === '-V') return { out: { stdout: `herdr ${state.version ?? '0.8.2'}\n`, stderr: '', code: 0 }, changed }
+  if (group === '--version' || group === '-V')
+    return { out: { stdout: `herdr ${state.cli_version ?? state.version ?? '0.8.2'}\n`, stderr: '', code: 0 }, changed }
   const ids: Record<string, string> = {
     'agent get': 'cli:agent:get',
     'agent read': 'cli:agent:read',
@@ -297,15 +344,8 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       out: structErr(id, 'server_not_running', 'no herdr server is running at /home/u/.config/herdr/herdr.sock; run `herdr` to start or attach it'),
       changed,
     }
-  if (state.server === 'protocol_mismatch')
-    return {
-      out: structErr(
-        id,
-        'protocol_mismatch',
-        'client protocol 20 is newer than server protocol 19; restart the Herdr server before using this command.\nRun `herdr server stop` and start herdr again.',
-      ),
-      changed,
-    }
+  const mismatch = protocolMismatch(state)
+  if (mismatch) return { out: structErr(id, 'protocol_mismatch', mismatch), changed }
   const forced = Object.entries(state.fail ?? {}).find(([k]) => k === '*' || cmd.startsWith(k))
   if (forced) return { out: err(id, forced[1].code, forced[1].message), changed }
 
@@ -317,14 +357,14 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
     case 'agent get': {
       const p = agentPane(pos[0])
       if (!p) return { out: err(id, 'agent_not_found', `agent target ${pos[0]} not found`), changed }
-      return { out: ok(id, { agent: agentInfo(p), type: 'agent_info' }), changed }
+      return { out: ok(id, { agent: agentInfo(p, state), type: 'agent_info' }), changed }
     }
     case 'agent list':
-      return { out: ok(id, { agents: panes.filter((p) => p.agent).map(agentInfo), type: 'agent_list' }), changed }
+      return { out: ok(id, { agents: panes.filter((p) => p.agent).map((p) => agentInfo(p, state)), type: 'agent_list' }), changed }
     case 'pane get': {
       const p = byPane(pos[0])
       if (!p) return { out: err(id, 'pane_not_found', `pane ${pos[0]} not found`), changed }
-      return { out: ok(id, { pane: paneInfo(p), type: 'pane_info' }), changed }
+      return { out: ok(id, { pane: paneInfo(p, state), type: 'pane_info' }), changed }
     }
     case 'agent read':
     case 'pane read': {
@@ -440,7 +480,7 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       const pane: FakePane = { pane_id: `${wid}:p1`, workspace_id: wid, tab_id: tab.tab_id, cwd, screen: '$ ' }
       panes.push(pane)
       changed = true
-      return { out: ok(id, { root_pane: paneInfo(pane), tab, type: 'workspace_created', workspace }), changed }
+      return { out: ok(id, { root_pane: paneInfo(pane, state), tab, type: 'workspace_created', workspace }), changed }
     }
     case 'tab create': {
       const wid = typeof opts['--workspace'] === 'string' ? opts['--workspace'] : undefined
@@ -474,7 +514,7 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       }
       panes.push(pane)
       changed = true
-      return { out: ok(id, { root_pane: paneInfo(pane), tab, type: 'tab_created' }), changed }
+      return { out: ok(id, { root_pane: paneInfo(pane, state), tab, type: 'tab_created' }), changed }
     }
     case 'agent start': {
       const name = pos[0]!
@@ -514,7 +554,7 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
         return { out: err(id, 'agent_not_ready', `agent ${name} is blocked during startup and is not ready for prompts`), changed }
       }
       p.agent = { agent: kind, name, agent_status: 'idle', state_change_seq: seq, interactive_ready: true } as FakePane['agent']
-      return { out: ok(id, { agent: agentInfo(p), argv, type: 'agent_started' }), changed }
+      return { out: ok(id, { agent: agentInfo(p, state), argv, type: 'agent_started' }), changed }
     }
     case 'pane close': {
       const i = panes.findIndex((p) => p.pane_id === pos[0])
@@ -531,10 +571,10 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
 export function snapshotOf(state: FakeState) {
   const panes = state.panes
   return {
-    agents: panes.filter((p) => p.agent).map(agentInfo),
+    agents: panes.filter((p) => p.agent).map((p) => agentInfo(p, state)),
     focused_pane_id: panes.find((p) => p.focused)?.pane_id,
     layouts: [],
-    panes: panes.map(paneInfo),
+    panes: panes.map((p) => paneInfo(p, state)),
     protocol: state.protocol ?? 20,
     tabs: state.tabs ?? [],
     version: state.version ?? '0.8.2',

@@ -5,6 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { HerdrSocketError, herdrSocketPath, socketRequest } from './socket'
+import { mismatchAdvice, type MismatchAdvice } from './protocol'
 import { AgentReply, CreatedReply, SnapshotReply, StartedReply, type AgentInfo, type ReadSource, type Snapshot } from './types'
 
 export interface RunResult {
@@ -29,6 +30,8 @@ export class HerdrError extends Error {
     readonly code: string | undefined,
     /** `herdr <subcommand> …: <stderr or reason>`, the 502 body */
     message: string,
+    /** with `protocol_mismatch`: what to do, and the protocols herdr named */
+    readonly mismatch?: MismatchAdvice,
   ) {
     super(message)
   }
@@ -58,6 +61,11 @@ export interface HerdrClient {
   version(): Promise<string | null>
   /** The same client, its calls stopped when `signal` aborts (see herdrFor). */
   withSignal?(signal: AbortSignal): HerdrClient
+  /**
+   * While herdr's CLI refuses its server (`protocol_mismatch`, since the last CLI call
+   * that reached it): what the user must do; undefined once a call goes through again.
+   */
+  protocolMismatch?(): MismatchAdvice | undefined
 }
 
 export interface HerdrClientOptions {
@@ -74,7 +82,10 @@ export interface HerdrClientOptions {
    * user's own (0600).
    */
   socketPath?: string
-  /** told of every failed herdr call (for the log); neither field ever holds typed text */
+  /**
+   * told of every failed herdr call (for the log); neither field ever holds typed text.
+   * A protocol mismatch is told once, not once per call, until a call goes through again.
+   */
   onFailure?: (failure: { command: string; kind: HerdrErrorKind; code: string | undefined; message: string }) => void
 }
 
@@ -211,9 +222,16 @@ function labelOf(args: string[]): string {
 export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   const timeoutMs = opts.timeoutMs ?? 5000
   const socketPath = opts.socketPath ?? herdrSocketPath(opts.env ?? process.env)
+  /** the advice while the CLI refuses the server (shared by every signal-bound copy) */
+  let mismatch: MismatchAdvice | undefined
 
   function make(signal?: AbortSignal): HerdrClient {
     function fail(args: string[], e: HerdrError): HerdrError {
+      if (e.code === 'protocol_mismatch') {
+        const first = mismatch === undefined
+        mismatch = e.mismatch
+        if (!first) return e
+      }
       opts.onFailure?.({ command: labelOf(args), kind: e.kind, code: e.code, message: e.message })
       return e
     }
@@ -246,8 +264,15 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
         } catch {}
         const kind: HerdrErrorKind =
           code === 'agent_not_found' || code === 'pane_not_found' ? 'not_found' : code === 'server_not_running' ? 'not_running' : 'failed'
+        // herdr's own words name the protocols; the 502 says what to do about it
+        if (code === 'protocol_mismatch') {
+          const advice = mismatchAdvice(stderr)
+          throw new HerdrError(kind, code, `${label}: ${advice.text}`, advice)
+        }
         throw new HerdrError(kind, code, `${label}: ${quoteStderr(stderr) || `exit code ${r.code}`}`)
       }
+      // herdr answered: its CLI and server agree (again)
+      mismatch = undefined
       return r
     }
 
@@ -366,6 +391,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
         return m ? m[1] : r.stdout.trim() || null
       },
       withSignal: (s) => make(signal ? AbortSignal.any([signal, s]) : s),
+      protocolMismatch: () => mismatch,
     }
   }
   return make()

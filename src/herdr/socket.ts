@@ -107,14 +107,15 @@ export interface Subscription {
  * `events.subscribe`: keeps the connection open and calls onEvent per pushed line
  * that fits `event` (herdr's schema, types.ts; one that does not is ignored) and the
  * first line must fit `started`; onEnd once when the connection ends for any reason
- * after starting.
+ * after starting, with herdr's error code when herdr ended it with an error line
+ * (0.9.2's `events_lost`: the subscriber fell behind and must resubscribe and resync).
  */
 export function socketSubscribe<S extends TSchema>(
   path: string,
   subscriptions: Record<string, unknown>[],
   schemas: { started: TSchema; event: S },
   onEvent: (e: Static<S>) => void,
-  onEnd: (reason: string) => void,
+  onEnd: (reason: string, code?: string) => void,
   timeoutMs: number,
 ): Subscription {
   let started = false
@@ -135,7 +136,7 @@ export function socketSubscribe<S extends TSchema>(
     clearTimeout(timer)
     sock.destroy()
     if (!started) rejectStart(err)
-    else if (!closing) onEnd(err.message)
+    else if (!closing) onEnd(err.message, err instanceof HerdrSocketError ? err.code : undefined)
   }
   const feed = lineReader((line) => {
     let msg: unknown
@@ -152,7 +153,11 @@ export function socketSubscribe<S extends TSchema>(
       clearTimeout(timer)
       return resolveStart()
     }
-    if (Value.Check(schemas.event, msg)) onEvent(msg)
+    if (Value.Check(schemas.event, msg)) return onEvent(msg)
+    // herdr's last word on this subscription (events_lost, server_unavailable): it closes next
+    const reply: unknown = msg
+    const failed = Value.Check(Envelope, reply) ? reply.error : undefined
+    if (failed) end(new HerdrSocketError(failed.code, `herdr socket events.subscribe: ${failed.message}`))
   }, MAX_LINE)
   sock.on('connect', () => sock.write(JSON.stringify({ id: 'gothalo:sub', method: 'events.subscribe', params: { subscriptions } }) + '\n'))
   sock.on('data', (d) => {

@@ -4,7 +4,12 @@
 //
 // Where herdr's socket is reachable it subscribes (`events.subscribe`): a status
 // change arrives within herdr's 100 ms tick, then one `agent.get` for that pane
-// fills in what the event does not carry (state_change_seq, session). Generic
+// fills in what the event does not carry (state_change_seq, session). herdr 0.9
+// (protocol 22) replays nothing to a new subscriber, so the state is read after the
+// subscription started (the read before it only names the panes to subscribe to),
+// and an `events_lost` (0.9.2: the subscriber fell behind) subscribes and reads
+// anew at once. A read is ordered against the events: what an event brought after
+// a read was asked for stays on top of that read's answer (docs/reference/herdr-0.9.md §2). Generic
 // events (pane created/closed/agent detected/moved, tab and workspace changes)
 // trigger one `session.snapshot`; a slow resync covers fields herdr pushes no
 // event for (a session id rotating without a status change). All of these are
@@ -113,6 +118,12 @@ export class HerdrWatch {
   private emitNext = false
   /** socket mode: read the whole state now */
   private resyncNow: (() => Promise<void>) | undefined
+  /** orders reads and event patches: taken when a read is asked for, or an event's patch */
+  private mark = 0
+  /** the mark of the full read the cache holds: an older read answering later is dropped */
+  private readMark = 0
+  /** per pane, the latest patch an event brought (its mark): re-applied over a read asked for before it */
+  private patches = new Map<string, { at: number; apply: (s: Snapshot) => Snapshot }>()
   private readonly users = new Listeners<Listener>(
     () => this.begin(),
     () => this.end(),
@@ -226,9 +237,9 @@ export class HerdrWatch {
     const p = (async () => {
       try {
         const inv = this.invalidations
+        const at = ++this.mark
         const s = await this.cliSnapshot()
-        this.accept(s, inv)
-        return s
+        return this.acceptRead(s, inv, at) ?? this.snap ?? s
       } catch (e) {
         this.lastError = e as Error
         throw e
@@ -329,7 +340,8 @@ export class HerdrWatch {
       while (gen === this.gen && now() < until) {
         try {
           const inv = this.invalidations
-          this.accept(await this.cliSnapshot(), inv)
+          const at = ++this.mark
+          this.acceptRead(await this.cliSnapshot(), inv, at)
         } catch (e) {
           this.lastError = e as Error
           this.readSettled()
@@ -353,6 +365,8 @@ export class HerdrWatch {
   /** Socket mode until the subscription ends; returns why it ended. */
   private async runSocket(gen: number): Promise<string> {
     let sub: Subscription | undefined
+    /** resubscribing after herdr said events were lost */
+    let recovering: Promise<void> | undefined
     let subscribed = ''
     let resyncing: Promise<void> | undefined
     let resyncAgain = false
@@ -377,7 +391,7 @@ export class HerdrWatch {
         subs,
         { started: SubscriptionStartedReply, event: HerdrEventSchema },
         onEvent,
-        (why) => ended?.(why),
+        (why, code) => (code === 'events_lost' ? void recover(why) : ended?.(why)),
         this.o.socketTimeoutMs,
       )
       await next.started
@@ -385,8 +399,22 @@ export class HerdrWatch {
       sub = next
       subscribed = paneSet(s)
       old?.close()
-      // A change between our snapshot and the subscription starting pushes no event: read once more.
-      void resync()
+    }
+    /** herdr dropped events this subscription should have had: subscribe anew, then read everything. */
+    const recover = (why: string) => {
+      if (recovering || !alive()) return
+      this.o.info(`herdr watch: ${why}; subscribing again`)
+      // until the read after the new subscription, the cache may lack what was lost
+      this.invalidations++
+      this.stale = true
+      recovering = (async () => {
+        try {
+          await subscribe(this.snap ?? { agents: [], panes: [], tabs: [], workspaces: [], protocol: 0, version: '' })
+          if (alive()) await resync()
+        } catch (e) {
+          ended?.((e as Error).message)
+        }
+      })().finally(() => (recovering = undefined))
     }
     const resync = async (): Promise<void> => {
       if (resyncing) {
@@ -398,11 +426,16 @@ export class HerdrWatch {
           resyncAgain = false
           try {
             const inv = this.invalidations
+            const at = ++this.mark
             const s = await this.request('session.snapshot', {}, SnapshotReply)
             if (!alive()) return
-            this.accept(s.snapshot, inv)
-            // A pane appeared or went: status subscriptions are per pane, so subscribe anew.
-            if (paneSet(s.snapshot) !== subscribed) await subscribe(s.snapshot)
+            this.acceptRead(s.snapshot, inv, at)
+            // A pane appeared or went: status subscriptions are per pane, so subscribe anew,
+            // then read again (a change before the subscription started pushed no event).
+            if (paneSet(s.snapshot) !== subscribed) {
+              await subscribe(s.snapshot)
+              resyncAgain = true
+            }
           } catch (e) {
             ended?.((e as Error).message)
             return
@@ -417,14 +450,15 @@ export class HerdrWatch {
       try {
         do {
           refreshing.set(pane, false)
+          const at = ++this.mark
           try {
             const r = await this.request('agent.get', { target: pane }, AgentReply)
             if (!alive()) return
-            this.patchAgent(pane, r.agent)
+            this.patchAgent(pane, r.agent, at)
           } catch {
             if (!alive()) return
             // The agent went away (or herdr hiccuped): take the status from the event, then ask for everything.
-            this.patchStatus(pane, fromEvent)
+            this.patchStatus(pane, fromEvent, at)
             void resync()
           }
         } while (refreshing.get(pane) && alive())
@@ -444,11 +478,16 @@ export class HerdrWatch {
     try {
       const pong = await this.request('ping', {}, PingReply)
       if (pong.type !== 'pong') return 'no pong'
+      // The panes to subscribe to (status subscriptions are per pane): a read like any other.
       const inv = this.invalidations
+      const at = ++this.mark
       const s = await this.request('session.snapshot', {}, SnapshotReply)
       if (!alive()) return 'stopped'
-      this.accept(s.snapshot, inv)
+      this.acceptRead(s.snapshot, inv, at)
       await subscribe(s.snapshot)
+      // herdr 0.9 replays nothing: what changed before the subscription started is only in a
+      // read taken after it. Socket mode (a live cache) begins once that read is in.
+      if (alive()) await resync()
     } catch (e) {
       sub?.close()
       return (e as Error).message
@@ -465,6 +504,7 @@ export class HerdrWatch {
       if (!alive()) ended?.('stopped')
     }, 200)
     const reason = await over
+    await recovering
     this.resyncNow = undefined
     clearInterval(resyncTimer)
     clearInterval(stopCheck)
@@ -474,6 +514,32 @@ export class HerdrWatch {
   }
 
   // ---- the cache ----
+
+  /**
+   * A full read asked for at mark `at`: dropped when a newer read is already in (undefined);
+   * else the events' patches newer than it go back on top, and the result is the cache.
+   */
+  private acceptRead(s: Snapshot, readFrom: number, at: number): Snapshot | undefined {
+    if (at < this.readMark) return undefined
+    this.readMark = at
+    let merged = s
+    for (const [pane, p] of this.patches) {
+      if (p.at < at) this.patches.delete(pane)
+      else merged = p.apply(merged)
+    }
+    this.accept(merged, readFrom)
+    return merged
+  }
+
+  /** An event's news of one pane, taken at mark `at`: kept to re-apply over a read asked for before it. */
+  private patch(pane: string, at: number, apply: (s: Snapshot) => Snapshot): void {
+    // older than the read the cache holds: that read already has it, or something newer
+    if (!this.snap || at < this.readMark) return
+    const last = this.patches.get(pane)
+    if (last && last.at > at) return
+    this.patches.set(pane, { at, apply })
+    this.accept(apply(this.snap), undefined)
+  }
 
   /** `readFrom`: the invalidation count when a full read started (undefined: a patch from an event). */
   private accept(s: Snapshot, readFrom: number | undefined): void {
@@ -491,26 +557,26 @@ export class HerdrWatch {
     this.emit()
   }
 
-  private patchAgent(pane: string, agent: AgentInfo): void {
-    if (!this.snap) return
-    const agents = this.snap.agents.filter((a) => a.pane_id !== pane)
-    const at = this.snap.agents.findIndex((a) => a.pane_id === pane)
-    agents.splice(at < 0 ? agents.length : at, 0, agent)
-    const panes = this.snap.panes.map((p) => (p.pane_id === pane ? { ...p, agent_status: agent.agent_status, agent: agent.agent ?? p.agent } : p))
-    this.accept({ ...this.snap, agents, panes }, undefined)
+  private patchAgent(pane: string, agent: AgentInfo, at: number): void {
+    this.patch(pane, at, (s) => {
+      // a pane the read says is gone stays gone
+      if (!s.panes.some((p) => p.pane_id === pane)) return s
+      const agents = s.agents.filter((a) => a.pane_id !== pane)
+      const i = s.agents.findIndex((a) => a.pane_id === pane)
+      agents.splice(i < 0 ? agents.length : i, 0, agent)
+      const panes = s.panes.map((p) => (p.pane_id === pane ? { ...p, agent_status: agent.agent_status, agent: agent.agent ?? p.agent } : p))
+      return { ...s, agents, panes }
+    })
   }
 
-  private patchStatus(pane: string, data: PaneStatusChanged['data']): void {
+  private patchStatus(pane: string, data: PaneStatusChanged['data'], at: number): void {
     const status = data.agent_status
-    if (!this.snap || status === undefined) return
-    this.accept(
-      {
-        ...this.snap,
-        agents: this.snap.agents.map((a) => (a.pane_id === pane ? { ...a, agent_status: status } : a)),
-        panes: this.snap.panes.map((p) => (p.pane_id === pane ? { ...p, agent_status: status } : p)),
-      },
-      undefined,
-    )
+    if (status === undefined) return
+    this.patch(pane, at, (s) => ({
+      ...s,
+      agents: s.agents.map((a) => (a.pane_id === pane ? { ...a, agent_status: status } : a)),
+      panes: s.panes.map((p) => (p.pane_id === pane ? { ...p, agent_status: status } : p)),
+    }))
   }
 
   private emit(): void {

@@ -1,5 +1,7 @@
 // WS /events end to end: the real app, the fake herdr (socket API or CLI poll).
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterEach, expect, test } from 'bun:test'
+// each describe runs against herdr 0.8.2 (protocol 20) and 0.9.3 (protocol 22)
+import { describe } from '../support/herdr-modes'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, waitFor, type Bridge } from '../support/harness'
 import type { FakePane } from '../../src/demo/fake-herdr'

@@ -1,7 +1,9 @@
 // The one herdr watcher: herdr's socket API where it is reachable (pushed, no
 // polling), else one CLI poll per second for all panes; and the calls it makes
 // stay flat however many sockets read from it.
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterEach, describe as bunDescribe, expect, test } from 'bun:test'
+// each describe runs against herdr 0.8.2 (protocol 20) and 0.9.3 (protocol 22)
+import { describe, inHerdrMode } from '../support/herdr-modes'
 import { readFileSync, writeFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHerdrClient } from '../../src/herdr/client'
@@ -19,7 +21,7 @@ function setup(panes: FakePane[]) {
     writeFileSync(statePath + '.tmp', JSON.stringify(s))
     renameSync(statePath + '.tmp', statePath)
   }
-  let state: FakeState = { panes }
+  let state: FakeState = inHerdrMode({ panes })
   write(state)
   const herdr = createHerdrClient({
     bin: FAKE_HERDR,
@@ -36,6 +38,10 @@ function setup(panes: FakePane[]) {
       const p = state.panes.find((x) => x.pane_id === pane)!
       p.agent!.agent_status = status
       p.agent!.state_change_seq = seq
+      write(state)
+    },
+    setVersion(version: string, protocol: number) {
+      state = { ...state, version, protocol }
       write(state)
     },
     setPanes(next: FakePane[]) {
@@ -282,5 +288,111 @@ describe('lingering and reads in flight', () => {
     const t0 = performance.now()
     expect(await broken.agentSoon('w1:p1', 5000)).toBeUndefined()
     expect(performance.now() - t0).toBeLessThan(4000) // woken by the failure, not by the time limit
+  })
+})
+
+describe('subscribe, then read: ordered against the events (herdr 0.9 replays nothing)', () => {
+  test('the state is read after the subscription started, and the watcher is live only once that read is in', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1', agent: { agent_status: 'working', state_change_seq: 3 } })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath, logPath: s.logPath })
+    cleanup.push(() => sock.close())
+    const first = sock.hold('session.snapshot')
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, resyncMs: 60_000 })
+    cleanup.push(() => w.close())
+    cleanup.push(w.use())
+    await first.reached
+    // a change while nothing is subscribed: herdr pushes no event for it, ever
+    s.setStatus('w1:p1', 'done', 4)
+    const second = sock.hold('session.snapshot')
+    first.release()
+    await second.reached
+    expect(sock.subscribers()).toBe(1) // subscribed before this read was asked for
+    expect(w.mode).not.toBe('socket')
+    second.release()
+    await waitFor(() => w.mode === 'socket', 3000, 'socket mode')
+    expect(statusOf(w.latest()!, 'w1:p1')).toBe('done')
+    expect(w.agent('w1:p1')?.state_change_seq).toBe(4)
+  })
+
+  test('an event that arrives while a read is in flight is not undone by that older read (no done → working → done)', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1', agent: { agent_status: 'working', state_change_seq: 3 } })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath, logPath: s.logPath })
+    cleanup.push(() => sock.close())
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, resyncMs: 60_000 })
+    cleanup.push(() => w.close())
+    const seen: string[] = []
+    cleanup.push(w.use((x) => seen.push(statusOf(x, 'w1:p1') ?? '-')))
+    await waitFor(() => w.mode === 'socket' && sock.subscribers() === 1, 3000, 'subscribed')
+    // a read asked for now answers with the state of now: working
+    const held = sock.hold('session.snapshot')
+    w.invalidate()
+    await held.reached
+    const done = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'done')
+    s.setStatus('w1:p1', 'done', 4)
+    await done.done
+    done.release()
+    held.release()
+    await w.snapshot() // the held read, and the one the watcher asked for after it, are in
+    expect(seen.slice(seen.indexOf('done'))).toEqual(['done'])
+    expect(statusOf(w.latest()!, 'w1:p1')).toBe('done')
+    expect(w.agent('w1:p1')?.state_change_seq).toBe(4)
+  })
+
+  test("herdr's records are taken as they come: fields the bridge does not know pass through", async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    cleanup.push(() => sock.close())
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath })
+    cleanup.push(() => w.close())
+    cleanup.push(w.use())
+    await waitFor(() => w.mode === 'socket', 3000, 'socket mode')
+    const snap = w.latest()!
+    const protocol = JSON.parse(readFileSync(s.statePath, 'utf8')).protocol ?? 20
+    expect(snap.protocol).toBe(protocol)
+    // 0.9.2's AgentInfo.completion_seq: in the agent as herdr sent it
+    expect((snap.agents[0] as Record<string, unknown>).completion_seq).toBe(protocol >= 22 ? 0 : undefined)
+  })
+})
+
+bunDescribe('events_lost (herdr 0.9.2, protocol 22)', () => {
+  test('a subscriber told it fell behind subscribes and reads again at once: no CLI fallback, nothing lost stays lost', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p2', restore_error: 'session file missing' })])
+    s.setVersion('0.9.3', 22)
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath, logPath: s.logPath })
+    cleanup.push(() => sock.close())
+    const info: string[] = []
+    // every slow path far away: only a prompt resubscription can see the change in time
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, resyncMs: 60_000, pollMs: 60_000, retrySocketMs: 60_000, info: (m) => info.push(m) })
+    cleanup.push(() => w.close())
+    cleanup.push(w.use())
+    await waitFor(() => w.mode === 'socket' && sock.subscribers() === 1, 3000, 'subscribed')
+    expect((w.latest()!.panes[1] as Record<string, unknown>).restore_error).toBe('session file missing')
+    const subscriptions = w.counters.subscriptions
+    const t0 = performance.now()
+    sock.loseEvents()
+    // a change herdr dropped: only the read after the new subscription can bring it
+    s.setStatus('w1:p1', 'blocked', 9)
+    const blocked = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'blocked', 3000)
+    await blocked.done
+    blocked.release()
+    console.log(`events_lost: resubscribed and read again in ${(performance.now() - t0).toFixed(0)} ms`)
+    expect(w.counters.subscriptions).toBe(subscriptions + 1)
+    expect(w.counters.cliSnapshots).toBe(0)
+    expect(w.mode).toBe('socket')
+    expect(info.some((m) => m.includes('event subscription fell behind'))).toBe(true)
+    await waitFor(() => sock.subscribers() === 1, 3000, 'the new subscription')
+    // and it goes on pushing
+    const done = nextSnapshot(w, (x) => statusOf(x, 'w1:p2') === 'done', 3000)
+    s.setStatus('w1:p2', 'done', 10)
+    await done.done
+    done.release()
+  })
+
+  test('the 0.8 stand-in has no events_lost (herdr 0.8 lost events silently)', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    s.setVersion('0.8.2', 20)
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    cleanup.push(() => sock.close())
+    expect(() => sock.loseEvents()).toThrow('events_lost exists from herdr 0.9.2')
   })
 })

@@ -1,7 +1,9 @@
 // GET /agent-state end to end: every real corpus screen served by the fake
 // herdr through the real app, checked against the scenario's expected.json;
 // the error table; "a momentary read failure is non-fatal"; "parsing never 500s".
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe as bunDescribe, expect, test } from 'bun:test'
+// each describe runs against herdr 0.8.2 (protocol 20) and 0.9.3 (protocol 22), the corpus once
+import { describe, eachHerdrPass } from '../support/herdr-modes'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
@@ -62,12 +64,20 @@ function contractBlocked(kind: string, blocked: { question: string; options: { i
 }
 
 let b: Bridge
-beforeAll(async () => {
-  b = await startBridge({ state: { panes, fail: {} } })
-})
-afterAll(() => b.stop())
+// a bridge of each pass's herdr release
+eachHerdrPass(
+  async () => {
+    b = await startBridge({ state: { panes, fail: {} } })
+  },
+  () => b.stop(),
+)
 
-describe('every corpus screen through the endpoint', () => {
+// Once, not per release: the release changes what herdr says of an agent, never its screen (hundreds of reads).
+bunDescribe('every corpus screen through the endpoint', () => {
+  beforeAll(async () => {
+    b = await startBridge({ state: { panes, fail: {} } })
+  })
+  afterAll(() => b.stop())
   for (const r of rows)
     test(`${r.scenario}/${r.label}`, async () => {
       const res = await b.get(`/agent-state?pane=${r.pane}`)

@@ -1,6 +1,8 @@
 // The bridge's own endpoints, end to end: the real app on port 0, the fake
 // herdr executable (real CLI shapes), plain-text errors, auth everywhere.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
+// each describe runs against herdr 0.8.2 (protocol 20) and 0.9.3 (protocol 22)
+import { describe, eachHerdrPass, herdrMode } from '../support/herdr-modes'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, ROOT, WS_HANDSHAKE, claudePane, startBridge, type Bridge } from '../support/harness'
 import type { FakeState } from '../../src/demo/fake-herdr'
@@ -32,16 +34,20 @@ function state(): FakeState {
 }
 
 let b: Bridge
-beforeAll(async () => {
-  b = await startBridge({ state: state(), timing: { attachPollMs: 30 } })
-})
-afterAll(() => b.stop())
+// a bridge of each pass's herdr release
+eachHerdrPass(
+  async () => {
+    b = await startBridge({ state: state(), timing: { attachPollMs: 30 } })
+  },
+  () => b.stop(),
+)
 
 describe('healthz and conventions', () => {
   test('healthz needs no auth and reports herdr', async () => {
     const r = await b.get('/healthz', null)
     expect(r.status).toBe(200)
-    expect(await r.json()).toEqual({ ok: true, version: 'test', herdr: { found: true, version: '0.8.2', server: 'running' } })
+    const { version, protocol } = herdrMode()!
+    expect(await r.json()).toEqual({ ok: true, version: 'test', herdr: { found: true, version, server: 'running', server_version: version, protocol } })
   })
 
   test('unknown path is 404 not found, in plain text', async () => {
@@ -73,7 +79,7 @@ describe('GET /snapshot', () => {
     const r = await b.get('/snapshot')
     expect(r.status).toBe(200)
     const body: any = await r.json()
-    expect(body.herdr).toEqual({ version: '0.8.2', protocol: 20 })
+    expect(body.herdr).toEqual({ version: herdrMode()!.version, protocol: herdrMode()!.protocol })
     expect(body.panes.map((p: any) => p.pane_id)).toEqual(['w1:p1', 'w1:p2', 'w1:p3'])
     expect(body.panes[0]).toEqual({
       pane_id: 'w1:p1',

@@ -15,6 +15,7 @@ import { createPushStore } from '../../src/push/store'
 import { createAuditLog } from '../../src/audit/log'
 import { createAttachmentStore } from '../../src/attachments/store'
 import { loadOrCreateVapidKeys } from '../../src/push/vapid'
+import { inHerdrMode } from './herdr-modes'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const FAKE_HERDR = join(ROOT, 'fixtures/herdr/herdr')
@@ -36,6 +37,8 @@ export interface BridgeOptions {
   push?: NonNullable<AppDeps['push']>['sender'] | true
   /** with push: panes turning blocked within this many ms make one notification (default the spec's 5 s) */
   pushCoalesceMs?: number
+  /** failed herdr calls go to `logs` as main.ts logs them (`herdr failed …`, `herdr server needs a restart …`) */
+  logHerdrFailures?: boolean
 }
 
 export interface Bridge {
@@ -81,7 +84,8 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
   const dir = tempDir()
   const statePath = join(dir, 'herdr-state.json')
   const logPath = join(dir, 'herdr-calls.jsonl')
-  writeFileSync(statePath, JSON.stringify(o.state ?? { panes: [] }))
+  // the herdr release of the running pass (herdr-modes.ts), unless the state names one
+  writeFileSync(statePath, JSON.stringify(inHerdrMode(o.state ?? { panes: [] })))
   const logs: string[] = []
   const logLines: Record<string, unknown>[] = []
   const home = join(dir, 'home')
@@ -111,6 +115,9 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
         bin: o.herdrBin ?? FAKE_HERDR,
         timeoutMs: o.herdrTimeoutMs ?? 5000,
         env: { ...process.env, FAKE_HERDR_BUN: process.execPath, FAKE_HERDR_STATE: statePath, FAKE_HERDR_LOG: logPath, HERDR_SOCKET_PATH: socketPath },
+        onFailure: o.logHerdrFailures
+          ? (f) => logs.push(`${f.code === 'protocol_mismatch' ? 'herdr server needs a restart' : 'herdr failed'}: ${f.message}`)
+          : undefined,
       }),
     ),
     auth,
@@ -143,7 +150,7 @@ export async function startBridge(o: BridgeOptions = {}): Promise<Bridge> {
     },
     state: () => JSON.parse(readFileSync(statePath, 'utf8')),
     setState(s) {
-      writeFileSync(statePath + '.tmp', JSON.stringify(s))
+      writeFileSync(statePath + '.tmp', JSON.stringify(inHerdrMode(s)))
       require('node:fs').renameSync(statePath + '.tmp', statePath)
     },
     updatePane(pane, f) {

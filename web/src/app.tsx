@@ -27,6 +27,7 @@ import { ChangesScreen, CodeOnly, DiffScreen, FileScreen } from './changes'
 import { InsecureNote, NotificationSwitch, useNotificationTidy } from './notifications'
 import { can, forgetScopes, useScopes } from './scopes'
 import { HistoryScreen, SearchScreen, SessionScreen } from './history'
+import { HerdrBanner } from './herdr-banner'
 
 type Route =
   | { name: 'list' }
@@ -299,6 +300,7 @@ function ListScreen({ list, status }: { list: ListState; status: string }) {
           {status === 'open' ? 'live' : status}
         </span>
       </header>
+      <HerdrBanner />
       {blocked > 0 && <p class="attention">{blocked === 1 ? '1 agent needs you' : `${blocked} agents need you`}</p>}
       {panes.length === 0 ? (
         <p class="empty">{status === 'open' || status === 'polling' ? 'No panes in herdr.' : 'Connecting…'}</p>
