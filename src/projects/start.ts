@@ -22,7 +22,7 @@ export const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/
 
 export type StartOutcome =
   | { status: 201; body: { pane_id: string; name: string; agent_status?: 'blocked' } }
-  | { status: 400 | 404 | 409 | 502 | 503 | 504; text: string; pane_id?: string }
+  | { status: 400 | 404 | 409 | 502 | 503 | 504; text: string; pane_id?: string; name?: string }
 
 export interface StartRequest {
   kind: AgentKind
@@ -138,6 +138,7 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
         status: 504,
         text: `the agent was not ready within ${START_TIMEOUT_MS / 1000} s; its pane ${pane} is left running${req.prompt ? '; the prompt was not sent' : ''}`,
         pane_id: pane,
+        name,
       }
     await closeAgain(e.code ?? 'a failure')
     if (e.code === 'agent_name_taken') return { status: 409, text: 'name taken' }

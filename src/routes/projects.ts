@@ -8,6 +8,7 @@ import { AGENT_KINDS, projectsOf } from '../projects/listing'
 import { listDir, listRoots, resolveDir } from '../projects/roots'
 import { startAgent } from '../projects/start'
 import { typedTextProblem } from '../answer/typed-text'
+import type { AuditContext } from '../audit/auditor'
 import { isSamePane } from '../projects/started'
 import { HerdrError, herdrFor } from '../herdr/client'
 import { paneTargets, plainTextErrors, plausibleTarget, requestSignal } from './edge'
@@ -85,7 +86,8 @@ export function projectRoutes(ctx: Ctx) {
     )
     .post(
       '/agent-start',
-      async ({ body, status, request }) => {
+      async (c) => {
+        const { body, status, request } = c
         // the first prompt is typed into the agent: /send's rules
         const problem = body.prompt === undefined ? undefined : typedTextProblem(body.prompt)
         if (problem !== undefined) return status(400, `prompt: ${problem}`)
@@ -108,6 +110,8 @@ export function projectRoutes(ctx: Ctx) {
         )
         void request
         if (out.status === 201) return status(201, out.body)
+        // a start that timed out made a pane all the same: its row names it (and the agent's name), as a 201's does
+        if (out.pane_id !== undefined) ctx.audit.answered(c as unknown as AuditContext, out.status, { pane_id: out.pane_id, name: out.name })
         return status(out.status, out.text)
       },
       {

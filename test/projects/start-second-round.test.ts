@@ -194,6 +194,11 @@ describe('a pane the bridge made, and the start around it', () => {
     expect(text).toMatch(/its pane (\S+) is left running; the prompt was not sent$/)
     const pane = /its pane (\S+) is left/.exec(text)![1]!
     expect(b.state().panes.find((p) => p.pane_id === pane)?.agent).toBeUndefined()
+    // its audit row names the pane it made and the agent's made-up name, as a 201's does
+    const rows = ((await b.json('/audit?limit=50')) as { rows: { action: string; status: number; pane: string | null; detail: { name?: string } }[] }).rows
+    const row = rows.find((x) => x.action === 'agent.start' && x.status === 504)
+    expect(row?.pane).toBe(pane)
+    expect(row?.detail.name).toMatch(/^codex-[0-9a-f]{4}$/)
     expect(b.calls().some((c) => c[1] === 'prompt' && c.includes('fix it'))).toBe(false)
     const stop = await b.post('/agent-stop', { pane })
     expect([stop.status, await stop.json()]).toEqual([200, { stopped: true }])
