@@ -9,7 +9,7 @@ import { basename, dirname, sep } from 'node:path'
 import { LIMITS, placed, type Draft, type Entry } from '../entry'
 import type { IndexStore } from './index-store'
 import { tooLarge } from './normalizer'
-import { LineIndex, countSafely, indexLines, normalizeBytes } from './line-index'
+import { LineIndex, amendSafely, countSafely, indexLines, normalizeBytes } from './line-index'
 import { ReadBuffer } from './read-buffer'
 import { RecentEntries } from './recent-entries'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
@@ -426,7 +426,7 @@ export class JsonlFile {
       const out: Entry[] = []
       for (let r = r0; r <= r1; r++) {
         const start = index.starts[r]
-        const drafts = normalizeBytes(this.normalize, buf, start - base, index.ends[r] - base, start)
+        const drafts = amendSafely(this.fold, index.facts, normalizeBytes(this.normalize, buf, start - base, index.ends[r] - base, start), start)
         const first = index.before(r) + 1
         if (drafts.length !== index.cum[r] - first + 1) {
           // The bytes changed under the index (an edit the head/tail prints

@@ -193,6 +193,17 @@ function countAndFoldSafely(fold: LineFold, facts: unknown, normalize: LineNorma
   return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : normalizeSafely(normalize, line, offset).length
 }
 
+/** fold.amend's drafts for a line, when it gives as many as it got; else the line's own drafts. */
+export function amendSafely(fold: LineFold | undefined, facts: unknown, drafts: Draft[], offset: number): Draft[] {
+  if (!fold?.amend || facts === undefined || drafts.length === 0) return drafts
+  try {
+    const out = fold.amend(drafts, offset, facts)
+    return Array.isArray(out) && out.length === drafts.length ? out : drafts
+  } catch {
+    return drafts
+  }
+}
+
 function foldSafely(fold: LineFold, facts: unknown, line: string, offset: number): void {
   try {
     fold.fold(line, offset, facts)
@@ -241,7 +252,7 @@ export function indexLines(
       } else {
         const line = buf.toString('utf8', pos, end)
         if (fold) foldSafely(fold, facts, line, base + pos)
-        const drafts = normalizeSafely(normalize, line, base + pos)
+        const drafts = amendSafely(fold, facts, normalizeSafely(normalize, line, base + pos), base + pos)
         if (drafts.length > 0) {
           index.push(base + pos, base + end, drafts.length)
           if (collect) for (const d of drafts) collect.push(d)

@@ -120,6 +120,13 @@ export interface LineFold<F = unknown> {
   countAndFold(line: string, offset: number, facts: F): number
   /** Folds a line that was normalized instead of counted (the live tail). */
   fold(line: string, offset: number, facts: F): void
+  /**
+   * Optional: a line's drafts as the lines before it change them (codex: the late result of a
+   * command aborted earlier is not a success). Keeps the count; decides only from facts about
+   * offsets below `offset`, so a page read (the facts cover the whole indexed file) and the
+   * live tail (they cover the file up to this line) give a line the same drafts.
+   */
+  amend?(drafts: Draft[], offset: number, facts: F): Draft[]
   /** The facts as plain JSON, for the cache. */
   save(facts: F): unknown
   /** Facts back from save()'s JSON; undefined when it is not theirs (then the file is re-indexed). */

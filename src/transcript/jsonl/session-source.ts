@@ -34,8 +34,12 @@ export interface SessionFileKind {
   /** one line → entries; the index only counts them (`count`), pages and the tail normalize */
   normalize: LineNormalizer
   count: LineCounter
-  /** the index pass's usage fold (GET /usage, context_pct): from the same parse as the count */
-  usage: LineFold<UsageTally>
+  /**
+   * the index pass's usage fold (GET /usage, context_pct): from the same parse as the count;
+   * or a fold that gathers more than usage (codex: the calls aborted so far, which its
+   * entries need) with where the tally lies in its facts
+   */
+  usage: LineFold<UsageTally> | { fold: LineFold; usageOf(facts: unknown): UsageTally | undefined }
   /** the kind's sample lines for the warm-up (TranscriptSource.warmUp) */
   warmUpLines: readonly string[]
   /** the agent's home: a file is read only through a real path inside it (one symlinked out of it is refused) */
@@ -47,9 +51,10 @@ export interface SessionFileKind {
 export function sessionFileSource(k: SessionFileKind, opts: SessionSourceOptions = {}): TranscriptSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
   const jsonl = opts.jsonl ?? new JsonlFiles()
+  const { fold, usageOf } = 'usageOf' in k.usage ? k.usage : { fold: k.usage, usageOf: (facts: unknown) => facts as UsageTally | undefined }
   return {
     kinds: [k.kind],
-    warmUp: jsonlWarmUp(k.warmUpLines, { normalize: k.normalize, count: k.count, fold: k.usage }),
+    warmUp: jsonlWarmUp(k.warmUpLines, { normalize: k.normalize, count: k.count, fold }),
     async resolve(agent, o): Promise<Resolved | Unresolved> {
       // no subagents: ?subagent= is "no transcript"
       if (o.subagent !== undefined) return NO_TRANSCRIPT
@@ -59,7 +64,7 @@ export function sessionFileSource(k: SessionFileKind, opts: SessionSourceOptions
       try {
         timeline = await jsonl.acquire(at.path, k.normalize, {
           count: k.count,
-          fold: k.usage,
+          fold,
           allowMissing: at.pending,
           pollMs: opts.pollMs,
           log,
@@ -71,7 +76,10 @@ export function sessionFileSource(k: SessionFileKind, opts: SessionSourceOptions
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
         throw e
       }
-      const usage = async () => (await jsonl.heldFacts(at.path, k.normalize))?.facts as UsageTally | undefined
+      const usage = async () => {
+        const view = await jsonl.heldFacts(at.path, k.normalize)
+        return view && usageOf(view.facts)
+      }
       return { ok: true, sessionId: at.sessionId, timeline, usage }
     },
     async currentSession(agent) {

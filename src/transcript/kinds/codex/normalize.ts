@@ -19,6 +19,12 @@
 // command is a call whose output, when it only reports the command's end, is dropped too
 // (the command's item carries it), so such a call shows no result of its own.
 //
+// The one thing a line cannot say alone: a command interrupted with its turn gets "aborted by
+// user" as its output, which is what the model and the user were told, yet its process runs
+// on and its CommandExecution later reports it completed. The index pass notes each aborted
+// call id (abortedCallOf, folded by file-fold.ts) and a later result for that call is amended
+// (afterAbort): a success reads ok:false, its output kept under "Finished after it was aborted".
+//
 // Decide/build split as in pi: planLine() decides the slots of a line, normalizeCodexLine
 // builds them, countCodexLine counts them (test/transcript/kinds/codex/count.test.ts). Pure; never throws.
 import type { Draft, ToolCall } from '../../entry'
@@ -356,6 +362,40 @@ function answersText(answers: Obj): string {
     out.push(`${id}: ${list.join(', ')}`)
   }
   return out.join('\n')
+}
+
+// ── a command's result after its abort ───────────────────────────────────────
+
+const ABORTED = /^(?:Wall time: [^\n]*\n)?aborted by user\b/
+
+/** The call id a record reports aborted by an interrupt or a declined approval ("aborted by user"), else undefined. */
+export function abortedCallOf(rec: Obj): string | undefined {
+  const p = rec.payload
+  if (rec.type !== 'response_item' || !isObj(p) || (p.type !== 'function_call_output' && p.type !== 'custom_tool_call_output')) return undefined
+  const callId = str(p.call_id)
+  return callId && ABORTED.test(outputText(p.output)) ? callId : undefined
+}
+
+/** What a later result of an aborted call says first: it is not a success. */
+export const AFTER_ABORT = 'Finished after it was aborted'
+
+/**
+ * A line's drafts once the calls aborted before it (call id → offset of its abort) are known:
+ * a successful result at a later offset for an aborted call reads ok:false, its output after
+ * AFTER_ABORT. A failed one already reads as it should (and a rollout that reuses the call
+ * id, aborting it again, keeps its "aborted by user" as it is).
+ */
+export function afterAbort(drafts: Draft[], offset: number, abortedAt: ReadonlyMap<string, number>): Draft[] {
+  if (abortedAt.size === 0) return drafts
+  return drafts.map((d) => {
+    const r = d.result
+    if (d.kind !== 'tool_result' || !r?.ok) return d
+    const at = abortedAt.get(r.for_id)
+    if (at === undefined || at >= offset) return d
+    const result = cappedResult(r.for_id, false, r.output_summary ? `${AFTER_ABORT}:\n${r.output_summary}` : AFTER_ABORT, r.diff)
+    if (r.truncated) result.truncated = true
+    return { ...d, result }
+  })
 }
 
 // ── building ─────────────────────────────────────────────────────────────────

@@ -14,16 +14,16 @@ import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentInfo } from '../../../herdr/types'
 import { readHeadLines } from '../../jsonl/files'
+import type { LineFold } from '../../jsonl/normalizer'
 import type { AgentHomes, TranscriptSource } from '../../source'
 import { paneCwd } from '../../source'
 import { sessionFileSource, type SessionSourceOptions } from '../../jsonl/session-source'
-import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine, countCodexLineTapped } from './normalize'
-import { usageFold } from '../../../usage/fold'
-import { addCodexUsage } from '../../../usage/kinds/codex'
+import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine } from './normalize'
+import { codexFileFold, type CodexFileFacts } from './file-fold'
 import { CODEX_WARM_UP_LINES } from './warm-up'
 
-/** The index pass's usage fold (GET /usage, context_pct): from the same parse as the count. */
-const codexUsageFold = usageFold('codex-usage/2', countCodexLineTapped, addCodexUsage)
+/** The index pass's fold: usage (GET /usage, context_pct) and the aborted calls, from the same parse as the count. */
+const codexFacts = { fold: codexFileFold as LineFold, usageOf: (facts: unknown) => (facts as CodexFileFacts | undefined)?.usage }
 
 export type CodexSourceOptions = SessionSourceOptions
 
@@ -205,7 +205,7 @@ export function createCodexSource(homes: AgentHomes, opts: CodexSourceOptions = 
       kind: 'codex',
       normalize: normalizeCodexLine,
       count: countCodexLine,
-      usage: codexUsageFold,
+      usage: codexFacts,
       warmUpLines: CODEX_WARM_UP_LINES,
       within: codexDir,
       locate: async (agent) => {

@@ -180,7 +180,7 @@ describe('a bridge restart', () => {
 })
 
 describe('live', () => {
-  test('appended records stream live; a late command result arrives under the old call id', async () => {
+  test('appended records stream live; a late command result arrives under the old call id, failed: it was aborted', async () => {
     freshCodexDir()
     const path = inHome(INTERRUPT)
     const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean)
@@ -195,8 +195,11 @@ describe('live', () => {
     expect(f).toMatchObject({
       type: 'entry',
       live: true,
-      entry: { seq: 17, kind: 'tool_result', result: { for_id: 'call_mock000010', ok: true, output_summary: 'job-done' } },
+      entry: { seq: 17, kind: 'tool_result', result: { for_id: 'call_mock000010', ok: false, output_summary: 'Finished after it was aborted:\njob-done' } },
     })
+    // a reader from the start sees the same entry
+    const again = await readOpening(await open(b))
+    expect(again.entries.at(-1)).toEqual((f as { entry: unknown }).entry)
   })
 
   test('rotation: herdr reports another thread → session_changed, then its hello and backlog', async () => {
@@ -233,5 +236,17 @@ describe('live', () => {
       total,
     )
     expect(new Set(all.map((e) => e.id)).size).toBe(total)
+    // every copy's late result of the interrupted command is failed, whichever page read it:
+    // the newest page's lines know the aborts before them (the index pass's facts)
+    const late = all.filter((e) => e.kind === 'tool_result' && e.result.for_id === 'call_mock000010')
+    expect(late).toHaveLength(24)
+    expect(late.map((e) => [e.result.ok, e.result.output_summary])).toEqual(
+      Array.from({ length: 12 }, () => [
+        [false, 'aborted by user'],
+        [false, 'Finished after it was aborted:\njob-done'],
+      ]).flat(),
+    )
+    expect(entries.some((e) => e.kind === 'tool_result' && e.result.output_summary === 'Finished after it was aborted:\njob-done')).toBe(true)
+    expect(entries.some((e) => e.kind === 'tool_result' && e.result.output_summary === 'aborted by user')).toBe(true)
   })
 })

@@ -1,13 +1,19 @@
 // What the codex rollouts of the corpus say once normalized: the chat a phone shows.
 import { describe, expect, test } from 'bun:test'
 import type { Draft } from '../../../../src/transcript/entry'
+import { codexFileFold } from '../../../../src/transcript/kinds/codex/file-fold'
 import { normalizeCodexLine, patchFiles } from '../../../../src/transcript/kinds/codex/normalize'
 import { codexCorpusFiles, SHAPE_SEEDS } from './fuzz'
 import { linesOf } from '../../../support/fuzz'
 
+/** A rollout's drafts read start to end as the index pass and the tail do: each line folded, then normalized and amended. */
 function drafts(scenario: string, nth = 0): Draft[] {
   const file = codexCorpusFiles().filter((f) => f.includes(`/${scenario}/`))[nth]!
-  return linesOf(file).flatMap(({ line, offset }) => normalizeCodexLine(line, offset))
+  const facts = codexFileFold.fresh()
+  return linesOf(file).flatMap(({ line, offset }) => {
+    codexFileFold.fold(line, offset, facts)
+    return codexFileFold.amend!(normalizeCodexLine(line, offset), offset, facts)
+  })
 }
 const brief = (d: Draft) =>
   d.kind === 'tool_call'
@@ -35,14 +41,15 @@ describe('corpus rollouts', () => {
       'system message: Conversation interrupted',
       'user message: never mind, just say ok',
       'assistant message: OK.',
-      // the background command finished a minute later: its real result, same call id
-      'result call_mock000010 true',
+      // the background command finished a minute later, same call id: the model and the user
+      // were told it was aborted, so it stays a failure, its output kept
+      'result call_mock000010 false',
     ])
     const d = drafts('codex-interrupt')
     expect(d[2].tool).toMatchObject({ command: 'cat config.yml', input_summary: 'cat config.yml' })
     expect(d[3].result).toEqual({ for_id: 'call_mock000002', ok: false, output_summary: 'cat: config.yml: No such file or directory' })
     expect(d[8].result).toEqual({ for_id: 'call_mock000010', ok: false, output_summary: 'aborted by user' })
-    expect(d[16].result).toEqual({ for_id: 'call_mock000010', ok: true, output_summary: 'job-done' })
+    expect(d[16].result).toEqual({ for_id: 'call_mock000010', ok: false, output_summary: 'Finished after it was aborted:\njob-done' })
     // ids are unique and stable (record id + byte offset + block)
     expect(new Set(d.map((x) => x.id)).size).toBe(d.length)
     expect(d.every((x) => typeof x.ts === 'string')).toBe(true)
@@ -307,5 +314,74 @@ describe('shapes the corpus does not show', () => {
       'Rolled back 2 turns',
     ])
     expect(one('some_future_event')).toEqual([])
+  })
+})
+
+describe('a command aborted by an interrupt', () => {
+  const read = (file: string, facts = codexFileFold.fresh(), foldFirst = false) => {
+    const lines = linesOf(file)
+    if (foldFirst) for (const { line, offset } of lines) codexFileFold.fold(line, offset, facts)
+    return lines.map(({ line, offset }) => {
+      if (!foldFirst) codexFileFold.fold(line, offset, facts)
+      return codexFileFold.amend!(normalizeCodexLine(line, offset), offset, facts)
+    })
+  }
+
+  test('card4 (0.171.0): both interrupted commands read "aborted by user", ok:false; nothing else changes', () => {
+    const file = codexCorpusFiles().find((f) => f.includes('/codex-card4/'))!
+    const d = read(file).flat()
+    expect(d.filter((x) => x.kind === 'tool_result').map((x) => x.result)).toEqual([
+      { for_id: 'call_mock000002', ok: false, output_summary: 'aborted by user' },
+      { for_id: 'call_mock000008', ok: false, output_summary: 'aborted by user' },
+    ])
+    // the amendment touches only results of an aborted call after its abort
+    expect(d).toEqual(linesOf(file).flatMap(({ line, offset }) => normalizeCodexLine(line, offset)))
+  })
+
+  test('a page read from the middle (facts over the whole file, or restored from the cache) gives every line the drafts a read from the start gave', () => {
+    for (const file of codexCorpusFiles()) {
+      const fromStart = read(file)
+      expect(read(file, codexFileFold.fresh(), true)).toEqual(fromStart)
+      const whole = codexFileFold.fresh()
+      for (const { line, offset } of linesOf(file)) codexFileFold.countAndFold(line, offset, whole)
+      const restored = codexFileFold.load(JSON.parse(JSON.stringify(codexFileFold.save(whole))))!
+      expect(read(file, restored, true)).toEqual(fromStart)
+    }
+    // and the interrupt's late result is the amended one on each path
+    const file = codexCorpusFiles().find((f) => f.includes('/codex-interrupt/'))!
+    expect(read(file, codexFileFold.fresh(), true).flat().at(-1)!.result).toMatchObject({ for_id: 'call_mock000010', ok: false })
+  })
+
+  test('only a success after the abort is amended, and a finished command that was never aborted keeps ok:true', () => {
+    const at = new Map([['c1', 100]])
+    const result = (forId: string, ok: boolean, out?: string) => ({
+      id: 'x',
+      role: 'user' as const,
+      kind: 'tool_result' as const,
+      result: { for_id: forId, ok, ...(out ? { output_summary: out } : {}) },
+      parsed: true,
+    })
+    const facts = { usage: codexFileFold.fresh().usage, abortedAt: at }
+    expect(codexFileFold.amend!([result('c1', true, 'done')], 100, facts)[0].result).toEqual({ for_id: 'c1', ok: true, output_summary: 'done' })
+    expect(codexFileFold.amend!([result('c1', true)], 101, facts)[0].result).toEqual({
+      for_id: 'c1',
+      ok: false,
+      output_summary: 'Finished after it was aborted',
+    })
+    expect(codexFileFold.amend!([result('c2', true, 'done')], 101, facts)[0].result).toEqual({ for_id: 'c2', ok: true, output_summary: 'done' })
+    // a failure after the abort (or the call id aborted again) already reads as it should
+    expect(codexFileFold.amend!([result('c1', false, 'aborted by user')], 101, facts)[0].result).toEqual({
+      for_id: 'c1',
+      ok: false,
+      output_summary: 'aborted by user',
+    })
+  })
+
+  test("facts that are not the fold's are refused (the file is re-indexed)", () => {
+    const usage = codexFileFold.save(codexFileFold.fresh()) as { usage: unknown }
+    expect(codexFileFold.load({ usage: usage.usage, aborted: [['c1', 'x']] })).toBeUndefined()
+    expect(codexFileFold.load({ usage: usage.usage })).toBeUndefined()
+    expect(codexFileFold.load(null)).toBeUndefined()
+    expect(codexFileFold.load({ usage: usage.usage, aborted: [['c1', 7]] })!.abortedAt).toEqual(new Map([['c1', 7]]))
   })
 })
