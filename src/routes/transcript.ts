@@ -57,7 +57,8 @@ export function transcriptRoutes(ctx: Ctx) {
     .macro('transcriptConn', {
       query: t.Object(
         { pane: t.Optional(t.String()), session: t.Optional(t.String({ maxLength: 256 })), around: t.Optional(t.String()), subagent: t.Optional(t.String()) },
-        { error: 'want ?pane=<pane_id>' },
+        // every field is an optional string: only a ?session= longer than any id fails here
+        { error: WANT_SESSION },
       ),
       async resolve({ query, status, request }) {
         if (query.session !== undefined) {

@@ -52,6 +52,8 @@ describe('every route declares what it needs', () => {
         'GET /dirs',
         'GET /usage',
         'GET /machines',
+        'GET /sessions',
+        'GET /search',
       ],
       code: ['GET /changes', 'GET /changes/diff', 'GET /files'],
       answer: ['POST /approve', 'POST /answer', 'POST /agent-mode/cycle'],
