@@ -24,6 +24,7 @@ import type { LineIndex } from '../transcript/jsonl/line-index'
 import type { LineNormalizer } from '../transcript/jsonl/normalizer'
 import type { JsonlFiles } from '../transcript/jsonl/timeline'
 import type { SourceRegistry } from '../transcript/sources'
+import { withoutDiffs } from '../transcript/tool-summary'
 import { isDiskFull, SEQ_SPAN, type FileRow, type IndexedEntry, type SearchStore } from './store'
 import { searchText, snippetOf, type ParsedQuery } from './text'
 
@@ -70,8 +71,10 @@ const TAP_QUEUE_MAX = 32 * 1024 * 1024
 const SLICE_MS = 6
 /** merge slices after a pass, at most (each ~256 pages: a whole index of a few GB) */
 const MERGE_SLICES_MAX = 20_000
-/** entries written in one transaction (FTS5's trigram insert is slow: a few milliseconds' worth) */
+/** entries written at once, between looks at the clock (FTS5's trigram insert is slow: a few milliseconds' worth) */
 const FLUSH_MAX = 64
+/** how long written entries may wait for their commit while more keep coming (one commit per slice made the build 1.3× slower) */
+const COMMIT_MS = 1000
 
 /** a hit to read back: its seq, its place in the results, its line */
 interface Wanted {
@@ -114,6 +117,8 @@ export class SearchIndex implements LineTap {
   private tapped: { f: FileRow; normalize: LineNormalizer; first: number; last: number; start: number; bytes: Buffer; after: number }[] = []
   private tappedBytes = 0
   private tapTimer: ReturnType<typeof setTimeout> | undefined
+  /** when the transaction the writes share began (undefined: none open) */
+  private openSince: number | undefined
   /** merge slices left to run (after a pass that wrote) */
   private merges = 0
   private mergeTimer: ReturnType<typeof setTimeout> | undefined
@@ -356,7 +361,7 @@ export class SearchIndex implements LineTap {
       this.tappedBytes -= t.bytes.length
       let drafts: Draft[]
       try {
-        drafts = t.normalize(t.bytes.toString('utf8'), t.start)
+        drafts = withoutDiffs(() => t.normalize(t.bytes.toString('utf8'), t.start))
       } catch {
         drafts = []
       }
@@ -399,9 +404,11 @@ export class SearchIndex implements LineTap {
   }
 
   /**
-   * Writes what is pending, in transactions of at most FLUSH_MAX entries, for
-   * about SLICE_MS a turn unless `all` (2,000 entries at once held the event
-   * loop for seconds on a busy machine).
+   * Writes what is pending, FLUSH_MAX entries at a time, for about SLICE_MS a
+   * turn unless `all` (2,000 entries at once held the event loop for seconds on
+   * a busy machine). The writes share a transaction, committed once nothing
+   * waits to be normalized or written, or COMMIT_MS after its first write
+   * (a query on this connection sees them before that).
    */
   flush(all = false): void {
     clearTimeout(this.flushTimer)
@@ -419,11 +426,18 @@ export class SearchIndex implements LineTap {
         else this.pending.set(id, entries.slice(take))
         n += take
       }
+      this.openSince ??= performance.now()
       if (this.write(() => this.deps.store.write(batch)) !== undefined) for (const b of batch) this.counters.entriesWritten += b.entries.length
+      else this.openSince = undefined // rolled back
       if (!all && this.pending.size > 0 && performance.now() - t0 >= SLICE_MS) {
         if (!this.closed) this.flushTimer = setTimeout(() => this.flush(), 0)
-        return
+        break
       }
+    }
+    if (this.openSince === undefined) return
+    if (all || (this.pending.size === 0 && this.tapped.length === 0) || performance.now() - this.openSince >= COMMIT_MS) {
+      this.openSince = undefined
+      this.write(() => this.deps.store.commit())
     }
   }
 
@@ -503,7 +517,7 @@ export class SearchIndex implements LineTap {
             this.counters.snippetLines++
             let drafts: Draft[] = []
             try {
-              drafts = line === undefined || !normalize ? [] : normalize(line, w.off)
+              drafts = line === undefined || !normalize ? [] : withoutDiffs(() => normalize(line, w.off))
             } catch {}
             const d = drafts[w.nth]
             const text = d && searchText(d)
