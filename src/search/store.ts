@@ -90,7 +90,8 @@ export class SearchStore {
       // pages freed by merging go back to the disk (set before the first table: a new file only)
       db.exec('PRAGMA auto_vacuum = INCREMENTAL')
       db.exec('PRAGMA journal_mode = WAL')
-      db.exec('PRAGMA synchronous = NORMAL')
+      // no fsync: the index is rebuilt from the sessions if a power cut leaves it torn (quick_check below)
+      db.exec('PRAGMA synchronous = OFF')
       if (maxPages !== undefined) db.exec(`PRAGMA max_page_count = ${Math.floor(maxPages)}`)
       const hasMeta = db.query("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get()
       const tables = db.query("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }
@@ -151,11 +152,18 @@ export class SearchStore {
     })()
   }
 
-  /** Entries of files, and each file's progress, in one transaction. */
+  /**
+   * Entries of files, and each file's progress, in the open transaction (begun
+   * here when none is): many writes share one until `commit`, since every commit
+   * flushes FTS5's pending terms into a segment of its own (64 entries a commit
+   * cost the build more than inserting them). A write that fails rolls back
+   * everything not committed (as a failed commit would) and throws.
+   */
   write(batch: { file: FileRow; entries: IndexedEntry[] }[]): void {
     const body = this.db.query('INSERT OR REPLACE INTO body (rowid, text) VALUES (?, ?)')
     const hits = this.db.query('INSERT OR REPLACE INTO hits (rowid, ts, role, off, nth) VALUES (?, ?, ?, ?, ?)')
-    this.db.transaction(() => {
+    if (!this.db.inTransaction) this.db.exec('BEGIN')
+    try {
       for (const { file, entries } of batch) {
         const base = file.id * SEQ_SPAN
         for (const e of entries) {
@@ -164,7 +172,26 @@ export class SearchStore {
         }
         this.saveFile(file)
       }
-    })()
+    } catch (e) {
+      this.rollback()
+      throw e
+    }
+  }
+
+  /** Commits what `write` left open (nothing to do when nothing is). */
+  commit(): void {
+    if (!this.db.inTransaction) return
+    try {
+      this.db.exec('COMMIT')
+    } catch (e) {
+      this.rollback()
+      throw e
+    }
+  }
+
+  private rollback(): void {
+    // SQLite may have rolled back by itself (SQLITE_FULL)
+    if (this.db.inTransaction) this.db.exec('ROLLBACK')
   }
 
   /** The best `limit` entries matching `match`, by relevance then recency, with the filters. */
@@ -198,6 +225,7 @@ export class SearchStore {
    * segments until merged. True while there was work to do.
    */
   mergeSome(pages = 256): boolean {
+    this.commit()
     const before = (this.db.query('SELECT total_changes() AS n').get() as { n: number }).n
     this.db.query("INSERT INTO body (body, rank) VALUES ('merge', ?)").run(-pages)
     if ((this.db.query('SELECT total_changes() AS n').get() as { n: number }).n - before > 1) return true
@@ -209,6 +237,11 @@ export class SearchStore {
   }
 
   close(): void {
+    try {
+      this.commit()
+    } catch {
+      // a full disk: what was not committed is indexed again after a restart
+    }
     this.db.close()
   }
 }

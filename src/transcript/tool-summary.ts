@@ -82,6 +82,24 @@ export function capOutput(s: string): { text: string; cut: boolean } {
   return capRunes(s, LIMITS.outputRunes)
 }
 
+/** set only inside withoutDiffs (synchronous): previewDiff and renderHunks build nothing */
+let diffsSkipped = false
+
+/**
+ * Runs `work` (a normalizer call) with no diff built: the search index reads
+ * the searchable text of entries (never a diff), and a preview diff was a
+ * third of the normalizing it paid for. Synchronous, so nothing else runs meanwhile.
+ */
+export function withoutDiffs<T>(work: () => T): T {
+  const was = diffsSkipped
+  diffsSkipped = true
+  try {
+    return work()
+  } finally {
+    diffsSkipped = was
+  }
+}
+
 /** Puts a call's preview diff on its tool card, capped (diff_truncated when cut). */
 export function withPreviewDiff(tool: ToolCall, preview: string | undefined): ToolCall {
   if (!preview) return tool
@@ -157,7 +175,7 @@ function isHunk(h: unknown): h is Hunk {
 /** Renders hunks as unified-diff text (hunk headers + lines, no file headers), starts as stored.
  *  Tolerant: malformed hunks are skipped, non-string lines dropped. */
 export function renderHunks(hunks: unknown): string {
-  if (!Array.isArray(hunks)) return ''
+  if (diffsSkipped || !Array.isArray(hunks)) return ''
   const out: string[] = []
   for (const h of hunks) {
     if (!isHunk(h)) continue
@@ -191,7 +209,7 @@ export function renderUnifiedHunks(hunks: readonly Hunk[]): string {
  * newline and the marker is noise on a phone.
  */
 export function previewDiff(before: string, after: string): string {
-  if (before === after) return ''
+  if (diffsSkipped || before === after) return ''
   if (before === '') return createdDiff(after)
   const patch = structuredPatch('', '', before, after, undefined, undefined, { context: 3 })
   return renderUnifiedHunks(patch.hunks.map((h) => ({ ...h, lines: h.lines.filter((l) => !l.startsWith('\\')) })))

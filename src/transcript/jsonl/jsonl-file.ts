@@ -106,9 +106,12 @@ export interface JsonlFileOptions {
  * Synchronous, and never allowed to break the transcript (a throw is logged).
  */
 export interface LineTap {
-  lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number): void
+  /** `values[k]`: row fromRow + k's line as the pass parsed it (one JSON value), or undefined */
+  lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number, values: unknown[]): void
   /** the file is indexed again from its start (rewritten, truncated) */
   reset(path: string): void
+  /** false while nobody takes the rows (then the pass keeps no parsed values for it) */
+  active?(): boolean
 }
 
 /** Long enough for a first connect to be served (its roster and newest page) before the new index is encoded for the store. */
@@ -761,10 +764,11 @@ export class JsonlFile {
           spare = null
         }
         const rowsBefore = index.rows
-        const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold)
-        if (this.tap && index.rows > rowsBefore) {
+        const values: unknown[] | undefined = this.tap && this.tap.active?.() !== false ? [] : undefined
+        const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold, values)
+        if (this.tap && values && index.rows > rowsBefore) {
           try {
-            this.tap.lines(this.path, this.normalize, buf, pos, index, rowsBefore)
+            this.tap.lines(this.path, this.normalize, buf, pos, index, rowsBefore, values!)
           } catch (err) {
             this.report(`jsonl tap ${this.path}: ${(err as Error)?.message ?? err}`)
           }

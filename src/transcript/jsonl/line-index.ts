@@ -204,6 +204,20 @@ export function amendSafely(fold: LineFold | undefined, facts: unknown, drafts: 
   }
 }
 
+/** countAndFoldSafely for a line parsed by the pass (its fold's countAndFoldValue). */
+function countAndFoldValueSafely(fold: LineFold, facts: unknown, normalize: LineNormalizer, value: unknown, line: string, offset: number): number {
+  let n: unknown
+  try {
+    n = fold.countAndFoldValue!(value, offset, facts)
+  } catch {
+    n = undefined
+  }
+  return Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : normalizeSafely(normalize, line, offset).length
+}
+
+/** what a line that is not JSON leaves in `values` */
+const NOT_JSON: unique symbol = Symbol('not JSON')
+
 function foldSafely(fold: LineFold, facts: unknown, line: string, offset: number): void {
   try {
     fold.fold(line, offset, facts)
@@ -222,6 +236,9 @@ function foldSafely(fold: LineFold, facts: unknown, line: string, offset: number
  * half-written line (or a UTF-8 character split by a read) waits for the rest of its bytes.
  * With `fold`, every non-blank line (entries or not) is also folded into
  * index.facts, in the same pass: through countAndFold when counting.
+ * With `values` (a LineTap takes the rows), each row pushed gets its line's
+ * parsed JSON value there when the pass parsed it (a fold with
+ * countAndFoldValue: one parse for the count, the facts and the tap), else undefined.
  */
 export function indexLines(
   buf: Buffer,
@@ -231,6 +248,7 @@ export function indexLines(
   collect?: Draft[],
   count?: LineCounter,
   fold?: LineFold,
+  values?: unknown[],
 ): number {
   let pos = 0
   const len = buf.length
@@ -247,14 +265,34 @@ export function indexLines(
         // whole Claude file, in a fresh process and warm; a page read, which
         // meets fresh memory, is the other way round (normalizeBytes).
         const line = buf.toString('utf8', pos, end)
+        if (values && fold?.countAndFoldValue) {
+          let value: unknown = NOT_JSON
+          try {
+            value = JSON.parse(line)
+          } catch {}
+          const n =
+            value === NOT_JSON
+              ? countAndFoldSafely(fold, facts, normalize, line, base + pos)
+              : countAndFoldValueSafely(fold, facts, normalize, value, line, base + pos)
+          if (n > 0) {
+            index.push(base + pos, base + end, n)
+            values.push(value === NOT_JSON ? undefined : value)
+          }
+          pos = nl + 1
+          continue
+        }
         const n = fold ? countAndFoldSafely(fold, facts, normalize, line, base + pos) : countSafely(count, normalize, line, base + pos)
-        if (n > 0) index.push(base + pos, base + end, n)
+        if (n > 0) {
+          index.push(base + pos, base + end, n)
+          values?.push(undefined)
+        }
       } else {
         const line = buf.toString('utf8', pos, end)
         if (fold) foldSafely(fold, facts, line, base + pos)
         const drafts = amendSafely(fold, facts, normalizeSafely(normalize, line, base + pos), base + pos)
         if (drafts.length > 0) {
           index.push(base + pos, base + end, drafts.length)
+          values?.push(undefined)
           if (collect) for (const d of drafts) collect.push(d)
         }
       }

@@ -70,6 +70,11 @@ export function countJsonLineTapped<S>(line: string, planRecord: (rec: Obj) => S
   } catch {
     return 1
   }
+  return countJsonValueTapped(rec, planRecord, onRecord)
+}
+
+/** countJsonLineTapped for a non-blank line already parsed as one JSON value. */
+export function countJsonValueTapped<S>(rec: unknown, planRecord: (rec: Obj) => S[] | undefined, onRecord: (rec: Obj) => void): number {
   if (isObj(rec)) onRecord(rec)
   return planJsonValue(rec, planRecord)?.slots.length ?? 1
 }
@@ -118,6 +123,11 @@ export interface LineFold<F = unknown> {
    * LineCounter) and folds its facts into `facts`, parsing the line once.
    */
   countAndFold(line: string, offset: number, facts: F): number
+  /**
+   * Optional: countAndFold for a non-blank line already parsed as one JSON value
+   * (a pass whose values a LineTap takes too parses each line once, not twice).
+   */
+  countAndFoldValue?(value: unknown, offset: number, facts: F): number
   /** Folds a line that was normalized instead of counted (the live tail). */
   fold(line: string, offset: number, facts: F): void
   /**

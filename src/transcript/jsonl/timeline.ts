@@ -63,6 +63,7 @@ export class JsonlFiles {
   tap: LineTap | undefined
   private readonly tapOfFiles: LineTap = {
     lines: (...a) => this.tap?.lines(...a),
+    active: () => this.tap !== undefined,
     reset: (path) => this.tap?.reset(path),
   }
 

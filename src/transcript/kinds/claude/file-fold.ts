@@ -5,7 +5,7 @@
 import type { LineFold } from '../../jsonl/normalizer'
 import { addClaudeUsage } from '../../../usage/kinds/claude'
 import { UsageTally } from '../../../usage/tally'
-import { countClaudeLineTapped } from './normalize'
+import { countClaudeLineTapped, countClaudeValueTapped } from './normalize'
 import { ParentFacts } from './roster-logic'
 
 export interface ClaudeFileFacts {
@@ -13,16 +13,17 @@ export interface ClaudeFileFacts {
   usage: UsageTally
 }
 
-const countAndFold = (line: string, f: ClaudeFileFacts): number =>
-  countClaudeLineTapped(line, (rec) => {
-    f.parent.addRecord(rec)
-    addClaudeUsage(f.usage, rec)
-  })
+const foldRecord = (f: ClaudeFileFacts) => (rec: Record<string, unknown>) => {
+  f.parent.addRecord(rec)
+  addClaudeUsage(f.usage, rec)
+}
+const countAndFold = (line: string, f: ClaudeFileFacts): number => countClaudeLineTapped(line, foldRecord(f))
 
 export const claudeFileFold: LineFold<ClaudeFileFacts> = {
   id: 'claude-file-facts/3',
   fresh: () => ({ parent: new ParentFacts(), usage: new UsageTally() }),
   countAndFold: (line, _offset, facts) => countAndFold(line, facts),
+  countAndFoldValue: (value, _offset, facts) => countClaudeValueTapped(value, foldRecord(facts)),
   fold: (line, _offset, facts) => void countAndFold(line, facts),
   save: (facts) => ({ parent: facts.parent.toJSON(), usage: facts.usage.toJSON() }),
   load: (saved) => {

@@ -68,7 +68,7 @@
 // isSidechain is not a filter: since 2.1.x it marks exactly the records of a
 // subagent file, which the ?subagent= stream normalizes with this same function.
 import { LIMITS, type Draft, type Role, type ToolCall, type ToolResult } from '../../entry'
-import { countJsonLineTapped, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
+import { countJsonLineTapped, countJsonValueTapped, planJsonLine, planJsonValue, unplaced, type LineCounter, type LineNormalizer } from '../../jsonl/normalizer'
 import { basename, capBody, capOutput, cappedDiff, isObj, oneLine, previewDiff, renderHunks, str, withPreviewDiff, type Obj } from '../../tool-summary'
 import stripAnsi from 'strip-ansi'
 import { classifyUserText, isTaskNotificationText } from './normalize-wrappers'
@@ -149,6 +149,11 @@ function noTap(): void {}
  */
 export function countClaudeLineTapped(line: string, onRecord: (rec: Record<string, unknown>) => void): number {
   return line.trim() === '' ? 0 : countJsonLineTapped(line, planRecord, onRecord)
+}
+
+/** countClaudeLineTapped for a non-blank line already parsed as one JSON value. */
+export function countClaudeValueTapped(value: unknown, onRecord: (rec: Record<string, unknown>) => void): number {
+  return countJsonValueTapped(value, planRecord, onRecord)
 }
 
 /** A pull request the session opened: one line with its number and address. */

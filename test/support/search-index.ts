@@ -1,0 +1,34 @@
+// A SearchIndex over a fixture home, built straight from its parts (no app), and
+// a wait for it to hold every session to its end.
+import { join } from 'node:path'
+import { SessionFinder } from '../../src/projects/listing'
+import { rootsOf } from '../../src/projects/roots'
+import { SearchIndex } from '../../src/search/search-index'
+import { SearchStore } from '../../src/search/store'
+import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
+import { createSources } from '../../src/transcript/sources'
+import { waitFor } from './harness'
+import type { HistoryHome } from './history-home'
+
+export function searchIndexOn(h: HistoryHome, dir: string): SearchIndex {
+  const jsonl = new JsonlFiles()
+  return new SearchIndex({
+    store: new SearchStore(join(dir, 'search.db'), () => {}),
+    finder: new SessionFinder(h.homes),
+    roots: rootsOf([h.home]),
+    sources: createSources(h.homes, { jsonl, log: () => {} }),
+    jsonl,
+    log: () => {},
+    pollMs: 50,
+    flushMs: 10,
+  })
+}
+
+/** Starts the index and resolves once every session (of at least `sessions`) is indexed to its end. */
+export async function indexedAll(index: SearchIndex, sessions = 4): Promise<void> {
+  index.start()
+  await waitFor(() => {
+    const p = index.progress()
+    return p.of >= sessions && p.files === p.of
+  }, 10_000)
+}
