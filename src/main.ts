@@ -228,7 +228,7 @@ async function main(argv: string[]): Promise<number | undefined> {
         return await (await import('./cli/machines')).runMachinesCommand(s, (l) => console.log(l))
       case 'service-install':
       case 'service-uninstall':
-        return await (await import('./cli/service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand() })
+        return await (await import('./cli/service')).runServiceCommand(s, (l) => console.log(l), { self: selfCommand(), err: (l) => console.error(l) })
       case 'serve':
         await serve(s, log)
         return undefined

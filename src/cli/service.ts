@@ -157,6 +157,8 @@ export interface ServiceOptions {
   run?: (argv: string[]) => { code: number; stderr: string }
   /** runs tailscale for --expose (tests: a fake) */
   tailscaleRun?: Run
+  /** where a failure's line goes: stderr for the executable; with the other lines when absent */
+  err?: (line: string) => void
 }
 
 function defaultRun(argv: string[]): { code: number; stderr: string } {
@@ -170,8 +172,9 @@ function defaultRun(argv: string[]): { code: number; stderr: string } {
 
 export async function runServiceCommand(s: Settings, out: (line: string) => void, o: ServiceOptions): Promise<number> {
   const platform = o.platform ?? process.platform
+  const fail = o.err ?? out
   if (platform !== 'linux' && platform !== 'darwin') {
-    out(`gothalo service: ${platform} is not supported (systemd on Linux, launchd on macOS)`)
+    fail(`gothalo service: ${platform} is not supported (systemd on Linux, launchd on macOS)`)
     return 1
   }
   const env = o.env ?? process.env
@@ -182,7 +185,7 @@ export async function runServiceCommand(s: Settings, out: (line: string) => void
     for (const argv of controlCommands(platform, action, path, uid)) {
       const r = run(argv)
       if (r.code !== 0) {
-        out(`\`${argv.join(' ')}\` failed (${r.code}${r.stderr ? `: ${r.stderr}` : ''})`)
+        fail(`\`${argv.join(' ')}\` failed (${r.code}${r.stderr ? `: ${r.stderr}` : ''})`)
         return false
       }
     }
@@ -202,7 +205,7 @@ export async function runServiceCommand(s: Settings, out: (line: string) => void
   }
 
   if (!o.self.every((p, i) => i > 0 || isAbsolute(p))) {
-    out(`gothalo service: cannot tell where this program is (${o.self[0]}); install it first (npm run install-bin)`)
+    fail(`gothalo service: cannot tell where this program is (${o.self[0]}); install it first (npm run install-bin)`)
     return 1
   }
   const spec = serviceSpec(s, o.self, env)
@@ -214,15 +217,16 @@ export async function runServiceCommand(s: Settings, out: (line: string) => void
   if (!spec.argv.includes('--herdr') || !isAbsolute(spec.argv[spec.argv.indexOf('--herdr') + 1]))
     out(`note: ${s.herdr} is not on PATH now; the service will look for it on its own PATH (pass --herdr /path/to/herdr)`)
   // --expose: the service's port behind tailscale serve, as `gothalo expose` does it
-  const exposed = async (code: number) => (s.expose ? Math.max(code, await exposeCommand({ ...s, command: 'expose' }, out, { run: o.tailscaleRun })) : code)
+  const exposed = async (code: number) =>
+    s.expose ? Math.max(code, await exposeCommand({ ...s, command: 'expose' }, out, { run: o.tailscaleRun, err: o.err })) : code
   if (s.noStart) {
     out('not started (--no-start). To start it:')
     for (const l of manual('start')) out(l)
     return exposed(0)
   }
   if (!control('start')) {
-    out('the unit is written; start it by hand:')
-    for (const l of manual('start')) out(l)
+    fail('the unit is written; start it by hand:')
+    for (const l of manual('start')) fail(l)
     return 1
   }
   out(platform === 'darwin' ? `started (logs: ${spec.logFile})` : `started (logs: journalctl --user -u ${SYSTEMD_UNIT})`)

@@ -231,3 +231,28 @@ test("service install --expose: the unit, then the service's port behind tailsca
   expect(out).toContain('https://box.tail1234.ts.net now reaches the bridge at http://127.0.0.1:8799 (tailscale serve, HTTPS port 443)')
   expect(out.at(-1)).toBe('undo: gothalo expose --off')
 })
+
+test('service install: its failures go to the error channel (stderr), the rest to stdout; --expose failing too', async () => {
+  const cfg = temp()
+  const data = temp()
+  const env = { ...USER_ENV, XDG_CONFIG_HOME: cfg }
+  // tailscale logged out: `gothalo expose`'s one line says what to do, as an error
+  const tailscaleRun = async (argv: string[]) =>
+    argv[1] === 'status' ? { code: 0, stdout: JSON.stringify({ BackendState: 'NeedsLogin' }), stderr: '' } : { code: 0, stdout: '', stderr: '' }
+  const out: string[] = []
+  const err: string[] = []
+  const o = { self: SELF, platform: 'linux', env, run: () => ({ code: 1, stderr: 'Failed to connect to bus' }), tailscaleRun, err: (l: string) => err.push(l) }
+  expect(await runServiceCommand(settings(['--port', '8799', '--data-dir', data, '--expose'], env), (l) => out.push(l), o)).toBe(1)
+  expect(out[0]).toBe(`wrote ${join(cfg, 'systemd', 'user', 'gothalo.service')}`)
+  expect(err[0]).toMatch(/^`systemctl .*` failed \(1: Failed to connect to bus\)$/)
+  expect(err).toContain('the unit is written; start it by hand:')
+  expect(out.some((l) => /failed|by hand/.test(l))).toBe(false)
+  // the service started: its --expose failure is an error line too, and the exit code says so
+  const out2: string[] = []
+  const err2: string[] = []
+  const o2 = { ...o, run: () => ({ code: 0, stderr: '' }), err: (l: string) => err2.push(l) }
+  expect(await runServiceCommand(settings(['--port', '8799', '--data-dir', data, '--expose'], env), (l) => out2.push(l), o2)).toBe(1)
+  expect(err2.length).toBeGreaterThan(0)
+  expect(err2.join('\n')).toMatch(/log/i)
+  expect(out2.join('\n')).not.toMatch(/tailscale up|logged out|log in/i)
+})
