@@ -69,6 +69,8 @@ try {
     jsonl,
     log: console.log,
     pollMs: 50,
+    // SEARCH_BENCH_IN_THREAD=1: the writes on the main thread, as before the writer thread (a comparison)
+    inThreadWrites: process.env.SEARCH_BENCH_IN_THREAD === '1',
   })
   // a phone reads a session already indexed while the rest is built
   const reader = sessionAgent('claude', CWD, { kind: 'id', value: files[0]!.split('/').pop()!.slice(0, -6) })
@@ -89,8 +91,9 @@ try {
     w.r.timeline.release()
     await new Promise((r) => setTimeout(r, 100))
   }
+  // the writer thread has written and committed everything taken
+  await index.settled()
   const indexSec = ms(i0) / 1000
-  index.flush()
   const indexMBs = mb / indexSec
   check(
     'initial indexing',
@@ -99,6 +102,7 @@ try {
     '≥ 50 MB/s',
   )
   info('what the index pass did', JSON.stringify(index.counters))
+  info('FTS5 writes', index.writesOffThread ? 'on a writer thread (a Worker)' : 'on the main thread')
 
   // the segments written in small transactions are merged once nothing waits: weigh the file after that
   const c0 = performance.now()

@@ -26,6 +26,7 @@ import type { JsonlFiles } from '../transcript/jsonl/timeline'
 import type { SourceRegistry } from '../transcript/sources'
 import { withoutDiffs } from '../transcript/tool-summary'
 import { isDiskFull, SEQ_SPAN, type FileRow, type IndexedEntry, type SearchStore } from './store'
+import { indexWriter, type IndexWriter } from './writer'
 import { searchText, snippetOf, type ParsedQuery } from './text'
 
 export interface SearchIndexDeps {
@@ -39,6 +40,10 @@ export interface SearchIndexDeps {
   pollMs?: number
   /** how long new entries wait to be written together (default 100 ms) */
   flushMs?: number
+  /** the writes stay on this thread (default: a Worker writes them, writer.ts) */
+  inThreadWrites?: boolean
+  /** the writer thread's entry (tests: one that cannot start) */
+  writerUrl?: string
 }
 
 export interface SearchResult {
@@ -69,6 +74,8 @@ export type SearchCounters = ReturnType<typeof newSearchCounters>
 const TAP_QUEUE_MAX = 32 * 1024 * 1024
 /** how long one slice of that normalizing may hold the event loop */
 const SLICE_MS = 6
+/** text waiting for the writer thread, at most; past it the pass waits */
+const WRITE_QUEUE_MAX = 16 * 1024 * 1024
 /** merge slices after a pass, at most (each ~256 pages: a whole index of a few GB) */
 const MERGE_SLICES_MAX = 20_000
 /** entries written at once, between looks at the clock (FTS5's trigram insert is slow: a few milliseconds' worth) */
@@ -119,9 +126,7 @@ export class SearchIndex implements LineTap {
   private tapTimer: ReturnType<typeof setTimeout> | undefined
   /** when the transaction the writes share began (undefined: none open) */
   private openSince: number | undefined
-  /** merge slices left to run (after a pass that wrote) */
-  private merges = 0
-  private mergeTimer: ReturnType<typeof setTimeout> | undefined
+  private readonly writer: IndexWriter
   private loop: ReturnType<typeof setTimeout> | undefined
   private running: Promise<void> | undefined
   private closed = false
@@ -139,6 +144,13 @@ export class SearchIndex implements LineTap {
 
   constructor(private readonly deps: SearchIndexDeps) {
     for (const f of deps.store.files()) this.remember(f)
+    this.writer = indexWriter(
+      deps.store,
+      (message, diskFull, stack) => this.failed(message, diskFull, stack),
+      deps.log,
+      () => this.tapped.length > 0 || this.pending.size > 0,
+      { inThread: deps.inThreadWrites, url: deps.writerUrl },
+    )
     deps.jsonl.tap = this
   }
 
@@ -165,6 +177,18 @@ export class SearchIndex implements LineTap {
   /** Resolves once a pass that began after this call has ended (tests await it rather than sleep). */
   nextPass(): Promise<void> {
     return new Promise((res) => this.passWaiters.push({ target: this.started + 1, res }))
+  }
+
+  /** Resolves once every entry taken so far is written and committed (the bench's end of the build; tests). */
+  async settled(): Promise<void> {
+    this.normalizeTapped(Number.POSITIVE_INFINITY)
+    this.flush(true)
+    await this.writer.settled()
+  }
+
+  /** whether the writes run on a Worker (false: on this thread) */
+  get writesOffThread(): boolean {
+    return this.writer.offThread
   }
 
   /** A session's entries, when it is indexed to its end (GET /sessions' `entries`). */
@@ -210,7 +234,7 @@ export class SearchIndex implements LineTap {
       let f = this.byPath.get(key)
       if (!f) {
         f = this.write(() =>
-          this.deps.store.addFile({
+          this.writer.addFile({
             path: key,
             kind: s.kind,
             session_id: s.id,
@@ -240,7 +264,7 @@ export class SearchIndex implements LineTap {
       this.pending.delete(f.id)
       this.byPath.delete(f.path)
       this.byId.delete(f.id)
-      this.write(() => this.deps.store.dropFile(f.id))
+      this.writer.dropFile(f.id)
     }
     // the sessions used last first: what a phone searches for is mostly recent
     work.sort((a, b) => b.s.mtimeMs - a.s.mtimeMs)
@@ -248,27 +272,15 @@ export class SearchIndex implements LineTap {
       if (this.closed) return
       await this.indexOne(s, f)
       this.flush()
+      await this.writer.room(WRITE_QUEUE_MAX)
     }
     this.flush()
-    if (work.length > 0) this.merges = MERGE_SLICES_MAX
-    this.mergeWhenIdle()
+    if (work.length > 0) this.writer.compact(MERGE_SLICES_MAX)
   }
 
   /** The index's segments are being merged after a pass (the bench weighs the file after). */
   get compacting(): boolean {
-    return this.merges > 0
-  }
-
-  /** Once nothing waits to be written, the index's segments are merged, a slice a turn (a bounded number). */
-  private mergeWhenIdle(): void {
-    if (this.merges <= 0 || this.mergeTimer || this.closed) return
-    this.mergeTimer = setTimeout(() => {
-      this.mergeTimer = undefined
-      if (this.tapped.length > 0 || this.pending.size > 0) return this.mergeWhenIdle()
-      this.merges--
-      if (this.write(() => this.deps.store.mergeSome()) !== true) this.merges = 0
-      this.mergeWhenIdle()
-    }, 0)
+    return this.writer.compacting
   }
 
   /** Brings one session's entries up to its end: its kind's source opens it (the pass feeds the tap). */
@@ -409,7 +421,7 @@ export class SearchIndex implements LineTap {
     this.dropTapped(f)
     f.offset = 0
     f.seq = 0
-    this.write(() => this.deps.store.dropFile(f.id, true))
+    this.writer.dropFile(f.id, true)
     this.queue(f, [])
   }
 
@@ -450,8 +462,8 @@ export class SearchIndex implements LineTap {
         n += take
       }
       this.openSince ??= performance.now()
-      if (this.write(() => this.deps.store.write(batch)) !== undefined) for (const b of batch) this.counters.entriesWritten += b.entries.length
-      else this.openSince = undefined // rolled back
+      this.writer.write(batch)
+      for (const b of batch) this.counters.entriesWritten += b.entries.length
       if (!all && this.pending.size > 0 && performance.now() - t0 >= SLICE_MS) {
         if (!this.closed) this.flushTimer = setTimeout(() => this.flush(), 0)
         break
@@ -460,25 +472,32 @@ export class SearchIndex implements LineTap {
     if (this.openSince === undefined) return
     if (all || (this.pending.size === 0 && this.tapped.length === 0) || performance.now() - this.openSince >= COMMIT_MS) {
       this.openSince = undefined
-      this.write(() => this.deps.store.commit())
+      this.writer.commit()
     }
   }
 
-  /** A store write; a refused one (disk full) marks the index incomplete and costs nothing else. */
+  /** Adding a file on this thread may be refused (disk full): the index is incomplete, and costs nothing else. */
   private write<T>(f: () => T): T | undefined {
     try {
-      return f() ?? (true as T)
+      return f()
     } catch (e) {
-      if (!this.incomplete) this.deps.log(`search index: a write failed (${(e as Error)?.message ?? e}): search results are incomplete`)
-      this.incomplete = true
-      if (!isDiskFull(e)) this.deps.log(`search index: ${(e as Error)?.stack ?? e}`)
+      this.failed((e as Error)?.message ?? String(e), isDiskFull(e), (e as Error)?.stack)
       return undefined
     }
+  }
+
+  /** A write the disk refused marks the index incomplete (one log line); any other failure is logged whole. */
+  private failed(message: string, diskFull: boolean, stack?: string): void {
+    if (!this.incomplete) this.deps.log(`search index: a write failed (${message}): search results are incomplete`)
+    this.incomplete = true
+    if (!diskFull) this.deps.log(`search index: ${stack ?? message}`)
   }
 
   /** The best hits for a query, each with its snippet read back from its session. */
   async search(q: ParsedQuery, filters: SearchFilters, agents: AgentInfo[]): Promise<SearchResult[]> {
     this.flush(true)
+    // what was written is committed before the query (the writer thread's connection is not this one)
+    await this.writer.settled()
     const hits = this.deps.store.search(q.match, filters)
     const live = livePanes(agents)
     const bySession = new Map<number, Wanted[]>()
@@ -602,10 +621,10 @@ export class SearchIndex implements LineTap {
     clearTimeout(this.loop)
     await this.running
     clearTimeout(this.tapTimer)
-    clearTimeout(this.mergeTimer)
     this.normalizeTapped(Number.POSITIVE_INFINITY)
     this.flush(true)
     if (this.deps.jsonl.tap === this) this.deps.jsonl.tap = undefined
+    await this.writer.close()
     this.deps.store.close()
   }
 }

@@ -57,6 +57,8 @@ export function isDiskFull(e: unknown): boolean {
 
 export class SearchStore {
   readonly db: Database
+  /** SQLite's max_page_count for this file (tests: a full disk), for every connection that writes */
+  readonly maxPages: number | undefined
 
   /**
    * Opens the index at `path` (':memory:' for none on disk). A file that is not
@@ -66,13 +68,15 @@ export class SearchStore {
   constructor(
     readonly path: string,
     log: (m: string) => void,
-    opts: { maxPages?: number } = {},
+    /** keep: a file that is not this index is an error, never removed (the writer thread's connection) */
+    opts: { maxPages?: number; keep?: boolean } = {},
   ) {
+    this.maxPages = opts.maxPages
     let db: Database | undefined
     try {
       db = SearchStore.open(path, opts.maxPages)
     } catch (e) {
-      if (path === ':memory:') throw e
+      if (path === ':memory:' || opts.keep) throw e
       log(`search index ${path} is unreadable (${(e as Error).message}): rebuilding it from the sessions`)
       try {
         db?.close()
@@ -132,6 +136,15 @@ export class SearchStore {
       )
       .get(f) as { id: number }
     return { ...f, id: r.id }
+  }
+
+  /** A file with its id given (by the writer thread's caller). */
+  insertFile(f: FileRow): void {
+    this.db
+      .query(
+        'INSERT INTO files (id, path, kind, session_id, project, title, ino, offset, seq, size, mtime_ms) VALUES ($id, $path, $kind, $session_id, $project, $title, $ino, $offset, $seq, $size, $mtime_ms)',
+      )
+      .run({ ...f })
   }
 
   /** A file's progress and facts. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { waitFor } from '../support/wait'
 import { ROOT, buildBinary, runBinary, runOnce, type Running } from './build'
 
 let bin: string
@@ -121,4 +122,20 @@ describe('serving', () => {
     expect(r.proc.exitCode).toBe(0)
     expect(existsSync(dir)).toBe(false)
   }, 20_000)
+
+  test('--demo: search finds the samples, the index written by its writer thread (an entrypoint of the binary)', async () => {
+    const r = start(['--demo', '--port', '0', '--data-dir', temp()])
+    const [, base] = await r.waitFor(LISTENING)
+    const [, token] = await r.waitFor(/admin token: (\S+)/)
+    const auth = { authorization: `Bearer ${token}` }
+    // the index's first pass starts 3 s after the bridge
+    const found: any = await waitFor(async () => {
+      const b: any = await (await fetch(`${base}/search?q=tools`, { headers: auth })).json()
+      return b.results?.length > 0 && b
+    }, 15_000)
+    expect(found.results[0].snippet.toLowerCase()).toContain('tools')
+    await r.stop()
+    expect(r.stdout() + r.stderr()).toContain('listening')
+    expect(r.stdout() + r.stderr()).not.toContain('writer thread could not start')
+  }, 25_000)
 })

@@ -23,6 +23,8 @@ export interface Running {
   proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>
   /** everything printed on stdout so far */
   stdout(): string
+  /** everything printed on stderr, once stopped */
+  stderr(): string
   /** resolves with the first match of `re` in stdout; rejects on timeout or exit */
   waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>
   stop(): Promise<void>
@@ -41,7 +43,10 @@ export function runBinary(bin: string, args: string[], o: { cwd?: string; env?: 
       for (const w of wake) w()
     }
   })()
-  void new Response(proc.stderr).text() // drained, unused
+  let errText = ''
+  const errRead = new Response(proc.stderr).text().then((t) => {
+    errText = t
+  })
   void proc.exited.then(() => {
     exited = true
     for (const w of wake) w()
@@ -49,6 +54,7 @@ export function runBinary(bin: string, args: string[], o: { cwd?: string; env?: 
   return {
     proc,
     stdout: () => text,
+    stderr: () => errText,
     waitFor(re, ms = 10_000) {
       return new Promise((res, rej) => {
         const check = () => {
@@ -69,6 +75,7 @@ export function runBinary(bin: string, args: string[], o: { cwd?: string; env?: 
     async stop() {
       if (!exited) proc.kill('SIGTERM')
       await proc.exited
+      await errRead
     },
   }
 }

@@ -31,4 +31,5 @@ export async function indexedAll(index: SearchIndex, sessions = 4): Promise<void
     const p = index.progress()
     return p.of >= sessions && p.files === p.of
   }, 10_000)
+  await index.settled()
 }

@@ -1,0 +1,74 @@
+// The search index's FTS5 writes run on a Worker (src/search/writer.ts): the
+// index it builds holds exactly what the same build on the main thread holds and
+// finds the same; a writer thread that cannot start leaves the writes on the
+// main thread, with a log line, and search still works.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { SessionFinder } from '../../src/projects/listing'
+import { rootsOf } from '../../src/projects/roots'
+import { SearchIndex } from '../../src/search/search-index'
+import { SearchStore } from '../../src/search/store'
+import { parseQuery } from '../../src/search/text'
+import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
+import { createSources } from '../../src/transcript/sources'
+import { tempDir } from '../support/harness'
+import { historyHome } from '../support/history-home'
+import { indexedAll } from '../support/search-index'
+
+const h = historyHome()
+const QUERIES = ['the', 'file', 'Bash', 'README', 'quick', '"to the"', 'tool']
+
+function indexOn(dir: string, o: { inThreadWrites?: boolean; writerUrl?: string } = {}) {
+  const jsonl = new JsonlFiles()
+  const logs: string[] = []
+  const index = new SearchIndex({
+    store: new SearchStore(join(dir, 'search.db'), (m) => logs.push(m)),
+    finder: new SessionFinder(h.homes),
+    roots: rootsOf([h.home]),
+    sources: createSources(h.homes, { jsonl, log: () => {} }),
+    jsonl,
+    log: (m) => logs.push(m),
+    pollMs: 50,
+    flushMs: 10,
+    ...o,
+  })
+  return { index, logs }
+}
+const rows = (i: SearchIndex) => i.store.db.query('SELECT rowid, ts, role, off, nth FROM hits ORDER BY rowid').all()
+const files = (i: SearchIndex) => i.store.db.query('SELECT id, path, ino, offset, seq, size FROM files ORDER BY id').all()
+const found = async (i: SearchIndex) => {
+  const out: string[] = []
+  for (const q of QUERIES)
+    for (const r of await i.search(parseQuery(q)!, { limit: 50 }, [])) out.push(`${q} ${r.agent_kind}:${r.session_id}#${r.seq} ${r.snippet}`)
+  return out
+}
+
+const worker = indexOn(tempDir('gothalo-search-worker-'))
+const here = indexOn(tempDir('gothalo-search-here-'), { inThreadWrites: true })
+const broken = indexOn(tempDir('gothalo-search-broken-'), { writerUrl: join(tempDir('gothalo-search-nowriter-'), 'no-such-writer.ts') })
+beforeAll(async () => {
+  await Promise.all([indexedAll(worker.index), indexedAll(here.index)])
+})
+afterAll(async () => {
+  await Promise.all([worker.index.close(), here.index.close(), broken.index.close()])
+})
+
+test('the writer thread builds the same index as the main thread, each file with its indexed size and inode, and finds the same', async () => {
+  expect(worker.index.writesOffThread).toBe(true)
+  expect(here.index.writesOffThread).toBe(false)
+  expect(worker.index.counters.entriesWritten).toBeGreaterThan(20)
+  expect(rows(worker.index)).toEqual(rows(here.index))
+  expect(files(worker.index)).toEqual(files(here.index))
+  const a = await found(worker.index)
+  expect(a.length).toBeGreaterThan(20)
+  expect(a).toEqual(await found(here.index))
+  expect(worker.logs).toEqual([])
+})
+
+test('a writer thread that cannot start: the writes run on the main thread, with a log line, and search works', async () => {
+  await indexedAll(broken.index)
+  expect(broken.index.writesOffThread).toBe(false)
+  expect(broken.logs.some((l) => l.includes('writer thread could not start') && l.includes('main thread'))).toBe(true)
+  expect(rows(broken.index)).toEqual(rows(here.index))
+  expect((await broken.index.search(parseQuery('quick')!, { limit: 50 }, [])).map((r) => r.session_id)).toContain(h.ids.pi)
+})
