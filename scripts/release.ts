@@ -63,6 +63,8 @@ export function build(target: string, outDir = join(ROOT, 'dist', 'release')): s
     `--target=${t.bunTarget}`,
     `--compile-executable-path=${runtimeFor(target)}`,
     'src/main.ts',
+    // the search index's writer thread is an entrypoint of its own (src/search/writer.ts finds it in the binary)
+    'src/search/write-worker.ts',
     '--outfile',
     out,
   ])
