@@ -319,14 +319,17 @@ function useTranscript(pane: string, subagent?: string) {
     box.sock = sock
     return () => sock.close()
   }, [pane, subagent])
-  const loadOlder = () => {
-    const req = olderRequest(ref.current.s)
-    if (!req || !ref.current.sock?.open) return
-    ref.current.s = { ...ref.current.s, pendingOlder: req.before_seq }
-    setState(ref.current.s)
-    ref.current.sock.send(req)
-  }
+  const loadOlder = () => askOlder(ref.current, setState)
   return { state, status, refused, loadOlder }
+}
+
+/** Asks a transcript socket for the page before its oldest entry, marking it pending (a pane's and a past session's alike). */
+export function askOlder<S extends TranscriptState>(box: { s: S; sock: LiveSocket | null }, setState: (s: S) => void): void {
+  const req = olderRequest(box.s)
+  if (!req || !box.sock?.open) return
+  box.s = { ...box.s, pendingOlder: req.before_seq }
+  setState(box.s)
+  box.sock.send(req)
 }
 
 function TranscriptView({ pane, subagent }: { pane: string; subagent?: string }) {

@@ -4,11 +4,11 @@
 // opened at a search hit (&around=SEQ), paged both ways, resumable (/agent-start).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, socketUrl } from './api'
-import { EntryView } from './agent'
+import { askOlder, EntryView } from './agent'
 import { LiveSocket, type SocketStatus } from './live-socket'
 import { ago } from './new-agent'
 import { can, useScopes } from './scopes'
-import { emptyTranscript, olderRequest, reduce, resultsByCall, type TranscriptState } from './transcript-state'
+import { emptyTranscript, reduce, resultsByCall, type TranscriptState } from './transcript-state'
 
 const KINDS = ['claude', 'pi', 'codex', 'opencode'] as const
 
@@ -296,13 +296,7 @@ function useSessionTranscript(session: string, around: number | undefined) {
     box.sock = sock
     return () => sock.close()
   }, [session, around])
-  const loadOlder = () => {
-    const req = olderRequest(ref.current.s)
-    if (!req || !ref.current.sock?.open) return
-    ref.current.s = { ...ref.current.s, pendingOlder: req.before_seq }
-    setState(ref.current.s)
-    ref.current.sock.send(req)
-  }
+  const loadOlder = () => askOlder(ref.current, setState)
   const loadNewer = () => {
     const s = ref.current.s
     const last = s.entries[s.entries.length - 1]
