@@ -8,25 +8,15 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ADMIN, FrameQueue, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { FAST, readOpening } from '../support/transcript-socket'
+import type { SearchResult } from '../../src/search/search-index'
 import { historyHome, piUserLine, type HistoryHome } from '../support/history-home'
 
 let b: Bridge
 let h: HistoryHome
 let dbDir: string
 
-interface Result {
-  agent_kind: string
-  session_id: string
-  project: string
-  title: string
-  seq: number
-  ts: string
-  role: string
-  snippet: string
-  matches: [number, number][]
-}
 interface Answer {
-  results: Result[]
+  results: SearchResult[]
   took_ms: number
   indexed: { files: number; of: number; incomplete?: true }
 }

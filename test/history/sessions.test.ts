@@ -1,6 +1,8 @@
 // GET /sessions (docs/bridge.md, "Every past conversation"): every past session of
 // the four agents from their own stores, newest first, filtered and paged; the
 // bad input each parameter refuses.
+import type { Static } from '@sinclair/typebox'
+import type { PastSessionSchema } from '../../src/routes/history'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { utimesSync } from 'node:fs'
 import { pairDevice, startBridge, type Bridge } from '../support/harness'
@@ -10,15 +12,7 @@ import { historyHome, type HistoryHome } from '../support/history-home'
 let b: Bridge
 let h: HistoryHome
 
-interface Row {
-  agent_kind: string
-  session_id: string
-  project: string
-  title: string
-  started_ts: string
-  last_activity_ts: string
-  pane_id?: string
-}
+type Row = Static<typeof PastSessionSchema>
 
 beforeAll(async () => {
   h = historyHome()
