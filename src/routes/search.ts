@@ -4,24 +4,12 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import { parseQuery, QUERY_MAX, TERM_MIN } from '../search/text'
+import { SearchResultSchema as ResultSchema } from '../search/search-index'
 import { kindParam, limitParam } from './history'
 import { plainTextErrors } from './edge'
 
 export const SEARCH_LIMIT_DEFAULT = 20
 export const SEARCH_LIMIT_MAX = 100
-
-const ResultSchema = t.Object({
-  agent_kind: t.String(),
-  session_id: t.String({ description: 'with agent_kind: WS /agent-transcript?session=KIND:ID&around=SEQ opens the hit' }),
-  project: t.String(),
-  title: t.String(),
-  seq: t.Integer({ description: "the entry's seq in its session" }),
-  ts: t.String({ description: 'ISO 8601: when the entry was written' }),
-  role: t.String({ description: 'user, assistant or system' }),
-  snippet: t.String({ description: 'about 160 characters of the entry around its first match, on one line (… where cut)' }),
-  matches: t.Array(t.Tuple([t.Integer(), t.Integer()]), { description: '[start, end) of each match in the snippet (UTF-16 offsets)' }),
-  pane_id: t.Optional(t.String({ description: 'the live pane showing this session' })),
-})
 
 export function searchRoutes(ctx: Ctx) {
   return new Elysia({ name: 'search' }).get(

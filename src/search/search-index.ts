@@ -9,6 +9,7 @@
 // is gone is dropped; one with another inode, or shorter than indexed, is
 // indexed again. Progress and the offsets live in the store, so a restart goes
 // on from where it stopped.
+import { type Static, Type } from '@sinclair/typebox'
 import { constants, statSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { NORMALIZERS, type FileKind } from '../projects/heads'
@@ -46,18 +47,20 @@ export interface SearchIndexDeps {
   writerUrl?: string
 }
 
-export interface SearchResult {
-  agent_kind: string
-  session_id: string
-  project: string
-  title: string
-  seq: number
-  ts: string
-  role: string
-  snippet: string
-  matches: [number, number][]
-  pane_id?: string
-}
+/** One hit of GET /search: the wire shape (its route's response) and the index's answer. */
+export const SearchResultSchema = Type.Object({
+  agent_kind: Type.String(),
+  session_id: Type.String({ description: 'with agent_kind: WS /agent-transcript?session=KIND:ID&around=SEQ opens the hit' }),
+  project: Type.String(),
+  title: Type.String(),
+  seq: Type.Integer({ description: "the entry's seq in its session" }),
+  ts: Type.String({ description: 'ISO 8601: when the entry was written' }),
+  role: Type.String({ description: 'user, assistant or system' }),
+  snippet: Type.String({ description: 'about 160 characters of the entry around its first match, on one line (… where cut)' }),
+  matches: Type.Array(Type.Tuple([Type.Integer(), Type.Integer()]), { description: '[start, end) of each match in the snippet (UTF-16 offsets)' }),
+  pane_id: Type.Optional(Type.String({ description: 'the live pane showing this session' })),
+})
+export type SearchResult = Static<typeof SearchResultSchema>
 
 export interface SearchFilters {
   kind?: string
