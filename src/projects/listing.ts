@@ -47,6 +47,9 @@ export interface FoundSession {
   /** ms: the session's first record (else its file's birth); GET /sessions' started_ts */
   startedMs?: number
   file?: string
+  /** the file's size and inode when it was listed (the search index's pass needs no stat of its own) */
+  size?: number
+  ino?: number
 }
 
 /** A file as last seen: its identity (size, mtime, inode) and what it gave the listing. */
@@ -166,7 +169,7 @@ export class SessionFinder {
           // unreadable now: listed without a title, read again next time
         }
         const id = head.cwd ? sessionIdOf(kind, file) : undefined
-        const row = head.cwd && id ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file } : undefined
+        const row = head.cwd && id ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file, size: st.size, ino: st.ino } : undefined
         c = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, head, found: row }
         this.cache.set(file, c)
       }

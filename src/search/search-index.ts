@@ -224,7 +224,11 @@ export class SearchIndex implements LineTap {
       const key = s.file ?? `${s.kind}:${s.id}`
       let size = s.mtimeMs
       let ino = 0
-      if (s.file) {
+      if (s.file && s.size !== undefined && s.ino !== undefined) {
+        // the finder stat-ed it a moment ago
+        size = s.size
+        ino = s.ino
+      } else if (s.file) {
         try {
           const st = statSync(s.file)
           size = st.size
