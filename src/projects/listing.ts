@@ -169,7 +169,10 @@ export class SessionFinder {
           // unreadable now: listed without a title, read again next time
         }
         const id = head.cwd ? sessionIdOf(kind, file) : undefined
-        const row = head.cwd && id ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file, size: st.size, ino: st.ino } : undefined
+        const row =
+          head.cwd && id
+            ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file, size: st.size, ino: st.ino }
+            : undefined
         c = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, head, found: row }
         this.cache.set(file, c)
       }
