@@ -4,7 +4,7 @@
 // mtime or size changed since the last listing (the head of it: the title and the
 // cwd), and only as far as the head needs.
 import { openSync, readdirSync, readSync, closeSync, statSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { AgentInfo } from '../herdr/types'
 import type { AgentHomes } from '../transcript/source'
 import { opencodeDataDir, openOpencodeStore, type OpencodeStore } from '../transcript/kinds/opencode/store'
@@ -60,6 +60,8 @@ interface Cached {
   head: SessionHead
   /** the listing's row of it (undefined: no cwd or no id) */
   found: FoundSession | undefined
+  /** a listing has returned it (false: only sessionAt has seen it, so the next listing is new) */
+  listed: boolean
 }
 
 /** A directory as last listed: read again only when its mtime or inode changed. */
@@ -139,13 +141,62 @@ export class SessionFinder {
 
   /** The session files of the file-backed kinds, by kind. */
   private *files(): Generator<[FileKind, string]> {
-    const claude = join(this.homes.claudeDir, 'projects')
+    const { claude, pi, codex } = this.dirsOf()
     for (const p of this.list(claude, any)) for (const f of this.list(p, isJsonl)) yield ['claude', f]
-    const pi = join(this.homes.piDir, 'sessions')
     for (const p of this.list(pi, any)) for (const f of this.list(p, isJsonl)) yield ['pi', f]
-    const codex = join(this.homes.codexDir ?? join(this.homes.home, '.codex'), 'sessions')
     for (const y of this.list(codex, any))
       for (const m of this.list(y, any)) for (const d of this.list(m, any)) for (const f of this.list(d, isRollout)) yield ['codex', f]
+  }
+
+  /** The session files' directories of each file-backed kind: where files() looks. */
+  private dirsOf() {
+    return {
+      claude: join(this.homes.claudeDir, 'projects'),
+      pi: join(this.homes.piDir, 'sessions'),
+      codex: join(this.homes.codexDir ?? join(this.homes.home, '.codex'), 'sessions'),
+    }
+  }
+
+  /** A file's listing row, its head read again only when its size, mtime or inode changed (`changed`: it was read). */
+  private rowOf(kind: FileKind, file: string, st: { mtimeMs: number; size: number; ino: number }): { c: Cached; changed: boolean } {
+    const c = this.cache.get(file)
+    if (c && c.mtimeMs === st.mtimeMs && c.size === st.size && c.ino === st.ino) return { c, changed: false }
+    let head: SessionHead = {}
+    try {
+      head = readHeadOf(kind, file, st.size)
+    } catch {
+      // unreadable now: listed without a title, read again next time
+    }
+    const id = head.cwd ? sessionIdOf(kind, file) : undefined
+    const row =
+      head.cwd && id
+        ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file, size: st.size, ino: st.ino }
+        : undefined
+    const fresh = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, head, found: row, listed: false }
+    this.cache.set(file, fresh)
+    return { c: fresh, changed: true }
+  }
+
+  /**
+   * The session a path names, as find() would list it, or undefined when it is
+   * not a session file find() looks at (a subagent's file, another directory)
+   * or has no cwd yet. Synchronous: for the search index, which meets a file in
+   * a transcript's index pass before its own look over the sessions has.
+   */
+  sessionAt(path: string): FoundSession | undefined {
+    const d = this.dirsOf()
+    const name = basename(path)
+    const up = (n: number) => {
+      let p = path
+      for (let i = 0; i < n; i++) p = dirname(p)
+      return p
+    }
+    const kind: FileKind | undefined =
+      isJsonl(name) && up(2) === d.claude ? 'claude' : isJsonl(name) && up(2) === d.pi ? 'pi' : isRollout(name) && up(4) === d.codex ? 'codex' : undefined
+    if (!kind) return undefined
+    const st = statSync(path, { throwIfNoEntry: false })
+    if (!st?.isFile()) return undefined
+    return this.rowOf(kind, path, st).c.found
   }
 
   async find(): Promise<FoundSession[]> {
@@ -159,24 +210,10 @@ export class SessionFinder {
         changed = true
         continue
       }
-      let c = this.cache.get(file)
-      if (!c || c.mtimeMs !== st.mtimeMs || c.size !== st.size || c.ino !== st.ino) {
-        changed = true
-        let head: SessionHead = {}
-        try {
-          head = readHeadOf(kind, file, st.size)
-        } catch {
-          // unreadable now: listed without a title, read again next time
-        }
-        const id = head.cwd ? sessionIdOf(kind, file) : undefined
-        const row =
-          head.cwd && id
-            ? { kind, id, cwd: head.cwd, title: head.title ?? '', mtimeMs: st.mtimeMs, startedMs: head.startedMs, file, size: st.size, ino: st.ino }
-            : undefined
-        c = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, head, found: row }
-        this.cache.set(file, c)
-      }
-      if (c.found) found.push(c.found)
+      const r = this.rowOf(kind, file, st)
+      if (r.changed || !r.c.listed) changed = true
+      r.c.listed = true
+      if (r.c.found) found.push(r.c.found)
     }
     // a file gone is a change even when another came (the count differs, or an unseen path was read above)
     if (files !== this.cache.size) {

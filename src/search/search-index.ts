@@ -70,7 +70,17 @@ export interface SearchFilters {
 }
 
 /** What the index counts, for tests and the bench. */
-export const newSearchCounters = () => ({ passes: 0, entriesWritten: 0, bytesTapped: 0, valuesTaken: 0, readBack: 0, snippetLines: 0 })
+export const newSearchCounters = () => ({
+  passes: 0,
+  entriesWritten: 0,
+  bytesTapped: 0,
+  valuesTaken: 0,
+  /** entries of session files read back by seq (their lines came from the on-disk line index cache, not a pass) */
+  readBack: 0,
+  /** entries of opencode's store, read by seq: their only read */
+  storeEntries: 0,
+  snippetLines: 0,
+})
 export type SearchCounters = ReturnType<typeof newSearchCounters>
 
 /** bytes of tapped lines that may wait to be normalized; past it the pass waits */
@@ -139,6 +149,10 @@ export class SearchIndex implements LineTap {
   private passWaiters: { target: number; res: () => void }[] = []
   /** background passes begun */
   private started = 0
+  /** paths a transcript's pass met that are no listed session (asked about again after the next look) */
+  private readonly unlisted = new Set<string>()
+  /** while a pass looks the sessions over: the paths registered meanwhile by metUnlisted */
+  private metDuringFind: Set<string> | undefined
 
   /** the SQLite side (the bench checkpoints it to weigh the file) */
   get store(): SearchStore {
@@ -216,7 +230,10 @@ export class SearchIndex implements LineTap {
   /** One look over every session: new ones added, gone ones dropped, grown ones indexed. */
   private async pass(): Promise<void> {
     this.counters.passes++
+    this.unlisted.clear()
+    const metDuringFind = (this.metDuringFind = new Set())
     const found = await this.deps.finder.find()
+    this.metDuringFind = undefined
     const seen = new Set<string>()
     const work: { s: FoundSession; f: FileRow }[] = []
     for (const s of found) {
@@ -240,22 +257,8 @@ export class SearchIndex implements LineTap {
       seen.add(key)
       let f = this.byPath.get(key)
       if (!f) {
-        f = this.write(() =>
-          this.writer.addFile({
-            path: key,
-            kind: s.kind,
-            session_id: s.id,
-            project: s.cwd,
-            title: s.title,
-            ino,
-            offset: 0,
-            seq: 0,
-            size,
-            mtime_ms: s.mtimeMs,
-          }),
-        )
+        f = this.register(key, s, size, ino)
         if (!f) continue
-        this.remember(f)
       } else if (f.ino !== ino || (s.file !== undefined && size < f.offset)) {
         this.reset(key) // another file at the path, or cut short: indexed again
         f.ino = ino
@@ -267,7 +270,8 @@ export class SearchIndex implements LineTap {
       if (f.offset < size) work.push({ s, f })
     }
     for (const f of [...this.byPath.values()]) {
-      if (seen.has(f.path)) continue
+      // one a transcript's pass met while the sessions were being looked over is kept: the next look lists it
+      if (seen.has(f.path) || metDuringFind.has(f.path)) continue
       this.pending.delete(f.id)
       this.byPath.delete(f.path)
       this.byId.delete(f.id)
@@ -283,6 +287,46 @@ export class SearchIndex implements LineTap {
     }
     this.flush()
     if (work.length > 0) this.writer.compact(MERGE_SLICES_MAX)
+  }
+
+  /** A session's row, added to the store and remembered (undefined: the write was refused). */
+  private register(key: string, s: FoundSession, size: number, ino: number): FileRow | undefined {
+    const f = this.write(() =>
+      this.writer.addFile({
+        path: key,
+        kind: s.kind,
+        session_id: s.id,
+        project: s.cwd,
+        title: s.title,
+        ino,
+        offset: 0,
+        seq: 0,
+        size,
+        mtime_ms: s.mtimeMs,
+      }),
+    )
+    if (f) this.remember(f)
+    return f
+  }
+
+  /**
+   * The row of a file a transcript's pass or tail just met that no look over the
+   * sessions has listed yet (a socket opened it first): registered now, from the
+   * finder's answer for that one path, so its lines are taken from this read
+   * instead of read back later. A path that is no session (a subagent's file,
+   * one outside the project roots) is not asked about again until the next look.
+   */
+  private metUnlisted(path: string): FileRow | undefined {
+    if (this.closed || this.unlisted.has(path)) return undefined
+    const s = this.deps.finder.sessionAt(path)
+    if (!s || s.file !== path || s.size === undefined || s.ino === undefined || !insideRoots(s.cwd, this.deps.roots)) {
+      this.unlisted.add(path)
+      return undefined
+    }
+    const f = this.register(path, s, s.size, s.ino)
+    if (f) this.metDuringFind?.add(path)
+    else this.unlisted.add(path)
+    return f
   }
 
   /** The index's segments are being merged after a pass (the bench weighs the file after). */
@@ -310,7 +354,8 @@ export class SearchIndex implements LineTap {
       const total = tl.total()
       for (let from = f.seq + 1; from <= total && !this.closed; from += 500) {
         const entries = await tl.read(from, Math.min(total, from + 499))
-        this.counters.readBack += entries.length
+        if (s.file) this.counters.readBack += entries.length
+        else this.counters.storeEntries += entries.length
         this.take(f, entries, s.mtimeMs)
       }
       f.offset = Math.max(f.offset, size)
@@ -342,7 +387,7 @@ export class SearchIndex implements LineTap {
    * line is not copied): a few milliseconds a turn of the pass.
    */
   lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number, values: unknown[]): void {
-    const f = this.byPath.get(path)
+    const f = this.byPath.get(path) ?? this.metUnlisted(path)
     if (!f) return
     // a pass that starts past what the index holds (its line index came from the cache) leaves a gap: the background reads it back
     if (index.before(fromRow) > f.seq) return

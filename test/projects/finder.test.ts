@@ -62,4 +62,37 @@ describe('SessionFinder, warm', () => {
     expect(await titles()).toEqual(['a1:fresh', 'b1:elsewhere'])
     f.close()
   })
+
+  test('sessionAt: a session file named before any listing saw it is in the next listing; other paths are no session', async () => {
+    const home = tempDir('gothalo-finder-')
+    const homes = homesIn(home)
+    const cwd = join(home, 'p')
+    const dir = join(homes.claudeDir, 'projects', cwd.replace(/[/.]/g, '-'))
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'a1.jsonl'), claudeSession(cwd, 'first'))
+    const f = new SessionFinder(homes)
+    const ids = async () => (await f.find()).map((s) => s.id).sort()
+    expect(await ids()).toEqual(['a1'])
+    writeFileSync(join(dir, 'a2.jsonl'), claudeSession(cwd, 'second'))
+    expect(f.sessionAt(join(dir, 'a2.jsonl'))).toMatchObject({ kind: 'claude', id: 'a2', cwd, title: 'second', file: join(dir, 'a2.jsonl') })
+    // its head, read for sessionAt, must not make the listing think nothing changed
+    expect(await ids()).toEqual(['a1', 'a2'])
+    mkdirSync(join(dir, 'a2', 'subagents'), { recursive: true })
+    writeFileSync(join(dir, 'a2', 'subagents', 'agent-x.jsonl'), claudeSession(cwd, 'sub'))
+    writeFileSync(join(dir, 'notes.txt'), claudeSession(cwd, 'text'))
+    writeFileSync(join(dir, 'nocwd.jsonl'), line({ type: 'summary', summary: 'x' }))
+    const elsewhere = join(home, 'other', 'projects', 'p')
+    mkdirSync(elsewhere, { recursive: true })
+    writeFileSync(join(elsewhere, 'a3.jsonl'), claudeSession(cwd, 'elsewhere'))
+    for (const p of [
+      join(dir, 'a2', 'subagents', 'agent-x.jsonl'),
+      join(dir, 'notes.txt'),
+      join(dir, 'nocwd.jsonl'),
+      join(elsewhere, 'a3.jsonl'),
+      join(dir, 'gone.jsonl'),
+      dir,
+    ])
+      expect(f.sessionAt(p)).toBeUndefined()
+    f.close()
+  })
 })

@@ -11,17 +11,24 @@ import { waitFor } from './harness'
 import type { HistoryHome } from './history-home'
 
 export function searchIndexOn(h: HistoryHome, dir: string): SearchIndex {
+  return searchIndexParts(h, dir).index
+}
+
+/** The index and the parts it shares with the transcripts (a socket opens its sessions through `sources`). */
+export function searchIndexParts(h: HistoryHome, dir: string, finder: SessionFinder = new SessionFinder(h.homes), pollMs = 50) {
   const jsonl = new JsonlFiles()
-  return new SearchIndex({
+  const sources = createSources(h.homes, { jsonl, log: () => {} })
+  const index = new SearchIndex({
     store: new SearchStore(join(dir, 'search.db'), () => {}),
-    finder: new SessionFinder(h.homes),
+    finder,
     roots: rootsOf([h.home]),
-    sources: createSources(h.homes, { jsonl, log: () => {} }),
+    sources,
     jsonl,
     log: () => {},
-    pollMs: 50,
+    pollMs,
     flushMs: 10,
   })
+  return { index, jsonl, sources, finder }
 }
 
 /** Starts the index and resolves once every session (of at least `sessions`) is indexed to its end. */
