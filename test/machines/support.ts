@@ -1,5 +1,6 @@
 // Two or three real bridges on one machine: a home bridge that merges the others
 // (its machines.json in a data dir of its own), each with its own fake herdr and HOME.
+import type { ServerWebSocket } from 'bun'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { runMachinesCommand } from '../../src/cli/machines'
@@ -43,33 +44,46 @@ export async function removeMachine(home: Home, label: string): Promise<void> {
 
 export { pairDevice }
 
+/** A socket route of a fake remote (WS /agent-transcript, WS /attach): what it does when opened, sent to, closed. */
+export interface RemoteSocket {
+  open(ws: ServerWebSocket<{ path: string }>): void
+  message?(ws: ServerWebSocket<{ path: string }>, m: string | Buffer): void
+  close?(ws: ServerWebSocket<{ path: string }>, code: number, reason: string): void
+}
+
 /**
  * A remote that speaks enough of a bridge to be online (/healthz, WS /events with
  * one pane) and then misbehaves on the routes `answers` names: garbage, a hang,
  * an answer cut off mid-way.
  */
-export function fakeRemote(answers: Record<string, (req: Request) => Response | Promise<Response>>) {
+export function fakeRemote(answers: Record<string, (req: Request) => Response | Promise<Response>>, socketRoutes: Record<string, RemoteSocket> = {}) {
   const sockets = new Set<{ close(code?: number, reason?: string): void }>()
-  const server = Bun.serve({
+  const server = Bun.serve<{ path: string }>({
     hostname: '127.0.0.1',
     port: 0,
     fetch(req, srv) {
       const url = new URL(req.url)
       if (url.pathname === '/pair') return Response.json({ device_id: 'dev_home', token: 'tok_home' })
       if (url.pathname === '/healthz') return Response.json({ ok: true, version: 'fake' })
-      if (url.pathname === '/events') return srv.upgrade(req) ? undefined : new Response('no', { status: 400 })
+      if (url.pathname === '/events' || socketRoutes[url.pathname])
+        return srv.upgrade(req, { data: { path: url.pathname } }) ? undefined : new Response('no', { status: 400 })
       const a = answers[url.pathname]
       return a ? a(req) : new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } })
     },
     websocket: {
       open(ws) {
+        const route = socketRoutes[ws.data.path]
+        if (route) return route.open(ws)
         sockets.add(ws)
         const pane = { pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', workspace_label: 'w', tab_label: 't', focused: false, agent_status: 'idle' }
         ws.send(JSON.stringify({ type: 'hello', protocol: 1, epoch: 'e1', seq: 0, resume: 'new', panes: [pane] }))
       },
-      message() {},
-      close(ws) {
+      message(ws, m) {
+        socketRoutes[ws.data.path]?.message?.(ws, m)
+      },
+      close(ws, code, reason) {
         sockets.delete(ws)
+        socketRoutes[ws.data.path]?.close?.(ws, code, reason)
       },
     },
   })

@@ -44,3 +44,36 @@ export function clientClose(code = 1000): Buffer {
   const payload = Buffer.from([code >> 8, code & 255])
   return Buffer.concat([Buffer.from([0x88, 0x80 | payload.length]), mask, Buffer.from(payload.map((c, i) => c ^ mask[i % 4]))])
 }
+
+/** The frames a server sent (unmasked), as far as `buf` holds whole ones: opcode and payload. */
+export function serverFrames(buf: Buffer): { opcode: number; payload: Buffer }[] {
+  const out: { opcode: number; payload: Buffer }[] = []
+  let i = 0
+  while (i + 2 <= buf.length) {
+    let len = buf[i + 1]! & 0x7f
+    let at = i + 2
+    if (len === 126) {
+      if (at + 2 > buf.length) break
+      len = buf.readUInt16BE(at)
+      at += 2
+    } else if (len === 127) {
+      if (at + 8 > buf.length) break
+      len = Number(buf.readBigUInt64BE(at))
+      at += 8
+    }
+    if (at + len > buf.length) break
+    out.push({ opcode: buf[i]! & 0x0f, payload: buf.subarray(at, at + len) })
+    i = at + len
+  }
+  return out
+}
+
+/** Reads a socket to its end (resuming it if paused): every byte the server sent. */
+export function readToEnd(sock: Socket): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  return new Promise((res) => {
+    sock.on('data', (d: Buffer) => chunks.push(d))
+    sock.on('close', () => res(Buffer.concat(chunks)))
+    sock.resume()
+  })
+}
