@@ -41,7 +41,8 @@ const keyOf = (s: FoundSession) => `${s.kind}:${s.id}`
  * undefined when it is neither.
  */
 export function parseCursor(text: string): SessionCursor | undefined {
-  const m = /^(\d{1,16})\.((?:claude|pi|codex|opencode):[A-Za-z0-9_.-]{1,200})$/.exec(text)
+  // the ms as `next` wrote it: a file's mtime has a fraction (ns), kept whole so the next page starts exactly after
+  const m = /^(\d{1,16}(?:\.\d{1,12})?)\.((?:claude|pi|codex|opencode):[A-Za-z0-9_.-]{1,200})$/.exec(text)
   if (m) return { ms: Number(m[1]), key: m[2]! }
   if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return undefined
   const ms = Date.parse(text)
@@ -49,6 +50,7 @@ export function parseCursor(text: string): SessionCursor | undefined {
   return Number.isFinite(ms) ? { ms, key: '' } : undefined
 }
 
+/** `<ms>.<kind>:<id>`; String(ms) is the shortest text that reads back as the same number */
 export const cursorText = (c: SessionCursor) => `${c.ms}.${c.key}`
 
 /** newest first; equal times by kind:id, so the cursor is a total order */

@@ -75,6 +75,35 @@ describe('GET /sessions', () => {
     expect(older.sessions.slice(0, 2).map((s) => s.session_id)).toEqual(h.ids.codex)
   })
 
+  test("a page's `next` from files with sub-millisecond mtimes (as real files have) is taken back as `before`", async () => {
+    const t0 = Date.parse('2026-12-03T10:00:00Z') / 1000
+    const times: [string, number][] = [
+      [h.files.claude, 400],
+      [h.files.pi, 300],
+      [h.files.codex[0]!, 200],
+      [h.files.codex[1]!, 100],
+    ]
+    try {
+      // ns-precise mtimes: two of them in the same millisecond
+      for (const [f, dt] of times) utimesSync(f, t0 + dt + 0.1234567, t0 + dt + 0.1234567)
+      utimesSync(h.files.codex[1]!, t0 + 200 + 0.1234999, t0 + 200 + 0.1234999)
+      const all = (await list()).sessions.map((s) => `${s.agent_kind}:${s.session_id}`)
+      const paged: string[] = []
+      let before = ''
+      for (let i = 0; i < 20; i++) {
+        const r = await b.get(`/sessions?limit=1${before ? `&before=${encodeURIComponent(before)}` : ''}`)
+        expect(r.status).toBe(200)
+        const page = (await r.json()) as { sessions: Row[]; next?: string }
+        paged.push(...page.sessions.map((s) => `${s.agent_kind}:${s.session_id}`))
+        if (!page.next) break
+        before = page.next
+      }
+      expect(paged).toEqual(all)
+    } finally {
+      for (const [f, dt] of times) utimesSync(f, t0 + dt, t0 + dt)
+    }
+  })
+
   test('bad input: 400 naming the parameter', async () => {
     for (const [q, body] of [
       ['?kind=vim', 'kind: one of claude, pi, opencode, codex'],
