@@ -48,6 +48,10 @@ const session = t.String({
     'instead of `pane`: a past session by its GET /sessions row, `<agent_kind>:<session_id>` (read-only, never rotates; 404 `no such session` when the id is not one listed)',
 })
 const around = t.String({ description: 'with `session`: the first page starts at this entry seq (a search hit); `hello.has_newer` and `load_newer` page down' })
+const machine = t.String({
+  description:
+    "with `session`: another machine's past session (its label in GET /machines), relayed through this bridge; 404 `no such machine`, 503 `machine LABEL is offline`. A remote pane needs none: `pane=LABEL/PANE`",
+})
 const subagent = t.String({ description: "a subagent's agent_id from the roster: stream its conversation instead (never rotates)" })
 const since = t.String({ description: '`<epoch>:<seq>` of the last event the client holds, to resume' })
 
@@ -70,6 +74,7 @@ export const WS_CHANNELS: WsChannel[] = [
       pane: t.Optional(pane),
       session: t.Optional(session),
       around: t.Optional(around),
+      machine: t.Optional(machine),
       token: t.Optional(token),
       subagent: t.Optional(subagent),
     }),

@@ -1,7 +1,8 @@
 // The routes that name a machine rather than a pane (docs/bridge.md "Several
-// machines"): GET /projects and /dirs with `?machine=LABEL`, POST /agent-start
-// with `"machine"`. Another machine's label: forwarded to its bridge without the
-// field, the started pane answered as LABEL/PANE; `local` or none: this bridge.
+// machines"): GET /projects, /dirs, /sessions and /search with `?machine=LABEL`,
+// POST /agent-start with `"machine"`. Another machine's label: forwarded to its
+// bridge without the field, every pane its answer names given as LABEL/PANE;
+// `local` or none: this bridge.
 import { Elysia } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { tokenOf } from '../routes/sockets'
@@ -11,10 +12,24 @@ import type { AuditContext } from '../audit/auditor'
 import { forward, viaOf, type Forwarded } from './forward'
 import { qualify } from './target'
 
-const ROUTES: Record<string, { method: string; scope: Scope }> = {
-  '/projects': { method: 'GET', scope: 'read' },
+/** the rows of an answer that name a live pane (`pane_id`), by route */
+type RowsOf = (answer: Record<string, unknown>) => unknown
+
+const ROUTES: Record<string, { method: string; scope: Scope; rows?: RowsOf }> = {
+  '/projects': { method: 'GET', scope: 'read', rows: (a) => (Array.isArray(a.projects) ? a.projects.flatMap((p) => p?.sessions ?? []) : undefined) },
   '/dirs': { method: 'GET', scope: 'read' },
-  '/agent-start': { method: 'POST', scope: 'start' },
+  '/sessions': { method: 'GET', scope: 'read', rows: (a) => a.sessions },
+  '/search': { method: 'GET', scope: 'read', rows: (a) => a.results },
+  '/agent-start': { method: 'POST', scope: 'start', rows: (a) => [a] },
+}
+
+/** Each row's `pane_id` (the remote's plain id) as this bridge names it: LABEL/PANE. */
+function qualifyRows(rows: unknown, label: string): void {
+  if (!Array.isArray(rows)) return
+  for (const row of rows) {
+    const r = row as { pane_id?: unknown } | null
+    if (r && typeof r === 'object' && typeof r.pane_id === 'string') r.pane_id = qualify(label, r.pane_id)
+  }
 }
 
 const text = (status: number, body: string) => new Response(body, { status, headers: { 'content-type': 'text/plain;charset=utf-8' } })
@@ -55,8 +70,8 @@ export function machineParamRoutes(ctx: Ctx) {
     const forwarded = body ? (({ machine: _m, ...rest }) => rest)(body) : undefined
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(ctx.timing.requestDeadlineMs)])
     const f = await forward(m, '', new Request(url.href, { method: request.method }), forwarded, viaOf(ctx.auth, principal), signal)
-    const answer = f.body as { pane_id?: unknown }
-    if (f.status === 201 && typeof answer?.pane_id === 'string') answer.pane_id = qualify(m.label, answer.pane_id)
+    const answer = f.body as Record<string, unknown>
+    if (f.status < 300 && r.rows && answer && typeof answer === 'object') qualifyRows(r.rows(answer), m.label)
     if (request.method === 'POST')
       ctx.audit.answered({ request, route: url.pathname, body, query: {}, principal } as AuditContext, f.status, f.status < 300 ? answer : undefined)
     return asResponse(f)

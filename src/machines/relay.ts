@@ -1,9 +1,10 @@
-// WS /agent-transcript and WS /attach for another machine's pane (`LABEL/PANE`):
-// the home bridge checks the phone's token and scope, opens the same socket at
-// the remote bridge (with the plain pane id, its own token, and the phone's
-// name in X-Gothalo-Via), and only then accepts the phone's upgrade; frames
-// then pass both ways. A remote that goes away closes the phone's socket with
-// 1013 (try again later), never leaving it hanging.
+// WS /agent-transcript and WS /attach for another machine's pane (`LABEL/PANE`),
+// and WS /agent-transcript?session=KIND:ID&machine=LABEL for another machine's
+// past session: the home bridge checks the phone's token and scope, opens the
+// same socket at the remote bridge (with the plain pane id or without `machine`,
+// its own token, and the phone's name in X-Gothalo-Via), and only then accepts
+// the phone's upgrade; frames then pass both ways. A remote that goes away
+// closes the phone's socket with 1013 (try again later), never leaving it hanging.
 import { Elysia } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { tokenOf } from '../routes/sockets'
@@ -43,17 +44,23 @@ export function relayRoutes(ctx: Ctx) {
     const url = new URL(request.url)
     const scope = RELAYED[url.pathname]
     if (!scope) return
-    const { machine, pane } = splitPaneId(url.searchParams.get('pane') ?? '')
-    const m = machine ? ctx.machines.get(machine) : undefined
-    if (!m) return // this machine's pane, or no such machine: the route answers
+    // a past session names its machine (`local` or none: this one's); a pane, in its id
+    const sessionOf = url.pathname === '/agent-transcript' && url.searchParams.has('session') ? url.searchParams.get('machine') : undefined
+    const { machine, pane } = sessionOf !== undefined ? { machine: sessionOf, pane: '' } : splitPaneId(url.searchParams.get('pane') ?? '')
+    if (!machine || machine === 'local') return // this machine's: the route answers
+    const m = ctx.machines.get(machine)
+    if (!m && sessionOf === undefined) return // no such machine in a pane id: the route's own 404
     const principal = ctx.auth.identify(
       tokenOf({ authorization: request.headers.get('authorization') ?? undefined }, { token: url.searchParams.get('token') ?? undefined }),
     )
     if (!principal) return text(401, 'unauthorized')
     if (!hasScope(principal, scope)) return text(403, `forbidden: needs scope ${scope}`)
+    if (!m) return text(404, 'no such machine')
     if (m.state !== 'online' || !m.base) return text(503, `machine ${m.label} is offline`)
     url.searchParams.delete('token')
-    url.searchParams.set('pane', pane)
+    if (sessionOf !== undefined) url.searchParams.delete('machine')
+    else url.searchParams.set('pane', pane)
+    const what = sessionOf !== undefined ? { session: `${m.label}/${url.searchParams.get('session')}` } : { pane: `${m.label}/${pane}` }
     const upstream = await openUpstream(m, `${url.pathname}${url.search}`, viaOf(ctx.auth, principal))
     if (!upstream.ok) return text(upstream.status, upstream.body)
     const ws = upstream.ws
@@ -89,7 +96,7 @@ export function relayRoutes(ctx: Ctx) {
         client = raw
         unregister = ctx.sockets.admitOrRefuse(ctx.auth, data, raw, () => ws.close(1000, 'device revoked'))
         if (!unregister) return
-        ctx.logger.info('socket open', { socket: url.pathname.slice(1), pane: `${m.label}/${pane}`, machine: m.label })
+        ctx.logger.info('socket open', { socket: url.pathname.slice(1), ...what, machine: m.label })
         for (const d of early.splice(0)) toClient(d)
         if (ws.readyState !== WebSocket.OPEN) done(1013, `machine ${m.label} went away`)
       },
@@ -136,10 +143,22 @@ async function openUpstream(
   ws.close()
   // why: the remote's answer for the pane (its 404 is the phone's 404), else its socket refused us
   try {
-    const pane = new URL(`http://x${pathAndQuery}`).searchParams.get('pane') ?? ''
-    const r = await fetch(`${base}/agent-state?pane=${encodeURIComponent(pane)}`, { headers: m.headers(via), signal: AbortSignal.timeout(5000) })
-    if (r.status === 404) return { ok: false, status: 404, body: (await r.text()).slice(0, 200) }
-    if (r.status === 403) return { ok: false, status: 403, body: (await r.text()).slice(0, 200) }
+    const q = new URL(`http://x${pathAndQuery}`).searchParams
+    const r = q.has('session')
+      ? // a past session: the remote's own refusal of the upgrade, asked again over plain HTTP (a 400 or 404 saying why)
+        await fetch(`${base}${pathAndQuery}`, {
+          headers: {
+            ...m.headers(via),
+            upgrade: 'websocket',
+            connection: 'Upgrade',
+            'sec-websocket-key': btoa(crypto.randomUUID().slice(0, 16)),
+            'sec-websocket-version': '13',
+          },
+          signal: AbortSignal.timeout(5000),
+        })
+      : await fetch(`${base}/agent-state?pane=${encodeURIComponent(q.get('pane') ?? '')}`, { headers: m.headers(via), signal: AbortSignal.timeout(5000) })
+    if (r.status === 400 || r.status === 403 || r.status === 404) return { ok: false, status: r.status, body: (await r.text()).slice(0, 200) }
+    await r.body?.cancel()
   } catch {}
   return { ok: false, status: 502, body: `machine ${m.label} refused the socket` }
 }

@@ -55,6 +55,9 @@ export function historyRoutes(ctx: Ctx) {
         project: t.Optional(t.String({ maxLength: 4096, description: "a project's path (as /projects and these rows name it)" })),
         before: t.Optional(t.String({ maxLength: 300, description: '`next` of the previous page, or an ISO 8601 time' })),
         limit: t.Optional(t.String({ maxLength: 8, description: `1 to ${SESSIONS_LIMIT_MAX}, default ${SESSIONS_LIMIT_DEFAULT}` })),
+        machine: t.Optional(
+          t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers, its live panes named LABEL/PANE' }),
+        ),
       }),
       response: {
         200: t.Object({

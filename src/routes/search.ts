@@ -44,6 +44,9 @@ export function searchRoutes(ctx: Ctx) {
         project: t.Optional(t.String({ maxLength: 4096, description: "a project's path (exact)" })),
         since: t.Optional(t.String({ maxLength: 64, description: 'ISO 8601: only entries written since' })),
         limit: t.Optional(t.String({ maxLength: 8, description: `1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}` })),
+        machine: t.Optional(
+          t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers, its live panes named LABEL/PANE' }),
+        ),
       }),
       response: {
         200: t.Object({

@@ -56,7 +56,14 @@ export function transcriptRoutes(ctx: Ctx) {
   return new Elysia({ name: 'agent-transcript' })
     .macro('transcriptConn', {
       query: t.Object(
-        { pane: t.Optional(t.String()), session: t.Optional(t.String({ maxLength: 256 })), around: t.Optional(t.String()), subagent: t.Optional(t.String()) },
+        {
+          pane: t.Optional(t.String()),
+          session: t.Optional(t.String({ maxLength: 256 })),
+          around: t.Optional(t.String()),
+          subagent: t.Optional(t.String()),
+          // with ?session=: another machine's session is relayed (src/machines/relay.ts); `local` is this one's
+          machine: t.Optional(t.String({ maxLength: 32 })),
+        },
         // every field is an optional string: only a ?session= longer than any id fails here
         { error: WANT_SESSION },
       ),

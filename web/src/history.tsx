@@ -2,10 +2,12 @@
 // a search box over all of them (GET /search), a History list per project (GET
 // /sessions), and one past session read through WS /agent-transcript?session=,
 // opened at a search hit (&around=SEQ), paged both ways, resumable (/agent-start).
+// With several machines, each screen asks one of them (?machine=LABEL).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, socketUrl } from './api'
 import { askOlder, EntryView } from './agent'
 import { LiveSocket, type SocketStatus } from './live-socket'
+import { MachinePick, machineQuery, useMachines, withQuery } from './machine-pick'
 import { ago } from './new-agent'
 import { can, useScopes } from './scopes'
 import { emptyTranscript, reduce, resultsByCall, type TranscriptState } from './transcript-state'
@@ -41,8 +43,31 @@ interface SearchAnswer {
   indexed: { files: number; of: number; incomplete?: true }
 }
 
-/** `#/s/<kind>:<id>[/<seq>]`: a past session, at an entry. */
-export const sessionHash = (kind: string, id: string, seq?: number) => `#/s/${encodeURIComponent(`${kind}:${id}`)}${seq ? `/${seq}` : ''}`
+/** `#/s/[<machine>/]<kind>:<id>[/<seq>]`: a past session (of another machine), at an entry. */
+export const sessionHash = (kind: string, id: string, seq?: number, machine = 'local') =>
+  `#/s/${encodeURIComponent(`${machine === 'local' ? '' : `${machine}/`}${kind}:${id}`)}${seq ? `/${seq}` : ''}`
+
+/** A session hash's ref split: the machine (`local` for this one) and `<kind>:<id>`. */
+export function splitSessionRef(ref: string): { machine: string; session: string } {
+  const slash = ref.indexOf('/')
+  return slash < 0 ? { machine: 'local', session: ref } : { machine: ref.slice(0, slash), session: ref.slice(slash + 1) }
+}
+
+/**
+ * The machine a screen asks, kept for the tab (back from a session, the same
+ * machine); one no longer among the machines (removed) is this one again.
+ */
+function useMachineChoice(key: string, machines: { id: string }[]): [string, (m: string) => void] {
+  const [machine, setMachine] = useState(() => sessionStorage.getItem(key) ?? 'local')
+  const gone = machines.length > 0 && !machines.some((m) => m.id === machine)
+  return [
+    gone ? 'local' : machine,
+    (m: string) => {
+      sessionStorage.setItem(key, m)
+      setMachine(m)
+    },
+  ]
+}
 
 const baseName = (path: string) => path.split('/').filter(Boolean).pop() ?? path
 
@@ -61,14 +86,15 @@ export function Marked({ text, matches }: { text: string; matches: [number, numb
 }
 
 /** The projects the sessions name, for the filters (newest first). */
-function useProjects(): string[] {
+function useProjects(machine: string): string[] {
   const [projects, setProjects] = useState<string[]>([])
   useEffect(() => {
+    setProjects([])
     api
-      .get('/sessions?limit=200')
+      .get(withQuery('/sessions', 'limit=200', machineQuery(machine)))
       .then((r: { sessions: PastSession[] }) => setProjects([...new Set(r.sessions.map((s) => s.project))]))
       .catch(() => {})
-  }, [])
+  }, [machine])
   return projects
 }
 
@@ -76,10 +102,12 @@ export function SearchScreen() {
   const [q, setQ] = useState(() => sessionStorage.getItem('gothalo.search') ?? '')
   const [kind, setKind] = useState('')
   const [project, setProject] = useState('')
-  const [answer, setAnswer] = useState<SearchAnswer | null>(null)
+  const machines = useMachines()
+  const [machine, setMachine] = useMachineChoice('gothalo.search.machine', machines)
+  const [answer, setAnswer] = useState<(SearchAnswer & { machine: string }) | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const projects = useProjects()
+  const projects = useProjects(machine)
   const asked = useRef(0)
   const run = async () => {
     const text = q.trim()
@@ -91,9 +119,10 @@ export function SearchScreen() {
     const params = new URLSearchParams({ q: text })
     if (kind) params.set('kind', kind)
     if (project) params.set('project', project)
+    if (machine !== 'local') params.set('machine', machine)
     try {
       const r = (await api.get(`/search?${params}`)) as SearchAnswer
-      if (n === asked.current) setAnswer(r)
+      if (n === asked.current) setAnswer({ ...r, machine })
     } catch (e: any) {
       if (n === asked.current) {
         setAnswer(null)
@@ -106,7 +135,7 @@ export function SearchScreen() {
   // the filters apply at once to what was asked
   useEffect(() => {
     if (q.trim()) void run()
-  }, [kind, project])
+  }, [kind, project, machine])
   return (
     <main class="search">
       <header>
@@ -118,6 +147,14 @@ export function SearchScreen() {
           History
         </a>
       </header>
+      <MachinePick
+        machines={machines}
+        machine={machine}
+        onPick={(m) => {
+          setProject('') // another machine's projects
+          setMachine(m)
+        }}
+      />
       <form
         class="search-form"
         onSubmit={(e) => {
@@ -170,7 +207,7 @@ export function SearchScreen() {
       <ul class="hits">
         {answer?.results.map((h) => (
           <li key={`${h.agent_kind}:${h.session_id}:${h.seq}`} class="hit">
-            <a href={sessionHash(h.agent_kind, h.session_id, h.seq)}>
+            <a href={sessionHash(h.agent_kind, h.session_id, h.seq, answer.machine)}>
               <div class="row1">
                 <span class="kind">{h.agent_kind}</span>
                 <span class="title">{h.title || h.session_id}</span>
@@ -189,21 +226,31 @@ export function SearchScreen() {
 }
 
 export function HistoryScreen() {
+  const machines = useMachines()
+  const [machine, setMachine] = useMachineChoice('gothalo.history.machine', machines)
   const [sessions, setSessions] = useState<PastSession[] | null>(null)
   const [next, setNext] = useState<string | undefined>()
   const [error, setError] = useState<string | null>(null)
+  const asked = useRef(machine)
   const load = async (before?: string) => {
+    const from = machine
     try {
-      const r = await api.get(`/sessions?limit=100${before ? `&before=${encodeURIComponent(before)}` : ''}`)
+      const r = await api.get(withQuery('/sessions', 'limit=100', before ? `before=${encodeURIComponent(before)}` : '', machineQuery(from)))
+      // an answer for the machine picked before this one is dropped
+      if (asked.current !== from) return
       setSessions((held) => [...(before ? (held ?? []) : []), ...r.sessions])
       setNext(r.next)
     } catch (e: any) {
-      setError(e.message || String(e))
+      if (asked.current === from) setError(e.message || String(e))
     }
   }
   useEffect(() => {
+    asked.current = machine
+    setSessions(null)
+    setNext(undefined)
+    setError(null)
     void load()
-  }, [])
+  }, [machine])
   const byProject = useMemo(() => {
     const m = new Map<string, PastSession[]>()
     for (const s of sessions ?? []) m.set(s.project, [...(m.get(s.project) ?? []), s])
@@ -220,6 +267,7 @@ export function HistoryScreen() {
           Search
         </a>
       </header>
+      <MachinePick machines={machines} machine={machine} onPick={setMachine} />
       {error && (
         <p class="error" role="alert">
           {error}
@@ -233,7 +281,7 @@ export function HistoryScreen() {
           <ul>
             {list.map((s) => (
               <li key={`${s.agent_kind}:${s.session_id}`}>
-                <a href={sessionHash(s.agent_kind, s.session_id)}>
+                <a href={sessionHash(s.agent_kind, s.session_id, undefined, machine)}>
                   <span class="kind">{s.agent_kind}</span> <span class="title">{s.title || s.session_id}</span>{' '}
                   <span class="when">{ago(s.last_activity_ts)}</span>
                   {s.pane_id && <span class="live"> · live</span>}
@@ -269,7 +317,7 @@ function reducePast(s: PastState, f: any): PastState {
   return next
 }
 
-function useSessionTranscript(session: string, around: number | undefined) {
+function useSessionTranscript(session: string, machine: string, around: number | undefined) {
   const empty = (): PastState => ({ ...emptyTranscript(), hasNewer: false, pendingNewer: false })
   const [state, setState] = useState<PastState>(empty)
   const [status, setStatus] = useState<SocketStatus>('connecting')
@@ -281,7 +329,12 @@ function useSessionTranscript(session: string, around: number | undefined) {
     box.around = around
     const sock = new LiveSocket({
       // a reconnect opens where the reader is: the oldest entry held
-      url: () => socketUrl('/agent-transcript', { session, around: String(box.s.entries[0]?.seq ?? box.around ?? '') || null }),
+      url: () =>
+        socketUrl('/agent-transcript', {
+          session,
+          around: String(box.s.entries[0]?.seq ?? box.around ?? '') || null,
+          machine: machine === 'local' ? null : machine,
+        }),
       onFrame: (f) => {
         box.s = reducePast(box.s, f)
         setState(box.s)
@@ -295,7 +348,7 @@ function useSessionTranscript(session: string, around: number | undefined) {
     })
     box.sock = sock
     return () => sock.close()
-  }, [session, around])
+  }, [session, machine, around])
   const loadOlder = () => askOlder(ref.current, setState)
   const loadNewer = () => {
     const s = ref.current.s
@@ -308,18 +361,20 @@ function useSessionTranscript(session: string, around: number | undefined) {
   return { state, status, refused, loadOlder, loadNewer }
 }
 
-function ResumeButton({ kind, id, project }: { kind: string; id: string; project: string }) {
+function ResumeButton({ kind, id, project, machine }: { kind: string; id: string; project: string; machine: string }) {
   const [busy, setBusy] = useState(false)
   const [msg, setMsg] = useState<string | null>(null)
   const resume = async () => {
     setBusy(true)
     setMsg(null)
     try {
-      const r = await api.post('/agent-start', { kind, cwd: project, resume: id })
+      const body = { kind, cwd: project, resume: id }
+      const r = await api.post('/agent-start', machine === 'local' ? body : { ...body, machine })
       location.hash = `#/p/${encodeURIComponent(r.pane_id)}`
     } catch (e: any) {
       const pane = e instanceof ApiError && e.status === 504 ? /pane (\S+) is left running/.exec(e.message)?.[1] : undefined
-      if (pane) location.hash = `#/p/${encodeURIComponent(pane)}`
+      // another machine names its pane plainly in its message
+      if (pane) location.hash = `#/p/${encodeURIComponent(machine === 'local' || pane.includes('/') ? pane : `${machine}/${pane}`)}`
       else setMsg(e.message || String(e))
     } finally {
       setBusy(false)
@@ -339,10 +394,11 @@ function ResumeButton({ kind, id, project }: { kind: string; id: string; project
   )
 }
 
-export function SessionScreen({ session, at }: { session: string; at?: number }) {
+export function SessionScreen({ session: ref, at }: { session: string; at?: number }) {
+  const { machine, session } = splitSessionRef(ref)
   const [kind, ...rest] = session.split(':')
   const id = rest.join(':')
-  const { state, status, refused, loadOlder, loadNewer } = useSessionTranscript(session, at)
+  const { state, status, refused, loadOlder, loadNewer } = useSessionTranscript(session, machine, at)
   const [row, setRow] = useState<PastSession | null>(null)
   const scopes = useScopes()
   const box = useRef<HTMLDivElement>(null)
@@ -352,10 +408,10 @@ export function SessionScreen({ session, at }: { session: string; at?: number })
   useEffect(() => {
     // the session's row: its project (to resume in) and whether a pane shows it now
     api
-      .get(`/sessions?kind=${encodeURIComponent(kind ?? '')}&limit=200`)
+      .get(withQuery('/sessions', `kind=${encodeURIComponent(kind ?? '')}`, 'limit=200', machineQuery(machine)))
       .then((r: { sessions: PastSession[] }) => setRow(r.sessions.find((s) => s.session_id === id) ?? null))
       .catch(() => {})
-  }, [session])
+  }, [ref])
   // Once the first page is in: the hit in view (or the newest entry when opened without one).
   useLayoutEffect(() => {
     const el = box.current
@@ -377,13 +433,16 @@ export function SessionScreen({ session, at }: { session: string; at?: number })
         <a class="back" href="#/history">
           ‹
         </a>
-        <h1>{row?.title || id}</h1>
+        <h1>
+          {row?.title || id}
+          {machine !== 'local' && <span class="on-machine">{machine}</span>}
+        </h1>
         {row?.pane_id ? (
           <a class="live-link" href={`#/p/${encodeURIComponent(row.pane_id)}`}>
             live pane
           </a>
         ) : (
-          row && can(scopes, 'start') && <ResumeButton kind={kind!} id={id} project={row.project} />
+          row && can(scopes, 'start') && <ResumeButton kind={kind!} id={id} project={row.project} machine={machine} />
         )}
       </header>
       <section class="transcript-wrap">

@@ -3,6 +3,7 @@
 // or resume one of a project's sessions. The new agent opens at once.
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, api } from './api'
+import { MachinePick, machineQuery, useMachines, withQuery } from './machine-pick'
 
 type Kind = 'claude' | 'pi' | 'opencode' | 'codex'
 const KINDS: { kind: Kind; label: string }[] = [
@@ -38,13 +39,6 @@ export const ago = (ts: string) => {
 
 const openAgent = (pane: string) => {
   location.hash = `#/p/${encodeURIComponent(pane)}`
-}
-
-/** `?machine=LABEL&` for another machine's folders and projects; nothing for this one. */
-const machineQuery = (machine: string) => (machine === 'local' ? '' : `machine=${encodeURIComponent(machine)}`)
-const withQuery = (path: string, ...parts: string[]) => {
-  const q = parts.filter(Boolean).join('&')
-  return q ? `${path}?${q}` : path
 }
 
 function Browser({ onPick, machine }: { onPick: (path: string) => void; machine: string }) {
@@ -99,14 +93,8 @@ export function NewAgentScreen() {
   const [busy, setBusy] = useState(false)
   const [msg, setMsg] = useState<string | null>(null)
   // several machines: which one starts it (a single machine shows no choice)
-  const [machines, setMachines] = useState<{ id: string; label: string; state?: string }[]>([])
+  const machines = useMachines()
   const [machine, setMachine] = useState('local')
-  useEffect(() => {
-    api
-      .get('/machines')
-      .then((r) => setMachines(r.machines ?? []))
-      .catch(() => setMachines([]))
-  }, [])
   useEffect(() => {
     setProjects(null)
     setCwd(null)
@@ -147,26 +135,7 @@ export function NewAgentScreen() {
         </a>
         <h1>New agent</h1>
       </header>
-      {machines.length > 1 && (
-        <section class="machine-pick">
-          <h2>Machine</h2>
-          <div class="kinds" role="radiogroup" aria-label="machine">
-            {machines.map((m) => (
-              <label key={m.id} class={machine === m.id ? 'on' : ''}>
-                <input
-                  type="radio"
-                  name="machine"
-                  value={m.id}
-                  checked={machine === m.id}
-                  disabled={m.state !== undefined && m.state !== 'online'}
-                  onChange={() => setMachine(m.id)}
-                />{' '}
-                {m.id === 'local' ? 'This machine' : m.label}
-              </label>
-            ))}
-          </div>
-        </section>
-      )}
+      <MachinePick machines={machines} machine={machine} onPick={setMachine} />
       <section class="pick">
         <h2>Project</h2>
         {cwd ? (
