@@ -4,10 +4,9 @@
 // LABEL/PANE; WS /agent-transcript?session=KIND:ID&machine=LABEL relays its
 // session (with &around= and load_newer) as its own socket gives it; the refusals.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import { ADMIN, FrameQueue, WS_HANDSHAKE, claudePane, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
+import { ADMIN, FrameQueue, WS_HANDSHAKE, claudePane, waitFor, type Bridge } from '../support/harness'
 import { agentPane, FAST, readOpening } from '../support/transcript-socket'
-import { historyHome, type HistoryHome } from '../support/history-home'
+import { historyBridge, historyHome, type HistoryHome } from '../support/history-home'
 import { addMachine, pairDevice, startHome, type Home } from './support'
 
 let home: Home
@@ -18,22 +17,11 @@ const queues: FrameQueue[] = []
 
 beforeAll(async () => {
   h = historyHome()
-  laptop = await startBridge({
-    homes: h.homes,
-    herdrSocket: true,
-    timing: FAST,
-    state: { panes: [agentPane('pi', h.dirs.pi, { kind: 'path', value: h.files.pi }, 'w1:p3')] },
-    deps: { projectRoots: [h.home], search: { path: join(tempDir('gothalo-remote-search-'), 'search.db'), startAfterMs: 0, pollMs: 100 } },
-  })
+  laptop = await historyBridge(h, { timing: FAST, state: { panes: [agentPane('pi', h.dirs.pi, { kind: 'path', value: h.files.pi }, 'w1:p3')] } }, 100)
   // the home has sessions of its own: none of them is the laptop's
   home = await startHome([claudePane({ pane_id: 'w1:p1' })])
   await addMachine(home, 'laptop', laptop)
   await waitFor(async () => (await home.json('/machines')).machines[1]?.state === 'online', 5000, 'online')
-  // the laptop's index holds every session
-  await waitFor(async () => {
-    const a = await laptop.json('/search?q=zzzzzz')
-    return a.indexed.of >= 5 && a.indexed.files === a.indexed.of
-  }, 15_000)
 })
 afterAll(async () => {
   for (const q of queues) q.close()

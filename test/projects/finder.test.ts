@@ -13,6 +13,17 @@ const line = (o: unknown) => `${JSON.stringify(o)}\n`
 const claudeSession = (cwd: string, prompt: string) =>
   line({ type: 'user', cwd, sessionId: 's', uuid: 'u1', timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: prompt } })
 
+/** A fake HOME whose Claude Code project `<home>/p` holds one session, a1 ("first"). */
+function oneSession() {
+  const home = tempDir('gothalo-finder-')
+  const homes = homesIn(home)
+  const cwd = join(home, 'p')
+  const dir = join(homes.claudeDir, 'projects', cwd.replace(/[/.]/g, '-'))
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'a1.jsonl'), claudeSession(cwd, 'first'))
+  return { home, homes, cwd, dir }
+}
+
 describe('SessionFinder, warm', () => {
   test('nothing changed: the same list back, and the same listing', async () => {
     const home = tempDir('gothalo-finder-')
@@ -33,12 +44,7 @@ describe('SessionFinder, warm', () => {
   })
 
   test('a session added to a directory already listed, one rewritten, one removed, a new directory: each seen at once', async () => {
-    const home = tempDir('gothalo-finder-')
-    const homes = homesIn(home)
-    const cwd = join(home, 'p')
-    const dir = join(homes.claudeDir, 'projects', cwd.replace(/[/.]/g, '-'))
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'a1.jsonl'), claudeSession(cwd, 'first'))
+    const { home, homes, cwd, dir } = oneSession()
     // the directory's mtime long past: its listing is trusted until it changes
     const old = Date.now() / 1000 - 3600
     utimesSync(join(dir, 'a1.jsonl'), old, old)
@@ -64,12 +70,7 @@ describe('SessionFinder, warm', () => {
   })
 
   test('sessionAt: a session file named before any listing saw it is in the next listing; other paths are no session', async () => {
-    const home = tempDir('gothalo-finder-')
-    const homes = homesIn(home)
-    const cwd = join(home, 'p')
-    const dir = join(homes.claudeDir, 'projects', cwd.replace(/[/.]/g, '-'))
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'a1.jsonl'), claudeSession(cwd, 'first'))
+    const { home, homes, cwd, dir } = oneSession()
     const f = new SessionFinder(homes)
     const ids = async () => (await f.find()).map((s) => s.id).sort()
     expect(await ids()).toEqual(['a1'])

@@ -5,7 +5,7 @@ import { Database } from 'bun:sqlite'
 import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentHomes } from '../../src/transcript/source'
-import { homesIn, ROOT, tempDir } from './harness'
+import { homesIn, ROOT, startBridge, tempDir, waitFor, type Bridge, type BridgeOptions } from './harness'
 
 const FIX = join(ROOT, 'fixtures')
 
@@ -64,3 +64,31 @@ export function historyHome(): HistoryHome {
 /** A pi user message record: one entry. */
 export const piUserLine = (i: number, text: string) =>
   `${JSON.stringify({ type: 'message', id: `m${i}`, parentId: i > 1 ? `m${i - 1}` : null, timestamp: new Date(Date.UTC(2026, 11, 3, 0, 0, i)).toISOString(), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.UTC(2026, 11, 3, 0, 0, i) } })}\n`
+
+/**
+ * A bridge over a history home with its search index (polled every `pollMs`),
+ * resolved once the index holds every session to its end.
+ */
+export async function historyBridge(h: HistoryHome, o: BridgeOptions = {}, pollMs = 200): Promise<Bridge> {
+  const b = await startBridge({
+    homes: h.homes,
+    herdrSocket: true,
+    state: { panes: [] },
+    ...o,
+    deps: {
+      projectRoots: [h.home],
+      agentInstalled: () => true,
+      search: { path: join(tempDir('gothalo-history-search-'), 'search.db'), startAfterMs: 0, pollMs },
+      ...o.deps,
+    },
+  })
+  await waitFor(
+    async () => {
+      const a = (await b.json('/search?q=zzzzzz')) as { indexed: { files: number; of: number } }
+      return a.indexed.of >= 5 && a.indexed.files === a.indexed.of
+    },
+    20_000,
+    'the index built',
+  )
+  return b
+}

@@ -3,11 +3,10 @@
 // four agents: search with filters and marked matches, a hit opened at its entry,
 // the History list per project, and resuming a past session.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { closePhone, launchChromium, openPhone } from '../support/browser'
-import { ADMIN, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
-import { historyHome, type HistoryHome } from '../support/history-home'
+import { ADMIN, type Bridge } from '../support/harness'
+import { historyBridge, historyHome, type HistoryHome } from '../support/history-home'
 
 let browser: Browser
 let b: Bridge
@@ -16,24 +15,7 @@ let h: HistoryHome
 beforeAll(async () => {
   browser = await launchChromium()
   h = historyHome()
-  b = await startBridge({
-    homes: h.homes,
-    herdrSocket: true,
-    state: { panes: [] },
-    deps: {
-      projectRoots: [h.home],
-      agentInstalled: () => true,
-      search: { path: join(tempDir('gothalo-web-search-'), 'search.db'), startAfterMs: 0, pollMs: 200 },
-    },
-  })
-  await waitFor(
-    async () => {
-      const a = (await b.json('/search?q=zzzzzz')) as { indexed: { files: number; of: number } }
-      return a.indexed.of >= 5 && a.indexed.files === a.indexed.of
-    },
-    20_000,
-    'the index built',
-  )
+  b = await historyBridge(h)
 }, 60_000)
 
 afterAll(async () => {

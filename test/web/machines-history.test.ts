@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { closePhone, launchChromium, openPhone } from '../support/browser'
-import { ADMIN, claudePane, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
-import { historyHome, type HistoryHome } from '../support/history-home'
+import { ADMIN, claudePane, tempDir, waitFor, type Bridge } from '../support/harness'
+import { historyBridge, historyHome, type HistoryHome } from '../support/history-home'
 import { addMachine, startHome, type Home } from '../machines/support'
 
 setDefaultTimeout(60_000)
@@ -21,27 +21,10 @@ let h: HistoryHome
 beforeAll(async () => {
   browser = await launchChromium()
   h = historyHome()
-  laptop = await startBridge({
-    homes: h.homes,
-    herdrSocket: true,
-    state: { panes: [] },
-    deps: {
-      projectRoots: [h.home],
-      agentInstalled: () => true,
-      search: { path: join(tempDir('gothalo-web-remote-search-'), 'search.db'), startAfterMs: 0, pollMs: 200 },
-    },
-  })
+  laptop = await historyBridge(h)
   home = await startHome([claudePane({ pane_id: 'w1:p1' })], {
     deps: { search: { path: join(tempDir('gothalo-web-home-search-'), 'search.db'), startAfterMs: 0, pollMs: 200 } },
   })
-  await waitFor(
-    async () => {
-      const a = (await laptop.json('/search?q=zzzzzz')) as { indexed: { files: number; of: number } }
-      return a.indexed.of >= 5 && a.indexed.files === a.indexed.of
-    },
-    20_000,
-    "the laptop's index built",
-  )
 }, 60_000)
 
 afterAll(async () => {
