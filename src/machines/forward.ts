@@ -6,9 +6,17 @@
 import type { Principal } from '../auth/types'
 import type { AuthStore } from '../auth/types'
 import type { RemoteMachine } from './remote'
+import { readCapped } from '../server/capped-body'
 import { splitPaneId } from './target'
 
 const TEXT_TYPE = 'text/plain;charset=utf-8'
+
+/**
+ * The most of a remote's answer the home reads: well over any answer a bridge
+ * gives (a raw file of /files is at most 5 MiB, a diff 1 MiB), so a remote that
+ * never stops costs this much memory and no more.
+ */
+export const FORWARDED_MAX_BYTES = 16 * 1024 * 1024
 
 /** An answer for the route to give: its status, body (JSON already parsed, text, or bytes) and headers. */
 export interface Forwarded {
@@ -63,16 +71,17 @@ export async function forward(m: RemoteMachine, plain: string, request: Request,
     if (signal.aborted) return text(504, `machine ${m.label} did not answer in time`)
     return text(502, `machine ${m.label}: ${(e as Error).message}`)
   }
-  let bytes: ArrayBuffer
+  let bytes: Uint8Array | undefined
   try {
-    bytes = await res.arrayBuffer()
+    bytes = await readCapped(res.body, res.headers.get('content-length'), FORWARDED_MAX_BYTES)
   } catch (e) {
     if (signal.aborted) return text(504, `machine ${m.label} did not answer in time`)
     return text(502, `machine ${m.label} went away mid-answer: ${(e as Error).message}`)
   }
+  if (!bytes) return text(502, `machine ${m.label} answered more than ${FORWARDED_MAX_BYTES / 1024 / 1024} MiB`)
   const type = res.headers.get('content-type') ?? ''
   const garbage = () => text(502, `machine ${m.label} answered garbage (${res.status})`)
-  let answer: unknown = new Uint8Array(bytes)
+  let answer: unknown = bytes
   if (type.includes('json')) {
     try {
       answer = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))

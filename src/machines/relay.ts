@@ -10,6 +10,7 @@ import type { Ctx } from '../server/ctx'
 import { tokenOf } from '../routes/sockets'
 import { hasScope } from '../auth/types'
 import type { Scope } from '../auth/scopes'
+import { textUpTo } from '../server/capped-body'
 import { splitPaneId } from './target'
 import { viaOf } from './forward'
 import type { RemoteMachine } from './remote'
@@ -157,7 +158,7 @@ async function openUpstream(
           signal: AbortSignal.timeout(5000),
         })
       : await fetch(`${base}/agent-state?pane=${encodeURIComponent(q.get('pane') ?? '')}`, { headers: m.headers(via), signal: AbortSignal.timeout(5000) })
-    if (r.status === 400 || r.status === 403 || r.status === 404) return { ok: false, status: r.status, body: (await r.text()).slice(0, 200) }
+    if (r.status === 400 || r.status === 403 || r.status === 404) return { ok: false, status: r.status, body: (await textUpTo(r, 200)).slice(0, 200) }
     await r.body?.cancel()
   } catch {}
   return { ok: false, status: 502, body: `machine ${m.label} refused the socket` }

@@ -3,6 +3,7 @@
 // `machine: LABEL`), and its state: online, offline (rows kept, `stale: true`) or
 // attention (the remote refused this bridge's token, or ssh cannot connect).
 // Reconnects with backoff; every change reaches the hub through `publish`.
+import { readCapped, textUpTo } from '../server/capped-body'
 import type { EventRow, HubEvent, UnnumberedEvent } from '../events/hub'
 import type { Fields } from '../server/log'
 import { parseTarget, qualify } from './target'
@@ -185,7 +186,8 @@ export class RemoteMachine {
     try {
       const r = await fetch(`${base}/devices/me`, { headers: this.headers(), signal: AbortSignal.timeout(5000) })
       if (r.status === 401) return { attention: "the remote bridge refused this bridge's token (revoked there?): pair again with gothalo machines remove/add" }
-      if (r.status === 403) return { attention: `the remote bridge refused: ${(await r.text()).slice(0, 200)}` }
+      if (r.status === 403) return { attention: `the remote bridge refused: ${(await textUpTo(r, 200)).slice(0, 200)}` }
+      await r.body?.cancel().catch(() => {})
       return { offline: `the remote's /events did not open (${r.status})` }
     } catch (e) {
       return { offline: `unreachable: ${(e as Error).message}` }
@@ -237,7 +239,10 @@ export class RemoteMachine {
   private async readVersion(): Promise<void> {
     try {
       const r = await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(5000) })
-      const v = ((await r.json()) as { version?: unknown }).version
+      // a bridge's /healthz is a few hundred bytes: a remote sending more is not read on
+      const body = await readCapped(r.body, r.headers.get('content-length'), 64 * 1024)
+      if (!body) return
+      const v = (JSON.parse(new TextDecoder().decode(body)) as { version?: unknown }).version
       if (typeof v === 'string') this.version = v.slice(0, 64)
     } catch {}
   }

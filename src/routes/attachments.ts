@@ -8,37 +8,11 @@ import { needs } from '../auth/scopes'
 import type { Principal } from '../auth/types'
 import { ATTACHMENT_TYPES, mediaType, sniff, type AttachmentType } from '../attachments/kind'
 import { ATTACHMENT_MAX_BYTES } from '../attachments/store'
+import { readCapped } from '../server/capped-body'
 import { paneTargets, plainTextErrors } from './edge'
 import { RAW_BODY_KEY } from '../auth/guard'
 
 const TOO_LARGE = `larger than ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MiB`
-
-/** The body, read up to the limit: undefined past it (the rest is never read). */
-async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > max) return undefined
-  if (!request.body) return new Uint8Array()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  const reader = request.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel().catch(() => {})
-      return undefined
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.byteLength
-  }
-  return out
-}
 
 export function attachmentRoutes(ctx: Ctx) {
   return new Elysia({ name: 'attachments' }).use(paneTargets(ctx)).post(
@@ -49,7 +23,7 @@ export function attachmentRoutes(ctx: Ctx) {
       if (!store) return status(503, 'attachments are not configured on this bridge')
       const declaredType = mediaType(request.headers.get('content-type'))
       if (!(ATTACHMENT_TYPES as readonly string[]).includes(declaredType)) return status(415, `want one of ${ATTACHMENT_TYPES.join(', ')}`)
-      const bytes = await readCapped(request, ATTACHMENT_MAX_BYTES)
+      const bytes = await readCapped(request.body, request.headers.get('content-length'), ATTACHMENT_MAX_BYTES)
       if (!bytes) return status(413, TOO_LARGE)
       if (bytes.length === 0) return status(400, 'empty body')
       const found = sniff(bytes)

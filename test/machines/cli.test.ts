@@ -86,6 +86,34 @@ test('a wrong or spent code: one line, exit 1, nothing stored', async () => {
   expect(readMachines(dir).map((m) => m.label)).toEqual(['a'])
 })
 
+test('a "remote" that answers the pairing without end: one line, exit 1, nothing stored, no more than 4 KiB read of it', async () => {
+  let pulled = 0
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          pull(c) {
+            pulled++
+            c.enqueue(new TextEncoder().encode('{"device_id":"x","token":"'.padEnd(64 * 1024, 'y')))
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      ),
+  })
+  try {
+    const dir = dataDir()
+    const r = await machines(dir, ['add', 'odd', `http://127.0.0.1:${server.port}`, '--code', 'AAAA-BBBB'])
+    expect(r).toEqual({ code: 1, lines: [`the remote at http://127.0.0.1:${server.port} does not answer like a gothalo bridge`] })
+    expect(existsSync(machinesPath(dir))).toBe(false)
+    // it was not read to its end (it has none): what the sockets between held, at most
+    expect(pulled).toBeLessThan(1000)
+  } finally {
+    server.stop(true)
+  }
+})
+
 test.each([
   [['add', 'Laptop', 'http://127.0.0.1:1', '--code', 'X'], 'bad label: "Laptop" (want ^[a-z0-9][a-z0-9-]{0,31}$, e.g. laptop)'],
   [['add', 'x_y', 'http://127.0.0.1:1', '--code', 'X'], 'bad label: "x_y" (want ^[a-z0-9][a-z0-9-]{0,31}$, e.g. laptop)'],

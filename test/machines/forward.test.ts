@@ -5,6 +5,7 @@ import { afterEach, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, claudePane, fakePane, startBridge, waitFor, type Bridge } from '../support/harness'
+import { FORWARDED_MAX_BYTES } from '../../src/machines/forward'
 import { writeMachines } from '../../src/machines/store'
 import { addMachine, fakeRemote, pairDevice, startHome, type Home } from './support'
 
@@ -100,6 +101,28 @@ test('a remote answering garbage is 502, never its body', async () => {
   expect([u.status, await u.text()]).toEqual([502, 'machine odd answered garbage (200)'])
   const c = await home.get('/changes?pane=odd/w1:p1')
   expect([c.status, await c.text()]).toEqual([502, 'machine odd: Error: boom'])
+})
+
+test('a remote that answers without end: 502 past 16 MiB, the rest never read', async () => {
+  const chunk = new Uint8Array(256 * 1024).fill(0x20)
+  let pulled = 0
+  const { home } = await homeWithFake({
+    '/agent-state': () =>
+      new Response(
+        new ReadableStream({
+          pull(c) {
+            pulled += chunk.length
+            c.enqueue(chunk)
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      ),
+  })
+  const a = await home.get('/agent-state?pane=odd/w1:p1')
+  expect([a.status, await a.text()]).toEqual([502, `machine odd answered more than ${FORWARDED_MAX_BYTES / 1024 / 1024} MiB`])
+  // what the remote could send before the home stopped: the limit and what the sockets between hold
+  expect(pulled).toBeGreaterThan(FORWARDED_MAX_BYTES)
+  expect(pulled).toBeLessThan(3 * FORWARDED_MAX_BYTES)
 })
 
 test('a remote that hangs meets the request deadline (504); one that goes away mid-answer is 502', async () => {
