@@ -96,6 +96,23 @@ describe('GET /search', () => {
     expect(a.results.length).toBeGreaterThan(1)
   })
 
+  test('an entry with a character whose lower case is longer (Turkish İ) is still a hit, its match marked', async () => {
+    const id = '01a30000-0000-7000-8000-0000000000b1'
+    const file = join(dirname(h.files.pi), `2026-12-03T00-00-03-000Z_${id}.jsonl`)
+    const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-12-03T00:00:03.000Z', cwd: h.dirs.pi })}\n`
+    // 'İ'.toLowerCase() is two UTF-16 units: the snippet's offsets must not be shifted by it, nor the hit lost
+    writeFileSync(file, header + piUserLine(1, 'İstanbul: the quokkaservice deploy failed'))
+    try {
+      const hit = await waitFor(async () => (await search(b, 'quokkaservice')).results.find((r) => r.session_id === id), 3000, 'the entry with İ found')
+      expect(hit.matches.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(['quokkaservice'])
+      // a term of non-ASCII letters, case-insensitive as the index is
+      const tr = (await search(b, 'İSTANBUL')).results.find((r) => r.session_id === id)
+      expect(tr?.matches.map(([s, e]) => tr.snippet.slice(s, e))).toEqual(['İstanbul'])
+    } finally {
+      rmSync(file)
+    }
+  })
+
   test('bad input: a clear 400, and FTS5 syntax is text, never a 500', async () => {
     for (const [q, body] of [
       ['', 'q: what to search for'],
