@@ -4,7 +4,7 @@
 // truncated; a restart that goes on from where it stopped; a corrupt index file;
 // a full disk.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ADMIN, FrameQueue, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { FAST, readOpening } from '../support/transcript-socket'
@@ -113,6 +113,25 @@ describe('GET /search', () => {
     }
   })
 
+  test('a session file rewritten in place, longer (pi migrating an old session): its new entries are found, the old ones not', async () => {
+    const id = '01a30000-0000-7000-8000-0000000000b2'
+    const file = join(dirname(h.files.pi), `2026-12-03T00-00-04-000Z_${id}.jsonl`)
+    const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-12-03T00:00:04.000Z', cwd: h.dirs.pi })}\n`
+    writeFileSync(file, header + piUserLine(1, 'the old loganberry line') + piUserLine(2, 'and the old tamarillo line'))
+    try {
+      await waitFor(async () => (await search(b, 'tamarillo')).results.some((r) => r.session_id === id), 3000, 'the first version found')
+      const { ino } = statSync(file)
+      // the same inode, every line changed, the file longer
+      writeFileSync(file, header + piUserLine(1, 'the new cloudberry line, a longer one') + piUserLine(2, 'and the new salmonberry line, longer too'))
+      expect(statSync(file).ino).toBe(ino)
+      await waitFor(async () => (await search(b, 'salmonberry')).results.some((r) => r.session_id === id && r.seq === 2), 3000, 'the second entry rewritten')
+      await waitFor(async () => (await search(b, 'cloudberry')).results.some((r) => r.session_id === id && r.seq === 1), 3000, 'the first entry rewritten')
+      expect((await search(b, 'loganberry')).results.filter((r) => r.session_id === id)).toEqual([])
+    } finally {
+      rmSync(file)
+    }
+  })
+
   test('bad input: a clear 400, and FTS5 syntax is text, never a 500', async () => {
     for (const [q, body] of [
       ['', 'q: what to search for'],
@@ -216,6 +235,29 @@ describe('the index file', () => {
       await second.stop()
     }
   })
+
+  test('a session file rewritten in place, longer, while the bridge was down: indexed again from its start', async () => {
+    const id = '01a30000-0000-7000-8000-0000000000b3'
+    const file = join(dirname(h.files.pi), `2026-12-03T00-00-05-000Z_${id}.jsonl`)
+    const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-12-03T00:00:05.000Z', cwd: h.dirs.pi })}\n`
+    writeFileSync(file, header + piUserLine(1, 'the old boysenberry line') + piUserLine(2, 'and the old rambutan line'))
+    const dir = tempDir('gothalo-search-rewrite-')
+    try {
+      const first = await searchOn(dir)
+      await waitFor(async () => (await search(first, 'rambutan')).results.some((r) => r.session_id === id), 5000, 'the first version found')
+      await first.stop()
+      writeFileSync(file, header + piUserLine(1, 'the new jaboticaba line, a longer one') + piUserLine(2, 'and the new cupuacu line, longer too'))
+      const second = await searchOn(dir)
+      try {
+        await waitFor(async () => (await search(second, 'cupuacu')).results.some((r) => r.session_id === id && r.seq === 2), 5000, 'the second entry')
+        await waitFor(async () => (await search(second, 'jaboticaba')).results.some((r) => r.session_id === id && r.seq === 1), 3000, 'the first entry')
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      rmSync(file)
+    }
+  }, 20_000)
 
   test('a corrupt or foreign file in its place is rebuilt, with a log line', async () => {
     for (const junk of ['not a database at all'.repeat(300), 'SQLite format 3\u0000' + 'x'.repeat(5000)]) {
