@@ -177,7 +177,7 @@ export class SearchIndex implements LineTap {
       (message, diskFull, stack) => this.failed(message, diskFull, stack),
       deps.log,
       () => this.tapped.length > 0 || this.pending.size > 0,
-      { inThread: deps.inThreadWrites, url: deps.writerUrl },
+      { inThread: deps.inThreadWrites, url: deps.writerUrl, lost: () => this.lostWrites() },
     )
     deps.jsonl.tap = this
   }
@@ -185,6 +185,28 @@ export class SearchIndex implements LineTap {
   private remember(f: FileRow): void {
     this.byPath.set(f.path, f)
     this.byId.set(f.id, f)
+  }
+
+  /**
+   * The writer thread died with writes not committed: each file's progress goes
+   * back to what the index file holds (the next pass reads the rest back), and
+   * a file the file does not hold is forgotten (the next pass adds it again).
+   */
+  private lostWrites(): void {
+    const held = new Map(this.deps.store.files().map((r) => [r.id, r]))
+    for (const f of [...this.byId.values()]) {
+      const r = held.get(f.id)
+      if (!r) {
+        this.pending.delete(f.id)
+        this.dropTapped(f)
+        this.witnesses.delete(f.id)
+        this.byPath.delete(f.path)
+        this.byId.delete(f.id)
+      } else if (r.offset < f.offset || r.seq < f.seq) {
+        f.offset = r.offset
+        f.seq = r.seq
+      }
+    }
   }
 
   /** Starts the background passes (the first at once). */
