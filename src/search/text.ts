@@ -60,7 +60,9 @@ export interface ParsedQuery {
 export function parseQuery(q: string): ParsedQuery | undefined {
   const terms: string[] = []
   const re = /"([^"]*)"|(\S+)/g
-  for (let m = re.exec(q); m; m = re.exec(q)) {
+  // NUL would end FTS5's expression early (its parser reads a C string): a separator, as a space is
+  const text = q.replaceAll('\u0000', ' ')
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     const term = (m[1] ?? m[2] ?? '').replace(/\s+/g, ' ').trim()
     if ([...term].length >= TERM_MIN && !terms.includes(term)) terms.push(term)
   }

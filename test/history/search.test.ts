@@ -140,6 +140,9 @@ describe('GET /search', () => {
       ['ab', 'q: a word or phrase of at least 3 characters'],
       ['" "', 'q: a word or phrase of at least 3 characters'],
       ['x'.repeat(1001), 'q: at most 1000 characters'],
+      // NUL ends an FTS5 expression early ("unterminated string"): a separator, never a 500
+      ['\u0000\u0000\u0000', 'q: a word or phrase of at least 3 characters'],
+      ['"\u0000ab"', 'q: a word or phrase of at least 3 characters'],
     ] as const) {
       const r = await b.get(`/search?q=${encodeURIComponent(q)}`)
       expect([q.slice(0, 20), r.status, await r.text()]).toEqual([q.slice(0, 20), 400, body])
@@ -169,6 +172,8 @@ describe('GET /search', () => {
       '^quick',
       '{quick}',
       '(((',
+      'quick\u0000tour',
+      '"quick\u0000"',
     ]) {
       const r = await b.get(`/search?q=${encodeURIComponent(q)}`)
       expect([q.slice(0, 20), r.status]).toEqual([q.slice(0, 20), 200])
