@@ -115,7 +115,7 @@ export class SessionFinder {
   private readonly cache = new Map<string, Cached>()
   private readonly dirs = new Map<string, ListedDir>()
   private last: { files: FoundSession[]; opencode: FoundSession[]; all: FoundSession[] } | undefined
-  private opencode: OpencodeStore | undefined | null = null
+  private opencode: OpencodeStore | undefined
 
   constructor(private readonly homes: AgentHomes) {}
 
@@ -231,7 +231,8 @@ export class SessionFinder {
   }
 
   private async opencodeSessions(): Promise<FoundSession[]> {
-    if (this.opencode === null) this.opencode = openOpencodeStore(opencodeDataDir(this.homes.xdgDataHome))
+    // looked for again while there is none (opencode installed, or its database made, after the start)
+    this.opencode ??= openOpencodeStore(opencodeDataDir(this.homes.xdgDataHome))
     if (!this.opencode) return []
     try {
       return (await this.opencode.listSessions())
@@ -245,7 +246,9 @@ export class SessionFinder {
           startedMs: s.timeCreated,
         }))
     } catch {
-      return []
+      // busy (opencode writing) or torn for a moment: the sessions last listed, not all of them gone
+      // (the search index would drop every one and read them all again)
+      return this.last?.opencode ?? []
     }
   }
 

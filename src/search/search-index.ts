@@ -96,6 +96,9 @@ const FLUSH_MAX = 64
 /** how long written entries may wait for their commit while more keep coming (one commit per slice made the build 1.3× slower) */
 const COMMIT_MS = 1000
 
+/** no entry known with its line's start (after a reset, until one is taken) */
+const NO_WITNESS = { seq: 0, off: -1 }
+
 /** a hit to read back: its seq, its place in the results, its line */
 interface Wanted {
   seq: number
@@ -153,6 +156,14 @@ export class SearchIndex implements LineTap {
   private readonly unlisted = new Set<string>()
   /** while a pass looks the sessions over: the paths registered meanwhile by metUnlisted */
   private metDuringFind: Set<string> | undefined
+  /**
+   * Per file: an entry it holds and where that entry's line starts. A pass that
+   * reads the file again from its start (its transcript index was not kept, or
+   * was stale) must find that line there, else the file was rewritten in place
+   * (pi migrating an old session) and is indexed again. Loaded from the store
+   * the first time; NO_WITNESS after a reset until an entry is taken.
+   */
+  private readonly witnesses = new Map<number, { seq: number; off: number }>()
 
   /** the SQLite side (the bench checkpoints it to weigh the file) */
   get store(): SearchStore {
@@ -166,7 +177,7 @@ export class SearchIndex implements LineTap {
       (message, diskFull, stack) => this.failed(message, diskFull, stack),
       deps.log,
       () => this.tapped.length > 0 || this.pending.size > 0,
-      { inThread: deps.inThreadWrites, url: deps.writerUrl },
+      { inThread: deps.inThreadWrites, url: deps.writerUrl, lost: () => this.lostWrites() },
     )
     deps.jsonl.tap = this
   }
@@ -174,6 +185,28 @@ export class SearchIndex implements LineTap {
   private remember(f: FileRow): void {
     this.byPath.set(f.path, f)
     this.byId.set(f.id, f)
+  }
+
+  /**
+   * The writer thread died with writes not committed: each file's progress goes
+   * back to what the index file holds (the next pass reads the rest back), and
+   * a file the file does not hold is forgotten (the next pass adds it again).
+   */
+  private lostWrites(): void {
+    const held = new Map(this.deps.store.files().map((r) => [r.id, r]))
+    for (const f of [...this.byId.values()]) {
+      const r = held.get(f.id)
+      if (!r) {
+        this.pending.delete(f.id)
+        this.dropTapped(f)
+        this.witnesses.delete(f.id)
+        this.byPath.delete(f.path)
+        this.byId.delete(f.id)
+      } else if (r.offset < f.offset || r.seq < f.seq) {
+        f.offset = r.offset
+        f.seq = r.seq
+      }
+    }
   }
 
   /** Starts the background passes (the first at once). */
@@ -273,6 +306,7 @@ export class SearchIndex implements LineTap {
       // one a transcript's pass met while the sessions were being looked over is kept: the next look lists it
       if (seen.has(f.path) || metDuringFind.has(f.path)) continue
       this.pending.delete(f.id)
+      this.witnesses.delete(f.id)
       this.byPath.delete(f.path)
       this.byId.delete(f.id)
       this.writer.dropFile(f.id)
@@ -389,6 +423,8 @@ export class SearchIndex implements LineTap {
   lines(path: string, normalize: LineNormalizer, buf: Buffer, base: number, index: LineIndex, fromRow: number, values: unknown[]): void {
     const f = this.byPath.get(path) ?? this.metUnlisted(path)
     if (!f) return
+    // lines it holds read again: still where they were? (else the rows after are read back by seq, below)
+    if (fromRow < index.rows && index.before(fromRow) < f.seq && this.movedUnder(f, index, fromRow)) this.reset(path)
     // a pass that starts past what the index holds (its line index came from the cache) leaves a gap: the background reads it back
     if (index.before(fromRow) > f.seq) return
     const now: IndexedEntry[] = []
@@ -421,6 +457,17 @@ export class SearchIndex implements LineTap {
     if (f.offset > f.size) f.size = f.offset
     if (this.tappedBytes > TAP_QUEUE_MAX) this.normalizeTapped(Number.POSITIVE_INFINITY)
     else this.scheduleTapped()
+  }
+
+  /** Whether the file's witness entry is in these rows on another line start than when it was indexed. */
+  private movedUnder(f: FileRow, index: LineIndex, fromRow: number): boolean {
+    let w = this.witnesses.get(f.id)
+    if (!w) {
+      w = this.deps.store.lastPlaced(f.id) ?? NO_WITNESS
+      this.witnesses.set(f.id, w)
+    }
+    if (w.seq === 0 || w.seq > f.seq || w.seq > index.total() || w.seq <= index.before(fromRow)) return false
+    return index.starts[index.rowOf(w.seq)] !== w.off
   }
 
   private scheduleTapped(): void {
@@ -461,7 +508,10 @@ export class SearchIndex implements LineTap {
       const seq = first + k
       if (seq <= after) continue
       const text = searchText(drafts[k]!)
-      if (text) out.push({ seq, ts: tsOf(drafts[k]!, f.mtime_ms), role: drafts[k]!.role, text, off: start, nth: k })
+      if (text) {
+        out.push({ seq, ts: tsOf(drafts[k]!, f.mtime_ms), role: drafts[k]!.role, text, off: start, nth: k })
+        if ((this.witnesses.get(f.id)?.seq ?? 0) === 0) this.witnesses.set(f.id, { seq, off: start })
+      }
     }
   }
 
@@ -471,6 +521,7 @@ export class SearchIndex implements LineTap {
     if (!f) return
     this.pending.delete(f.id)
     this.dropTapped(f)
+    this.witnesses.set(f.id, NO_WITNESS)
     f.offset = 0
     f.seq = 0
     this.writer.dropFile(f.id, true)

@@ -154,6 +154,16 @@ export class SearchStore {
       .run({ id: f.id, project: f.project, title: f.title, ino: f.ino, offset: f.offset, seq: f.seq, size: f.size, mtime_ms: f.mtime_ms })
   }
 
+  /** The file's last entry held with its line's start (a witness that the file still has that line there), if any. */
+  lastPlaced(id: number): { seq: number; off: number } | undefined {
+    const lo = id * SEQ_SPAN
+    const r = this.db.query('SELECT rowid, off FROM hits WHERE rowid BETWEEN ? AND ? AND off >= 0 ORDER BY rowid DESC LIMIT 1').get(lo, lo + SEQ_SPAN - 1) as {
+      rowid: number
+      off: number
+    } | null
+    return r ? { seq: r.rowid - lo, off: r.off } : undefined
+  }
+
   /** Forgets a file's entries (and the file itself unless `keepFile`). */
   dropFile(id: number, keepFile = false): void {
     const lo = id * SEQ_SPAN

@@ -60,7 +60,9 @@ export interface ParsedQuery {
 export function parseQuery(q: string): ParsedQuery | undefined {
   const terms: string[] = []
   const re = /"([^"]*)"|(\S+)/g
-  for (let m = re.exec(q); m; m = re.exec(q)) {
+  // NUL would end FTS5's expression early (its parser reads a C string): a separator, as a space is
+  const text = q.replaceAll('\u0000', ' ')
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     const term = (m[1] ?? m[2] ?? '').replace(/\s+/g, ' ').trim()
     if ([...term].length >= TERM_MIN && !terms.includes(term)) terms.push(term)
   }
@@ -69,14 +71,25 @@ export function parseQuery(q: string): ParsedQuery | undefined {
   return { terms: kept, match: kept.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ') }
 }
 
-/** Every place a term occurs in `text` (case-insensitive, as the trigram index matches ASCII), merged, in order. */
+/**
+ * Lower case, character by character, keeping the length: a character whose
+ * lower case is longer (U+0130 'İ' → 'i̇') stays as it is, so offsets into the
+ * result are offsets into the text.
+ */
+const lowerInPlace = (s: string) =>
+  /^[\x00-\x7f]*$/.test(s)
+    ? s.toLowerCase()
+    : s.replace(/[A-Z]|[^\x00-\x7f]/gu, (c) => {
+        const l = c.toLowerCase()
+        return l.length === c.length ? l : c
+      })
+
+/** Every place a term occurs in `text` (case-insensitive, as the trigram index matches), merged, in order. */
 export function matchesIn(text: string, terms: string[]): [number, number][] {
-  const lower = text.toLowerCase()
+  const lower = lowerInPlace(text)
   const spans: [number, number][] = []
   for (const t of terms) {
-    const needle = t.toLowerCase()
-    // toLowerCase may change a string's length (rare non-ASCII): such a term is not marked
-    if (lower.length !== text.length) break
+    const needle = lowerInPlace(t)
     for (let i = lower.indexOf(needle); i >= 0; i = lower.indexOf(needle, i + needle.length)) spans.push([i, i + needle.length])
   }
   spans.sort((a, b) => a[0] - b[0] || a[1] - b[1])

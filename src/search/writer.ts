@@ -141,19 +141,29 @@ export class WorkerWriter implements IndexWriter {
   /** bytes of text sent, not written yet */
   private backlog = 0
   private roomWaiters: { bytes: number; res: () => void }[] = []
+  /** the worker is let go by us (close, giveUp): its stopping is no failure */
+  private stopping = false
 
   constructor(
     private readonly store: SearchStore,
     private readonly failed: WriteFailed,
     private readonly log: (m: string) => void,
-    opts: { maxPages?: number; url?: string | URL } = {},
+    opts: { maxPages?: number; url?: string | URL; lost?: () => void } = {},
   ) {
+    this.lost = opts.lost
     this.nextId = 1 + Math.max(0, ...store.files().map((f) => f.id))
     this.worker = new Worker(opts.url ?? WRITER_ENTRY)
     this.worker.onmessage = (ev: MessageEvent<FromWorker>) => this.heard(ev.data)
     this.worker.onerror = (ev) => this.giveUp(ev.message ?? String(ev))
+    // a worker that stops without an error would leave every query waiting for its sync
+    this.worker.addEventListener('close', () => {
+      if (!this.stopping) this.giveUp('it stopped')
+    })
     this.worker.postMessage({ t: 'open', path: store.path, maxPages: opts.maxPages } satisfies ToWorker)
   }
+
+  /** told when the worker is gone: what it had not committed is lost */
+  private readonly lost: (() => void) | undefined
 
   private heard(m: FromWorker): void {
     if (m.t === 'ready') {
@@ -178,12 +188,15 @@ export class WorkerWriter implements IndexWriter {
   /** The worker could not start or open the file: its writes run here from now on. */
   private giveUp(why: string): void {
     if (this.fallback) return
-    this.log(`search index: the writer thread could not start (${why}): writing on the main thread`)
+    this.log(`search index: the writer thread could not start or stopped (${why}): writing on the main thread`)
     this.fallback = new InThreadWriter(this.store, this.failed)
+    this.stopping = true
     this.worker.terminate()
     const held = this.held ?? []
     this.held = undefined
     for (const m of held) this.runHere(m)
+    // the worker's open transaction died with it: the index goes on from what the file holds
+    this.lost?.()
     this.merging = false
     for (const res of this.waiting.values()) res()
     this.waiting.clear()
@@ -248,6 +261,7 @@ export class WorkerWriter implements IndexWriter {
     if (this.fallback) return this.fallback.close()
     const n = ++this.syncs
     const closed = new Promise<void>((res) => this.waiting.set(n, res))
+    this.stopping = true
     this.send({ t: 'close', n })
     // a worker that never answers is not waited for past a few seconds
     await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))])
@@ -261,11 +275,11 @@ export function indexWriter(
   failed: WriteFailed,
   log: (m: string) => void,
   busy: () => boolean,
-  opts: { inThread?: boolean; url?: string } = {},
+  opts: { inThread?: boolean; url?: string; lost?: () => void } = {},
 ): IndexWriter {
   if (store.path === ':memory:' || opts.inThread) return new InThreadWriter(store, failed, busy)
   try {
-    return new WorkerWriter(store, failed, log, { maxPages: store.maxPages, url: opts.url })
+    return new WorkerWriter(store, failed, log, { maxPages: store.maxPages, url: opts.url, lost: opts.lost })
   } catch (e) {
     log(`search index: the writer thread could not start (${(e as Error)?.message ?? e}): writing on the main thread`)
     return new InThreadWriter(store, failed, busy)

@@ -4,7 +4,7 @@
 // truncated; a restart that goes on from where it stopped; a corrupt index file;
 // a full disk.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ADMIN, FrameQueue, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { FAST, readOpening } from '../support/transcript-socket'
@@ -96,6 +96,42 @@ describe('GET /search', () => {
     expect(a.results.length).toBeGreaterThan(1)
   })
 
+  test('an entry with a character whose lower case is longer (Turkish İ) is still a hit, its match marked', async () => {
+    const id = '01a30000-0000-7000-8000-0000000000b1'
+    const file = join(dirname(h.files.pi), `2026-12-03T00-00-03-000Z_${id}.jsonl`)
+    const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-12-03T00:00:03.000Z', cwd: h.dirs.pi })}\n`
+    // 'İ'.toLowerCase() is two UTF-16 units: the snippet's offsets must not be shifted by it, nor the hit lost
+    writeFileSync(file, header + piUserLine(1, 'İstanbul: the quokkaservice deploy failed'))
+    try {
+      const hit = await waitFor(async () => (await search(b, 'quokkaservice')).results.find((r) => r.session_id === id), 3000, 'the entry with İ found')
+      expect(hit.matches.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(['quokkaservice'])
+      // a term of non-ASCII letters, case-insensitive as the index is
+      const tr = (await search(b, 'İSTANBUL')).results.find((r) => r.session_id === id)
+      expect(tr?.matches.map(([s, e]) => tr.snippet.slice(s, e))).toEqual(['İstanbul'])
+    } finally {
+      rmSync(file)
+    }
+  })
+
+  test('a session file rewritten in place, longer (pi migrating an old session): its new entries are found, the old ones not', async () => {
+    const id = '01a30000-0000-7000-8000-0000000000b2'
+    const file = join(dirname(h.files.pi), `2026-12-03T00-00-04-000Z_${id}.jsonl`)
+    const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-12-03T00:00:04.000Z', cwd: h.dirs.pi })}\n`
+    writeFileSync(file, header + piUserLine(1, 'the old loganberry line') + piUserLine(2, 'and the old tamarillo line'))
+    try {
+      await waitFor(async () => (await search(b, 'tamarillo')).results.some((r) => r.session_id === id), 3000, 'the first version found')
+      const { ino } = statSync(file)
+      // the same inode, every line changed, the file longer
+      writeFileSync(file, header + piUserLine(1, 'the new cloudberry line, a longer one') + piUserLine(2, 'and the new salmonberry line, longer too'))
+      expect(statSync(file).ino).toBe(ino)
+      await waitFor(async () => (await search(b, 'salmonberry')).results.some((r) => r.session_id === id && r.seq === 2), 3000, 'the second entry rewritten')
+      await waitFor(async () => (await search(b, 'cloudberry')).results.some((r) => r.session_id === id && r.seq === 1), 3000, 'the first entry rewritten')
+      expect((await search(b, 'loganberry')).results.filter((r) => r.session_id === id)).toEqual([])
+    } finally {
+      rmSync(file)
+    }
+  })
+
   test('bad input: a clear 400, and FTS5 syntax is text, never a 500', async () => {
     for (const [q, body] of [
       ['', 'q: what to search for'],
@@ -104,6 +140,9 @@ describe('GET /search', () => {
       ['ab', 'q: a word or phrase of at least 3 characters'],
       ['" "', 'q: a word or phrase of at least 3 characters'],
       ['x'.repeat(1001), 'q: at most 1000 characters'],
+      // NUL ends an FTS5 expression early ("unterminated string"): a separator, never a 500
+      ['\u0000\u0000\u0000', 'q: a word or phrase of at least 3 characters'],
+      ['"\u0000ab"', 'q: a word or phrase of at least 3 characters'],
     ] as const) {
       const r = await b.get(`/search?q=${encodeURIComponent(q)}`)
       expect([q.slice(0, 20), r.status, await r.text()]).toEqual([q.slice(0, 20), 400, body])
@@ -133,6 +172,8 @@ describe('GET /search', () => {
       '^quick',
       '{quick}',
       '(((',
+      'quick\u0000tour',
+      '"quick\u0000"',
     ]) {
       const r = await b.get(`/search?q=${encodeURIComponent(q)}`)
       expect([q.slice(0, 20), r.status]).toEqual([q.slice(0, 20), 200])
@@ -199,6 +240,29 @@ describe('the index file', () => {
       await second.stop()
     }
   })
+
+  test('a session file rewritten in place, longer, while the bridge was down: indexed again from its start', async () => {
+    const id = '01a30000-0000-7000-8000-0000000000b3'
+    const file = join(dirname(h.files.pi), `2026-12-03T00-00-05-000Z_${id}.jsonl`)
+    const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-12-03T00:00:05.000Z', cwd: h.dirs.pi })}\n`
+    writeFileSync(file, header + piUserLine(1, 'the old boysenberry line') + piUserLine(2, 'and the old rambutan line'))
+    const dir = tempDir('gothalo-search-rewrite-')
+    try {
+      const first = await searchOn(dir)
+      await waitFor(async () => (await search(first, 'rambutan')).results.some((r) => r.session_id === id), 5000, 'the first version found')
+      await first.stop()
+      writeFileSync(file, header + piUserLine(1, 'the new jaboticaba line, a longer one') + piUserLine(2, 'and the new cupuacu line, longer too'))
+      const second = await searchOn(dir)
+      try {
+        await waitFor(async () => (await search(second, 'cupuacu')).results.some((r) => r.session_id === id && r.seq === 2), 5000, 'the second entry')
+        await waitFor(async () => (await search(second, 'jaboticaba')).results.some((r) => r.session_id === id && r.seq === 1), 3000, 'the first entry')
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      rmSync(file)
+    }
+  }, 20_000)
 
   test('a corrupt or foreign file in its place is rebuilt, with a log line', async () => {
     for (const junk of ['not a database at all'.repeat(300), 'SQLite format 3\u0000' + 'x'.repeat(5000)]) {

@@ -3,7 +3,8 @@
 // never hide a change: a session added to a directory already listed, one
 // removed, one rewritten, a directory that came.
 import { describe, expect, test } from 'bun:test'
-import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { Database } from 'bun:sqlite'
+import { copyFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SessionFinder, projectsOf } from '../../src/projects/listing'
 import { rootsOf } from '../../src/projects/roots'
@@ -94,6 +95,48 @@ describe('SessionFinder, warm', () => {
       dir,
     ])
       expect(f.sessionAt(p)).toBeUndefined()
+    f.close()
+  })
+})
+
+describe("SessionFinder, opencode's database", () => {
+  const FIX_DB = join(import.meta.dir, '../../fixtures/opencode/data/opencode/opencode.db')
+  const opencodeIds = async (f: SessionFinder) =>
+    (await f.find())
+      .filter((s) => s.kind === 'opencode')
+      .map((s) => s.id)
+      .sort()
+
+  test('opencode installed after the bridge started: its sessions are listed without a restart', async () => {
+    const { homes } = oneSession()
+    const f = new SessionFinder(homes)
+    expect(await opencodeIds(f)).toEqual([])
+    const data = join(homes.xdgDataHome, 'opencode')
+    mkdirSync(data, { recursive: true })
+    copyFileSync(FIX_DB, join(data, 'opencode.db'))
+    expect((await opencodeIds(f)).length).toBeGreaterThan(0)
+    f.close()
+  })
+
+  test('its database locked for a moment (opencode writing): its sessions stay listed, not gone until the next look', async () => {
+    const { homes } = oneSession()
+    const data = join(homes.xdgDataHome, 'opencode')
+    mkdirSync(data, { recursive: true })
+    const path = join(data, 'opencode.db')
+    copyFileSync(FIX_DB, path)
+    // a rollback journal: a writer's exclusive lock keeps every reader out (as opencode's checkpoint may, briefly)
+    const writer = new Database(path)
+    writer.exec('PRAGMA journal_mode = DELETE')
+    const f = new SessionFinder(homes)
+    const before = await opencodeIds(f)
+    expect(before.length).toBeGreaterThan(0)
+    writer.exec('BEGIN EXCLUSIVE')
+    try {
+      expect(await opencodeIds(f)).toEqual(before)
+    } finally {
+      writer.exec('ROLLBACK')
+      writer.close()
+    }
     f.close()
   })
 })

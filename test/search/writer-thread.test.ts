@@ -11,7 +11,7 @@ import { SearchStore } from '../../src/search/store'
 import { parseQuery } from '../../src/search/text'
 import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
 import { createSources } from '../../src/transcript/sources'
-import { tempDir } from '../support/harness'
+import { tempDir, waitFor } from '../support/harness'
 import { historyHome } from '../support/history-home'
 import { indexedAll } from '../support/search-index'
 
@@ -46,11 +46,12 @@ const found = async (i: SearchIndex) => {
 const worker = indexOn(tempDir('gothalo-search-worker-'))
 const here = indexOn(tempDir('gothalo-search-here-'), { inThreadWrites: true })
 const broken = indexOn(tempDir('gothalo-search-broken-'), { writerUrl: join(tempDir('gothalo-search-nowriter-'), 'no-such-writer.ts') })
+const dying = indexOn(tempDir('gothalo-search-dying-'), { writerUrl: join(import.meta.dir, '../support/dying-writer.ts') })
 beforeAll(async () => {
   await Promise.all([indexedAll(worker.index), indexedAll(here.index)])
 })
 afterAll(async () => {
-  await Promise.all([worker.index.close(), here.index.close(), broken.index.close()])
+  await Promise.all([worker.index.close(), here.index.close(), broken.index.close(), dying.index.close()])
 })
 
 test('the writer thread builds the same index as the main thread, each file with its indexed size and inode, and finds the same', async () => {
@@ -71,4 +72,22 @@ test('a writer thread that cannot start: the writes run on the main thread, with
   expect(broken.logs.some((l) => l.includes('writer thread could not start') && l.includes('main thread'))).toBe(true)
   expect(rows(broken.index)).toEqual(rows(here.index))
   expect((await broken.index.search(parseQuery('quick')!, { limit: 50 }, [])).map((r) => r.session_id)).toContain(h.ids.pi)
+})
+
+test('a writer thread that dies (no error) with its writes not committed: queries do not hang; the writes go on on the main thread, what it lost indexed again', async () => {
+  dying.index.start()
+  await waitFor(() => {
+    const p = dying.index.progress()
+    return p.of >= 4 && p.files === p.of
+  }, 10_000)
+  // the query's sync is where it dies: answered, not waited on forever
+  const first = await Promise.race([
+    dying.index.search(parseQuery('quick')!, { limit: 50 }, []).then(() => 'answered'),
+    new Promise((r) => setTimeout(() => r('hung'), 3000)),
+  ])
+  expect(first).toBe('answered')
+  expect(dying.index.writesOffThread).toBe(false)
+  expect(dying.logs.some((l) => l.includes('writer thread') && l.includes('main thread'))).toBe(true)
+  await indexedAll(dying.index)
+  expect(await found(dying.index)).toEqual(await found(here.index))
 })

@@ -3,10 +3,12 @@
 // four agents: search with filters and marked matches, a hit opened at its entry,
 // the History list per project, and resuming a past session.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { closePhone, launchChromium, openPhone } from '../support/browser'
 import { ADMIN, type Bridge } from '../support/harness'
-import { historyBridge, historyHome, type HistoryHome } from '../support/history-home'
+import { historyBridge, historyHome, piUserLine, type HistoryHome } from '../support/history-home'
 
 let browser: Browser
 let b: Bridge
@@ -91,5 +93,39 @@ describe('history and search (Chromium)', () => {
     await page.waitForURL(/#\/p\/w\d+%3Ap\d+$/)
     const pane = decodeURIComponent(/#\/p\/([^/]+)$/.exec(page.url())?.[1] ?? '')
     expect(b.state().panes.find((p) => p.pane_id === pane)?.started_argv).toEqual(['claude', '--resume', h.ids.claude])
+  })
+
+  test("History's More, tapped twice while the next page loads: each session once", async () => {
+    // 120 old pi sessions (a year back: after every other), so the list has a second page of 100
+    const dir = join(h.homes.piDir, 'sessions', '--many--')
+    mkdirSync(dir, { recursive: true })
+    const year = (Date.now() - 365 * 86_400_000) / 1000
+    for (let i = 0; i < 120; i++) {
+      const id = `01a30000-0000-7000-8000-${String(i).padStart(12, '0')}`
+      const file = join(dir, `2025-01-01T00-00-00-000Z_${id}.jsonl`)
+      writeFileSync(
+        file,
+        `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2025-01-01T00:00:00.000Z', cwd: h.dirs.pi })}\n${piUserLine(1, `old ${i}`)}`,
+      )
+      utimesSync(file, year - i, year - i)
+    }
+    const total = ((await b.json('/sessions?limit=200')) as { sessions: unknown[] }).sessions.length
+    expect(total).toBeGreaterThan(100)
+    const page = await phone()
+    // the next page answers slowly (a phone on a poor link)
+    await page.route(/\/sessions\?.*before=/, async (route) => {
+      await new Promise((r) => setTimeout(r, 300))
+      await route.continue()
+    })
+    await page.goto(`${b.base}/#/history`)
+    await page.getByRole('heading', { name: 'History' }).waitFor()
+    const more = page.getByRole('button', { name: 'More' })
+    await more.waitFor()
+    expect(await page.locator('section.project-history li').count()).toBe(100)
+    await more.dblclick()
+    await more.waitFor({ state: 'detached' })
+    const rows = await page.locator('section.project-history li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+    expect(new Set(rows).size).toBe(total)
+    expect(rows.length).toBe(total)
   })
 })

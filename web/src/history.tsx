@@ -232,8 +232,16 @@ export function HistoryScreen() {
   const [next, setNext] = useState<string | undefined>()
   const [error, setError] = useState<string | null>(null)
   const asked = useRef(machine)
+  /** the `before` of the page being fetched: More tapped again meanwhile asks nothing (the page would come twice) */
+  const [fetching, setFetching] = useState<string | undefined>()
+  const fetchingRef = useRef<string | undefined>(undefined)
   const load = async (before?: string) => {
     const from = machine
+    if (before) {
+      if (fetchingRef.current === before) return
+      fetchingRef.current = before
+      setFetching(before)
+    }
     try {
       const r = await api.get(withQuery('/sessions', 'limit=100', before ? `before=${encodeURIComponent(before)}` : '', machineQuery(from)))
       // an answer for the machine picked before this one is dropped
@@ -242,6 +250,11 @@ export function HistoryScreen() {
       setNext(r.next)
     } catch (e: any) {
       if (asked.current === from) setError(e.message || String(e))
+    } finally {
+      if (before && fetchingRef.current === before) {
+        fetchingRef.current = undefined
+        setFetching(undefined)
+      }
     }
   }
   useEffect(() => {
@@ -292,7 +305,7 @@ export function HistoryScreen() {
         </section>
       ))}
       {next && (
-        <button type="button" class="more" onClick={() => void load(next)}>
+        <button type="button" class="more" disabled={fetching === next} onClick={() => void load(next)}>
           More
         </button>
       )}
