@@ -187,6 +187,10 @@ export class RemoteMachine {
       const r = await fetch(`${base}/devices/me`, { headers: this.headers(), signal: AbortSignal.timeout(5000) })
       if (r.status === 401) return { attention: "the remote bridge refused this bridge's token (revoked there?): pair again with gothalo machines remove/add" }
       if (r.status === 403) return { attention: `the remote bridge refused: ${(await textUpTo(r, 200)).slice(0, 200)}` }
+      if (r.ok && !(await grantsRead(r))) {
+        // paired there with --scopes that leave out read: its /events refuses this bridge until paired again
+        return { attention: 'the remote bridge did not grant this bridge the read scope: pair again with a code from gothalo pair --scopes read,…' }
+      }
       await r.body?.cancel().catch(() => {})
       return { offline: `the remote's /events did not open (${r.status})` }
     } catch (e) {
@@ -245,5 +249,15 @@ export class RemoteMachine {
       const v = (JSON.parse(new TextDecoder().decode(body)) as { version?: unknown }).version
       if (typeof v === 'string') this.version = v.slice(0, 64)
     } catch {}
+  }
+}
+
+/** Whether a remote's GET /devices/me answer lists the read scope (an answer that is not one: assumed, the probe says offline). */
+async function grantsRead(r: Response): Promise<boolean> {
+  try {
+    const scopes = (JSON.parse(await textUpTo(r, 4096)) as { scopes?: unknown }).scopes
+    return !Array.isArray(scopes) || scopes.includes('read')
+  } catch {
+    return true
   }
 }
