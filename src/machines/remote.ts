@@ -131,6 +131,11 @@ export class RemoteMachine {
     if (t.kind === 'http') return t.url
     const tunnel = await openTunnel(t, this.o.tunnel)
     if (!tunnel.ok) return { attention: `ssh: ${tunnel.error}` }
+    // closed (removed, the bridge stopping) while ssh was connecting: nothing else would end it
+    if (this.closed) {
+      tunnel.close()
+      return { attention: 'machine removed' }
+    }
     this.closeTunnel = tunnel.close
     void tunnel.exited.then((why) => {
       if (this.closeTunnel !== tunnel.close) return
