@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { startBridge, tempDir, waitFor } from '../support/harness'
 import { writeMachines } from '../../src/machines/store'
 
-import { addMachine, startHome } from './support'
+import { addMachine, fakeRemote, startHome } from './support'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -70,4 +70,38 @@ setInterval(() => {}, 1000)
   writeFileSync(join(dir, 'go'), '')
   await waitFor(async () => existsSync(join(dir, 'listening')), 5000, 'the tunnel listening')
   await waitFor(async () => !alive(pid), 3000, 'the ssh of a removed machine ended')
+})
+
+test('machines.json edited by hand: a label that is not one, `local`, a second `lap`: each skipped with a log line, the rest merged', async () => {
+  const first = fakeRemote({})
+  const second = fakeRemote({})
+  cleanups.push(first.stop, second.stop)
+  const home = await startHome([])
+  cleanups.push(() => home.stop())
+  const entry = (label: string, target: string) => ({ label, target, device_id: 'd', token: 't', added_at: 0, note: 'an unknown field' })
+  writeFileSync(
+    join(home.dataDir, 'machines.json'),
+    JSON.stringify({
+      version: 1,
+      machines: [entry('Laptop', first.base), entry('local', first.base), entry('a/b', first.base), entry('lap', first.base), entry('lap', second.base)],
+    }),
+  )
+  await waitFor(async () => (await home.json('/machines')).machines[1]?.state === 'online', 5000, 'lap online')
+  const listed = (await home.json('/machines')).machines as (Listed & { target?: string })[]
+  expect(listed.map((m) => [m.id, m.target])).toEqual([
+    ['local', undefined],
+    ['lap', first.base],
+  ])
+  const said = home.logLines.map((l) => String(l.msg ?? ''))
+  for (const why of ['"Laptop"', 'local is', '"a/b"', 'label taken: lap'])
+    expect(said.some((l) => l.startsWith('machines.json: skipped') && l.includes(why))).toBe(true)
+  // its panes are reachable as LABEL/PANE
+  expect((await home.json('/snapshot')).panes.map((p: { pane_id: string }) => p.pane_id)).toEqual(['lap/w1:p1'])
+  // a save that does not parse: said, and nothing lost
+  writeFileSync(join(home.dataDir, 'machines.json'), '{"version": 1, "machines": [')
+  await waitFor(async () => home.logLines.some((l) => String(l.msg ?? '').startsWith('machines: ')), 5000, 'the parse error said')
+  expect(((await home.json('/machines')).machines as Listed[]).map((m) => [m.id, m.state])).toEqual([
+    ['local', 'online'],
+    ['lap', 'online'],
+  ])
 })
