@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { startBridge, tempDir, waitFor } from '../support/harness'
+import { ADMIN, FrameQueue, startBridge, tempDir, waitFor } from '../support/harness'
 import { writeMachines } from '../../src/machines/store'
 
 import { addMachine, fakeRemote, startHome } from './support'
@@ -104,4 +104,99 @@ test('machines.json edited by hand: a label that is not one, `local`, a second `
     ['local', 'online'],
     ['lap', 'online'],
   ])
+})
+
+/** A remote bridge that is online (/healthz, WS /events) and says hello with `panes`. */
+function remoteSaying(hello: () => Record<string, unknown>, then: unknown[] = []) {
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req, srv) {
+      const path = new URL(req.url).pathname
+      if (path === '/healthz') return Response.json({ ok: true, version: 'hostile' })
+      if (path === '/events') return srv.upgrade(req) ? undefined : new Response('no', { status: 400 })
+      return new Response('not found', { status: 404 })
+    },
+    websocket: {
+      open(ws) {
+        ws.send(JSON.stringify(hello()))
+        for (const f of then) ws.send(JSON.stringify(f))
+      },
+      message() {},
+    },
+  })
+  return { base: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+const row = (pane_id: string, title = 't') => ({
+  pane_id,
+  workspace_id: 'w1',
+  tab_id: 'w1:t1',
+  workspace_label: title,
+  tab_label: 't',
+  focused: false,
+  agent_status: 'idle',
+})
+
+test('a remote that sends more rows than any bridge has: refused, and every phone keeps its /events', async () => {
+  const flood = remoteSaying(() => ({
+    type: 'hello',
+    protocol: 1,
+    epoch: 'e1',
+    seq: 0,
+    resume: 'new',
+    panes: Array.from({ length: 5000 }, (_, i) => row(`w1:p${i}`, 'x'.repeat(1000))),
+  }))
+  cleanups.push(flood.stop)
+  const home = await startHome([])
+  cleanups.push(() => home.stop())
+  writeMachines(home.dataDir, [{ label: 'flood', target: flood.base, device_id: 'd', token: 't', added_at: 0 }])
+  const m = await waitFor(
+    async () => {
+      const l = (await home.json('/machines')).machines[1] as Listed | undefined
+      return l?.error ? l : undefined
+    },
+    5000,
+    'the flood refused',
+  )
+  expect(m.state).toBe('offline')
+  expect(m.error).toBe('it sent a frame larger than 1048576 bytes')
+  expect((await home.json('/snapshot')).panes).toEqual([])
+  const phone = new FrameQueue(`${home.wsBase}/events?token=${ADMIN}`)
+  cleanups.push(() => phone.close())
+  const hello = await phone.next()
+  expect([hello.type, hello.panes]).toEqual(['hello', []])
+})
+
+test('a row far larger than any bridge sends, too many rows or bytes of them, a hello without an epoch, a row without a pane id: refused one by one', async () => {
+  for (const [hello, then, says] of [
+    [{ panes: [row('w1:p1', 'x'.repeat(200_000))] }, [], 'a row larger than 65536 bytes'],
+    [{ panes: Array.from({ length: 501 }, (_, i) => row(`w1:p${i}`)) }, [], 'more than 500 panes'],
+    [{ panes: Array.from({ length: 20 }, (_, i) => row(`w1:p${i}`, 'x'.repeat(40_000))) }, [], 'more than 524288 bytes of rows'],
+    [{}, [{ type: 'pane', seq: 1, pane: row('w1:p2', 'x'.repeat(600_000)) }], 'a row larger'],
+    [{ epoch: undefined }, [], 'hello'],
+    [{}, [{ type: 'pane', seq: 1, pane: { ...row('w1:p2'), pane_id: 7 } }], 'pane_id'],
+    // an older or newer bridge's row that /snapshot's schema refuses (it made the home's /snapshot 400 for every phone)
+    [{ panes: [{ ...row('w1:p1'), agent_status: undefined }] }, [], 'not a /snapshot row (/agent_status)'],
+    [{}, [{ type: 'pane', seq: 1, pane: { ...row('w1:p2'), focused: 'yes' } }], 'not a /snapshot row (/focused)'],
+  ] as const) {
+    const bad = remoteSaying(() => ({ type: 'hello', protocol: 1, epoch: 'e1', seq: 0, resume: 'new', panes: [row('w1:p1')], ...hello }), [...then])
+    const home = await startHome([])
+    try {
+      writeMachines(home.dataDir, [{ label: 'bad', target: bad.base, device_id: 'd', token: 't', added_at: 0 }])
+      const m = await waitFor(
+        async () => {
+          const l = (await home.json('/machines')).machines[1] as Listed | undefined
+          return l?.error?.includes(says) ? l : undefined
+        },
+        5000,
+        `refused for ${says}`,
+      )
+      expect(m.state).toBe('offline')
+      expect((await home.get('/snapshot')).status).toBe(200)
+    } finally {
+      await home.stop()
+      bad.stop()
+    }
+  }
 })
