@@ -258,8 +258,14 @@ export class RemoteMachine {
           checked.length,
           checked.reduce((n, c) => n + c.bytes, 0),
         )
+      // another epoch is the remote bridge restarted, perhaps upgraded: its version is read again
+      const restarted = this.since !== undefined && this.since.epoch !== f.epoch
       this.since = { epoch: f.epoch, seq: f.seq }
       this.setState('online')
+      if (restarted)
+        void this.readVersion().then(
+          (changed) => changed && !this.closed && this.state === 'online' && this.o.publish({ type: 'machine', machine: { ...this.info() } }),
+        )
       if (!full) return
       // the full list: what changed since the rows we kept (a reconnect), in the remote's order
       const next = new Map(checked.map(({ row: r, bytes }) => [qualify(this.label, r.pane_id), { row: this.qualified(r), bytes }]))
@@ -304,15 +310,18 @@ export class RemoteMachine {
     if (Number.isSafeInteger(f.seq) && this.since) this.since = { epoch: this.since.epoch, seq: f.seq }
   }
 
-  private async readVersion(): Promise<void> {
+  /** Reads the remote's version from its /healthz; whether it changed. */
+  private async readVersion(): Promise<boolean> {
+    const was = this.version
     try {
       const r = await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(5000) })
       // a bridge's /healthz is a few hundred bytes: a remote sending more is not read on
       const body = await readCapped(r.body, r.headers.get('content-length'), 64 * 1024)
-      if (!body) return
+      if (!body) return false
       const v = (JSON.parse(new TextDecoder().decode(body)) as { version?: unknown }).version
       if (typeof v === 'string') this.version = v.slice(0, 64)
     } catch {}
+    return this.version !== was
   }
 }
 

@@ -107,25 +107,36 @@ test('machines.json edited by hand: a label that is not one, `local`, a second `
 })
 
 /** A remote bridge that is online (/healthz, WS /events) and says hello with `panes`. */
-function remoteSaying(hello: () => Record<string, unknown>, then: unknown[] = []) {
+function remoteSaying(hello: () => Record<string, unknown>, then: unknown[] = [], version = () => 'hostile') {
+  const sockets = new Set<{ close(code?: number, reason?: string): void }>()
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     fetch(req, srv) {
       const path = new URL(req.url).pathname
-      if (path === '/healthz') return Response.json({ ok: true, version: 'hostile' })
+      if (path === '/healthz') return Response.json({ ok: true, version: version() })
       if (path === '/events') return srv.upgrade(req) ? undefined : new Response('no', { status: 400 })
       return new Response('not found', { status: 404 })
     },
     websocket: {
       open(ws) {
+        sockets.add(ws)
         ws.send(JSON.stringify(hello()))
         for (const f of then) ws.send(JSON.stringify(f))
       },
       message() {},
+      close(ws) {
+        sockets.delete(ws)
+      },
     },
   })
-  return { base: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    stop: () => server.stop(true),
+    dropSockets: () => {
+      for (const s of sockets) s.close(1001, 'going away')
+    },
+  }
 }
 
 const row = (pane_id: string, title = 't') => ({
@@ -199,4 +210,27 @@ test('a row far larger than any bridge sends, too many rows or bytes of them, a 
       bad.stop()
     }
   }
+})
+
+test('a remote that restarted upgraded (a new epoch): its new version is listed', async () => {
+  let release = { epoch: 'e1', version: '1.0.0' }
+  const remote = remoteSaying(
+    () => ({ type: 'hello', protocol: 1, epoch: release.epoch, seq: 0, resume: 'new', panes: [row('w1:p1')] }),
+    [],
+    () => release.version,
+  )
+  cleanups.push(remote.stop)
+  const home = await startHome([])
+  cleanups.push(() => home.stop())
+  writeMachines(home.dataDir, [{ label: 'lap', target: remote.base, device_id: 'd', token: 't', added_at: 0 }])
+  await waitFor(async () => (await home.json('/machines')).machines[1]?.state === 'online', 5000, 'online')
+  expect((await home.json('/machines')).machines[1].version).toBe('1.0.0')
+  const phone = new FrameQueue(`${home.wsBase}/events?token=${ADMIN}`)
+  cleanups.push(() => phone.close())
+  await phone.next()
+  release = { epoch: 'e2', version: '1.1.0' }
+  remote.dropSockets()
+  const heard = await phone.until((f) => f.type === 'machine' && f.machine.version === '1.1.0')
+  expect(heard.at(-1).machine).toMatchObject({ id: 'lap', state: 'online', version: '1.1.0' })
+  expect((await home.json('/machines')).machines[1].version).toBe('1.1.0')
 })
