@@ -11,6 +11,9 @@ import { splitPaneId } from './target'
 
 const TEXT_TYPE = 'text/plain;charset=utf-8'
 
+/** A bridge's 404 text for a route it does not have (src/app.ts); its routes' own 404s say what is missing. */
+const UNKNOWN_ROUTE = 'not found'
+
 /**
  * The most of a remote's answer the home reads: well over any answer a bridge
  * gives (a raw file of /files is at most 5 MiB, a diff 1 MiB), so a remote that
@@ -96,6 +99,9 @@ export async function forward(m: RemoteMachine, plain: string, request: Request,
     return text(502, `machine ${m.label}: ${line}`)
   }
   if (res.status === 401) return text(502, `machine ${m.label} refused this bridge's token`)
+  // a bridge's answer for a route it does not have (an older gothalo): not the pane's or the session's 404
+  if (res.status === 404 && answer === UNKNOWN_ROUTE)
+    return text(502, `machine ${m.label} does not know ${new URL(`http://x${parts.path}`).pathname} (an older gothalo there?)`)
   const passed: Record<string, string> = {}
   for (const h of PASSED_HEADERS) {
     const v = res.headers.get(h)

@@ -4,6 +4,7 @@
 import type { EventHub, EventRow } from '../events/hub'
 import { RemoteMachine, type MachineInfo, type RemoteOptions } from './remote'
 import { machinesStamp, readMachines, type StoredMachine } from './store'
+import { labelProblem } from './target'
 
 export interface MachinesOptions {
   dataDir: string
@@ -42,6 +43,7 @@ export class Machines {
       this.o.log(`machines: ${(e as Error).message}`)
       return
     }
+    stored = this.usable(stored)
     const want = new Map(stored.map((m) => [m.label, m]))
     for (const [label, m] of [...this.byLabel]) {
       const w = want.get(label)
@@ -63,6 +65,20 @@ export class Machines {
       this.byLabel.set(m.label, r)
       r.start()
     }
+  }
+
+  /**
+   * The entries a hand edit left usable: a label `machines add` would refuse (it names panes as
+   * LABEL/PANE and `local` is this machine) or one already taken is skipped, with a line saying so.
+   */
+  private usable(stored: StoredMachine[]): StoredMachine[] {
+    const seen = new Set<string>()
+    return stored.filter((m) => {
+      const bad = labelProblem(m.label) ?? (seen.has(m.label) ? `label taken: ${m.label} (its first entry is used)` : undefined)
+      seen.add(m.label)
+      if (bad) this.o.log(`machines.json: skipped an entry: ${bad}`)
+      return !bad
+    })
   }
 
   get(label: string): RemoteMachine | undefined {

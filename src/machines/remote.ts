@@ -4,7 +4,9 @@
 // attention (the remote refused this bridge's token, or ssh cannot connect).
 // Reconnects with backoff; every change reaches the hub through `publish`.
 import { readCapped, textUpTo } from '../server/capped-body'
+import { Value } from '@sinclair/typebox/value'
 import type { EventRow, HubEvent, UnnumberedEvent } from '../events/hub'
+import { SnapshotRowSchema } from '../events/rows'
 import type { Fields } from '../server/log'
 import { parseTarget, qualify } from './target'
 import type { StoredMachine } from './store'
@@ -32,6 +34,16 @@ export interface RemoteOptions {
   tunnel?: TunnelOptions
 }
 
+/**
+ * What the home holds of one remote, well over any bridge's (a row is a few KiB with its card; herdr
+ * panes number tens): a remote past these is refused, so that its rows cannot swell every phone's
+ * hello past the 1 MiB a phone's socket may queue.
+ */
+export const REMOTE_LIMITS = { frameBytes: 1 << 20, rowBytes: 64 * 1024, rows: 500, totalBytes: 512 * 1024 }
+
+/** A frame no bridge sends: the socket is closed, the machine offline saying why. */
+class BadFrame extends Error {}
+
 /** Who asks, for the remote's audit row: the phone's device name, through the home bridge. */
 export const VIA_HEADER = 'x-gothalo-via'
 
@@ -43,6 +55,8 @@ export class RemoteMachine {
   /** where the remote bridge answers now (the tunnel's local end for ssh); undefined while unreachable */
   base: string | undefined
   private readonly rowsById = new Map<string, EventRow>()
+  /** each held row's JSON size, for REMOTE_LIMITS.totalBytes */
+  private readonly rowBytes = new Map<string, number>()
   private ws: WebSocket | undefined
   private since: { epoch: string; seq: number } | undefined
   private wait: number
@@ -92,6 +106,7 @@ export class RemoteMachine {
 
   /** Every row's removal (the machine was removed from the store). */
   retract(): void {
+    this.rowBytes.clear()
     for (const [id, prev] of [...this.rowsById]) {
       this.rowsById.delete(id)
       this.o.publish({ type: 'pane_removed', pane_id: id }, prev)
@@ -131,6 +146,11 @@ export class RemoteMachine {
     if (t.kind === 'http') return t.url
     const tunnel = await openTunnel(t, this.o.tunnel)
     if (!tunnel.ok) return { attention: `ssh: ${tunnel.error}` }
+    // closed (removed, the bridge stopping) while ssh was connecting: nothing else would end it
+    if (this.closed) {
+      tunnel.close()
+      return { attention: 'machine removed' }
+    }
     this.closeTunnel = tunnel.close
     void tunnel.exited.then((why) => {
       if (this.closeTunnel !== tunnel.close) return
@@ -154,17 +174,21 @@ export class RemoteMachine {
     if (this.closed) return
     const url = `${base.replace(/^http/, 'ws')}/events${this.since ? `?since=${this.since.epoch}:${this.since.seq}` : ''}`
     let opened = false
+    let refused: string | undefined
     const ws = new WebSocket(url, { headers: this.headers() } as unknown as string[])
     this.ws = ws
     ws.onopen = () => {
       opened = true
     }
     ws.onmessage = (m) => {
-      if (this.ws !== ws) return
+      if (this.ws !== ws || refused) return
       try {
-        this.onFrame(JSON.parse(String(m.data)))
+        const data = String(m.data)
+        if (data.length > REMOTE_LIMITS.frameBytes) throw new BadFrame(`a frame larger than ${REMOTE_LIMITS.frameBytes} bytes`)
+        this.onFrame(JSON.parse(data))
       } catch (e) {
-        this.o.log(`machine ${this.label}: bad frame: ${(e as Error).message}`)
+        refused = e instanceof BadFrame ? e.message : `a frame that is not JSON: ${(e as Error).message}`.slice(0, 200)
+        this.o.log(`machine ${this.label}: bad frame: ${refused}`)
         ws.close(1002, 'bad frame')
       }
     }
@@ -175,7 +199,7 @@ export class RemoteMachine {
         // Why: a socket that never opened was refused (a revoked token, a missing scope) or not reached.
         const why = opened ? undefined : await this.probe(base)
         if (why && 'attention' in why) this.setState('attention', why.attention)
-        else this.setState('offline', why?.offline ?? 'connection closed')
+        else this.setState('offline', why?.offline ?? (refused ? `it sent ${refused}` : 'connection closed'))
         this.retry()
       })()
     }
@@ -187,6 +211,10 @@ export class RemoteMachine {
       const r = await fetch(`${base}/devices/me`, { headers: this.headers(), signal: AbortSignal.timeout(5000) })
       if (r.status === 401) return { attention: "the remote bridge refused this bridge's token (revoked there?): pair again with gothalo machines remove/add" }
       if (r.status === 403) return { attention: `the remote bridge refused: ${(await textUpTo(r, 200)).slice(0, 200)}` }
+      if (r.ok && !(await grantsRead(r))) {
+        // paired there with --scopes that leave out read: its /events refuses this bridge until paired again
+        return { attention: 'the remote bridge did not grant this bridge the read scope: pair again with a code from gothalo pair --scopes read,…' }
+      }
       await r.body?.cancel().catch(() => {})
       return { offline: `the remote's /events did not open (${r.status})` }
     } catch (e) {
@@ -199,51 +227,110 @@ export class RemoteMachine {
     return { ...rest, pane_id: qualify(this.label, row.pane_id), machine: this.label }
   }
 
+  /** A remote's row, checked against what a bridge sends and REMOTE_LIMITS; its JSON size. */
+  private checkedRow(r: unknown): { row: EventRow; bytes: number } {
+    const row = r as EventRow
+    if (!row || typeof row !== 'object' || Array.isArray(row) || typeof row.pane_id !== 'string' || !row.pane_id) throw new BadFrame('a row without a pane_id')
+    const bytes = JSON.stringify(row).length
+    if (bytes > REMOTE_LIMITS.rowBytes) throw new BadFrame(`a row larger than ${REMOTE_LIMITS.rowBytes} bytes`)
+    // a row /snapshot's schema refuses would make every phone's /snapshot fail
+    if (!Value.Check(SnapshotRowSchema, row))
+      throw new BadFrame(`a row that is not a /snapshot row (${Value.Errors(SnapshotRowSchema, row).First()?.path || 'its shape'})`)
+    return { row, bytes }
+  }
+
+  private overLimits(rows: number, bytes: number): void {
+    if (rows > REMOTE_LIMITS.rows) throw new BadFrame(`more than ${REMOTE_LIMITS.rows} panes`)
+    if (bytes > REMOTE_LIMITS.totalBytes) throw new BadFrame(`more than ${REMOTE_LIMITS.totalBytes} bytes of rows`)
+  }
+
   private onFrame(f: HubEvent | { type: 'hello'; epoch: string; seq: number; resume: string; panes?: EventRow[] }): void {
+    if (!f || typeof f !== 'object') throw new BadFrame('a frame that is not an object')
     if (f.type === 'hello') {
+      if (typeof f.epoch !== 'string' || !/^[\w.:-]{1,100}$/.test(f.epoch) || !Number.isSafeInteger(f.seq) || f.seq < 0)
+        throw new BadFrame('a hello without an epoch and seq')
+      const full = f.resume !== 'ok' && f.panes !== undefined
+      if (full && !Array.isArray(f.panes)) throw new BadFrame('a hello whose panes are not a list')
+      // checked whole before anything is taken from it
+      const checked = full ? (f.panes as unknown[]).map((r) => this.checkedRow(r)) : []
+      if (full)
+        this.overLimits(
+          checked.length,
+          checked.reduce((n, c) => n + c.bytes, 0),
+        )
+      // another epoch is the remote bridge restarted, perhaps upgraded: its version is read again
+      const restarted = this.since !== undefined && this.since.epoch !== f.epoch
       this.since = { epoch: f.epoch, seq: f.seq }
       this.setState('online')
-      if (f.resume === 'ok' || !f.panes) return
+      if (restarted)
+        void this.readVersion().then(
+          (changed) => changed && !this.closed && this.state === 'online' && this.o.publish({ type: 'machine', machine: { ...this.info() } }),
+        )
+      if (!full) return
       // the full list: what changed since the rows we kept (a reconnect), in the remote's order
-      const next = new Map(f.panes.map((r) => [qualify(this.label, r.pane_id), this.qualified(r)]))
+      const next = new Map(checked.map(({ row: r, bytes }) => [qualify(this.label, r.pane_id), { row: this.qualified(r), bytes }]))
       for (const [id, prev] of [...this.rowsById]) {
         if (next.has(id)) continue
         this.rowsById.delete(id)
+        this.rowBytes.delete(id)
         this.o.publish({ type: 'pane_removed', pane_id: id }, prev)
       }
       const before = new Map(this.rowsById)
       this.rowsById.clear()
-      for (const [id, row] of next) {
+      this.rowBytes.clear()
+      for (const [id, { row, bytes }] of next) {
         this.rowsById.set(id, row)
+        this.rowBytes.set(id, bytes)
         const prev = before.get(id)
         if (!prev || JSON.stringify(prev) !== JSON.stringify(row)) this.o.publish({ type: 'pane', pane: row }, prev)
       }
       return
     }
-    if (typeof f.seq === 'number' && this.since) this.since = { epoch: this.since.epoch, seq: f.seq }
     if (f.type === 'pane') {
-      const row = this.qualified(f.pane)
+      const { row: plain, bytes } = this.checkedRow(f.pane)
+      const row = this.qualified(plain)
       const prev = this.rowsById.get(row.pane_id)
+      let total = bytes - (this.rowBytes.get(row.pane_id) ?? 0)
+      for (const n of this.rowBytes.values()) total += n
+      this.overLimits(this.rowsById.size + (prev ? 0 : 1), total)
       this.rowsById.set(row.pane_id, row)
+      this.rowBytes.set(row.pane_id, bytes)
       this.o.publish({ type: 'pane', pane: row }, prev)
     } else if (f.type === 'pane_removed') {
+      if (typeof f.pane_id !== 'string') throw new BadFrame('a pane_removed without a pane_id')
       const id = qualify(this.label, f.pane_id)
       const prev = this.rowsById.get(id)
-      if (!prev) return
-      this.rowsById.delete(id)
-      this.o.publish({ type: 'pane_removed', pane_id: id }, prev)
+      if (prev) {
+        this.rowsById.delete(id)
+        this.rowBytes.delete(id)
+        this.o.publish({ type: 'pane_removed', pane_id: id }, prev)
+      }
     }
     // a remote's own machine events are its business: machines are not chained
+    if (Number.isSafeInteger(f.seq) && this.since) this.since = { epoch: this.since.epoch, seq: f.seq }
   }
 
-  private async readVersion(): Promise<void> {
+  /** Reads the remote's version from its /healthz; whether it changed. */
+  private async readVersion(): Promise<boolean> {
+    const was = this.version
     try {
       const r = await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(5000) })
       // a bridge's /healthz is a few hundred bytes: a remote sending more is not read on
       const body = await readCapped(r.body, r.headers.get('content-length'), 64 * 1024)
-      if (!body) return
+      if (!body) return false
       const v = (JSON.parse(new TextDecoder().decode(body)) as { version?: unknown }).version
       if (typeof v === 'string') this.version = v.slice(0, 64)
     } catch {}
+    return this.version !== was
+  }
+}
+
+/** Whether a remote's GET /devices/me answer lists the read scope (an answer that is not one: assumed, the probe says offline). */
+async function grantsRead(r: Response): Promise<boolean> {
+  try {
+    const scopes = (JSON.parse(await textUpTo(r, 4096)) as { scopes?: unknown }).scopes
+    return !Array.isArray(scopes) || scopes.includes('read')
+  } catch {
+    return true
   }
 }

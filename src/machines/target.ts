@@ -29,6 +29,7 @@ export function parseTarget(raw: string): Target | { error: string } {
   }
   if (u.search || u.hash) return { error: `bad target: ${raw} (no ?query or #fragment)` }
   if (u.password) return { error: 'bad target: no password in a target (ssh keys or an agent authenticate)' }
+  if (u.port === '0') return { error: `bad target: ${raw} (port 0 is no port)` }
   if (u.protocol === 'https:' || u.protocol === 'http:') {
     if (u.username) return { error: `bad target: ${raw} (no user in an http(s) URL)` }
     if (u.protocol === 'http:' && !isLoopback(u.hostname))

@@ -127,6 +127,8 @@ test.each([
   [['add', 'box', 'ftp://host', '--code', 'X'], 'bad target: ftp://host (want ssh://, https:// or http:// on a loopback address)'],
   [['add', 'box', 'ssh://-oProxyCommand=x', '--code', 'X'], 'bad target: bad ssh host in ssh://-oProxyCommand=x'],
   [['add', 'box', 'https://u:p@host', '--code', 'X'], 'bad target: no password in a target (ssh keys or an agent authenticate)'],
+  [['add', 'box', 'ssh://host:0', '--code', 'X'], 'bad target: ssh://host:0 (port 0 is no port)'],
+  [['add', 'box', 'https://host:0', '--code', 'X'], 'bad target: https://host:0 (port 0 is no port)'],
   [['add', 'box', 'http://127.0.0.1:1'], 'machines add needs --code CODE (run `gothalo pair` on the remote machine)'],
   [['add', 'box', 'http://127.0.0.1:1', '--code', 'X'], expect.stringMatching(/^cannot reach the remote bridge at http:\/\/127\.0\.0\.1:1: /)],
 ])('bad input %j: one line, exit 1, nothing stored', async (argv, line) => {

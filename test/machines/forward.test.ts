@@ -197,3 +197,15 @@ test('an attachment for a remote pane is uploaded to that bridge (stored there),
   // pi takes the path in the message, at the remote
   expect(laptop.calls().some((c) => c[1] === 'send-text' && c[2] === 'w1:p2' && c.join(' ').includes(a.path))).toBe(true)
 })
+
+test('an older remote without a route: 502 saying so, not its unknown-route 404 (which reads as the pane gone); its own 404s pass', async () => {
+  const { home } = await homeWithFake({
+    '/agent-state': () => new Response('no such agent', { status: 404, headers: { 'content-type': 'text/plain;charset=utf-8' } }),
+  })
+  const u = await home.get('/usage?pane=odd/w1:p1')
+  expect([u.status, await u.text()]).toEqual([502, 'machine odd does not know /usage (an older gothalo there?)'])
+  const s = await home.get('/sessions?machine=odd')
+  expect([s.status, await s.text()]).toEqual([502, 'machine odd does not know /sessions (an older gothalo there?)'])
+  const a = await home.get('/agent-state?pane=odd/w1:p1')
+  expect([a.status, await a.text()]).toEqual([404, 'no such agent'])
+})
