@@ -1,6 +1,7 @@
 // The SSH transport: `ssh -N -L` from a free loopback port here to the remote
 // bridge's loopback port, with herdr's non-interactive options (never a prompt:
 // an unknown host key or a refused key fails at once, with ssh's own line).
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import type { Target } from './target'
 
 type SshTarget = Extract<Target, { kind: 'ssh' }>
@@ -60,6 +61,43 @@ async function listening(port: number): Promise<boolean> {
   }
 }
 
+/**
+ * Whether the listener on loopback `port` is a socket of process `pid` (Linux:
+ * /proc/net/tcp's LISTEN rows for that port, then the process's descriptors);
+ * undefined where that cannot be told (no /proc). The port is free when it is
+ * picked but not held until ssh binds it: another local program that takes it
+ * meanwhile would be sent this bridge's token for the remote.
+ */
+export function listenerOf(pid: number, port: number): boolean | undefined {
+  let table: string
+  try {
+    table = readFileSync('/proc/net/tcp', 'utf8') + readFileSync('/proc/net/tcp6', 'utf8')
+  } catch {
+    return undefined
+  }
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  const inodes = new Set<string>()
+  for (const line of table.split('\n')) {
+    // sl local_address rem_address st … inode: st 0A is LISTEN
+    const f = line.trim().split(/\s+/)
+    if (f[1]?.endsWith(hexPort) && f[3] === '0A' && f[9]) inodes.add(f[9])
+  }
+  if (inodes.size === 0) return false
+  let fds: string[]
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`)
+  } catch {
+    return undefined
+  }
+  for (const fd of fds) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))
+      if (m && inodes.has(m[1]!)) return true
+    } catch {}
+  }
+  return false
+}
+
 /** The last meaningful line ssh wrote (its reason), without warnings about known hosts being added. */
 export function sshReason(stderr: string, code: number | null): string {
   const lines = stderr
@@ -86,7 +124,14 @@ export async function openTunnel(t: SshTarget, o: TunnelOptions = {}): Promise<T
   void exited.then(() => (done = true))
   const deadline = Date.now() + (o.readyMs ?? 15_000)
   while (!done && Date.now() < deadline) {
-    if (await listening(port)) return { ok: true, base: `http://127.0.0.1:${port}`, close: () => proc.kill(), exited }
+    if (await listening(port)) {
+      // the listener must be ssh's own: another program that took the port first is not sent the token
+      if (listenerOf(proc.pid, port) === false) {
+        proc.kill()
+        return { ok: false, error: `port ${port} was taken by another program before ssh could listen on it: the tunnel was not used` }
+      }
+      return { ok: true, base: `http://127.0.0.1:${port}`, close: () => proc.kill(), exited }
+    }
     await Promise.race([Bun.sleep(100), exited])
   }
   proc.kill()

@@ -1,10 +1,11 @@
 // What real use and a broken or hostile remote show: a home paired with too few
 // scopes there, machines.json edited by hand, a machine removed while its ssh
-// tunnel is still opening.
+// tunnel is still opening, a local program that takes the tunnel's port first.
 import { afterEach, expect, test } from 'bun:test'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, startBridge, tempDir, waitFor } from '../support/harness'
+import { listenerOf, openTunnel } from '../../src/machines/ssh'
 import { writeMachines } from '../../src/machines/store'
 
 import { addMachine, fakeRemote, startHome } from './support'
@@ -233,4 +234,41 @@ test('a remote that restarted upgraded (a new epoch): its new version is listed'
   const heard = await phone.until((f) => f.type === 'machine' && f.machine.version === '1.1.0')
   expect(heard.at(-1).machine).toMatchObject({ id: 'lap', state: 'online', version: '1.1.0' })
   expect((await home.json('/machines')).machines[1].version).toBe('1.1.0')
+})
+
+/** A stand-in ssh: writes its -L port to `<dir>/port`, then listens on it itself only when `listens`. */
+function portSsh(dir: string, listens: boolean): string {
+  const ssh = join(dir, 'ssh')
+  writeFileSync(
+    ssh,
+    `#!${process.execPath}
+import { writeFileSync } from 'node:fs'
+const port = Number(process.argv[process.argv.indexOf('-L') + 1].split(':')[1])
+${listens ? "Bun.listen({ hostname: '127.0.0.1', port, socket: { data() {} } })" : ''}
+writeFileSync(${JSON.stringify(join(dir, 'port'))}, String(port))
+setInterval(() => {}, 1000)
+`,
+  )
+  chmodSync(ssh, 0o755)
+  return ssh
+}
+
+test("another program that takes the tunnel's port before ssh listens on it: the tunnel is refused, never used", async () => {
+  const dir = tempDir('gothalo-squat-ssh-')
+  const opening = openTunnel({ kind: 'ssh', host: 'box.example', port: 22, remotePort: 8787 }, { ssh: portSsh(dir, false), readyMs: 10_000 })
+  const port = await waitFor(() => existsSync(join(dir, 'port')) && Number(readFileSync(join(dir, 'port'), 'utf8')), 5000, 'ssh told its port')
+  // the squatter: this test process, listening where ssh was to
+  const squatter = Bun.listen({ hostname: '127.0.0.1', port, socket: { data() {} } })
+  cleanups.push(() => squatter.stop(true))
+  const t = await opening
+  expect(t).toEqual({ ok: false, error: `port ${port} was taken by another program before ssh could listen on it: the tunnel was not used` })
+})
+
+test('the positive control: an ssh that listens on its own port is the tunnel', async () => {
+  const dir = tempDir('gothalo-own-ssh-')
+  const t = await openTunnel({ kind: 'ssh', host: 'box.example', port: 22, remotePort: 8787 }, { ssh: portSsh(dir, true), readyMs: 10_000 })
+  if (!t.ok) throw new Error(t.error)
+  cleanups.push(t.close)
+  expect(t.base).toBe(`http://127.0.0.1:${readFileSync(join(dir, 'port'), 'utf8')}`)
+  expect(listenerOf(process.pid, Number(new URL(t.base).port))).toBe(false)
 })
