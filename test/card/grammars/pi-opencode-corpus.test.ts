@@ -60,6 +60,9 @@ for (const scenario of [
   'pi-retries',
   'pi-compact',
   'pi-retry-abort',
+  // pi 1.6.0 (@earendil-works/pi-coding-agent): the loader in the editor's top rule, the bug-report hint
+  'pi160-basic',
+  'pi160-notices',
   'opencode',
   'opencode-permissions',
   'opencode-more',
