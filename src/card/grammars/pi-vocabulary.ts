@@ -29,6 +29,13 @@ export interface PiVocabulary {
   toolFooter: RegExp[]
   /** the live loader row above the editor ("⠏ Working...", "Retrying (1/3) in 4s...") */
   spinner: RegExp
+  /**
+   * the editor's top rule with the loader drawn into it (pi 1.x): "── ⠼ Working ───…",
+   * "── ⠇ Retrying (1/3) in 2s... (escape to cancel) ───…", only the spinner when narrow
+   */
+  loaderRule: RegExp
+  /** pi's own advice under a failed turn ("If this looks like a pi bug, /bug sends a report …"): neither prose nor a turn boundary */
+  hint: RegExp[]
   /** footer rows under the editor (cwd, token/context counters, autocomplete) */
   footer: RegExp[]
   /** the text width pi leaves unused on a row (one column of padding on each side) */
@@ -60,6 +67,9 @@ export const piVocabulary: PiVocabulary = seenIn('0.73.1', {
     /^Pi can explain its own features\b/,
     /^Warning: /, // "Warning: tmux extended-keys is off. …"
     /^Update available\b/i,
+    // seen in pi 1.6.0 (fixtures/screens/pi160-basic): the logo rows replace " pi v0.73.1"
+    /^[▀▄█ ]+\s+v\d+\.\d+/,
+    /^[▀▄█ ]+\s+escape interrupt\b/,
   ],
   notice: [
     /^[✓✔]\s+\S/, // "✓ New session started"
@@ -78,6 +88,10 @@ export const piVocabulary: PiVocabulary = seenIn('0.73.1', {
   toolHeader: [/^\$ \S/, /^(?:read|write|edit|ls|find|grep|bash)\s+\S/],
   toolFooter: [/^Took \d/, /^Elapsed \d/, /^Command exited with code -?\d+/, /^Command (?:aborted|timed out)\b/],
   spinner: /^[\u2800-\u28ff]\s+(?:Working|Retrying|Compacting|Thinking)\b.*(?:\.\.\.|…)/,
+  // seen in pi 1.6.0 (fixtures/screens/pi160-*): custom-editor.js renderTopBorder, "── " + status + " ───"
+  loaderRule: /^─{2,3} ?[\u2800-\u28ff](?: .*)?─$/,
+  // seen in pi 1.6.0 (pi160-notices): once a session, muted, right under the first error that is not retried
+  hint: [/^If this looks like an? \S+ bug\b/],
   footer: [/\d+(?:\.\d+)?%\/\d+k\b/, /^[↑↓]\d/, /^→ \S/],
   padding: 2,
   // pi 0.73.1, captured (fixtures/screens-answer/pi-dlg): title, message rows, then

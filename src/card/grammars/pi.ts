@@ -57,13 +57,14 @@ function lastText(rows: readonly string[]): string {
   return ''
 }
 
-type RawKind = PiGroupKind | 'plain' | 'toolTail'
+type RawKind = PiGroupKind | 'plain' | 'toolTail' | 'hint'
 
 function classify(rows: readonly string[], v: PiVocabulary): RawKind {
   const first = firstText(rows)
   if (anyMatch(v.banner, first)) return 'banner'
   if (v.spinner.test(first)) return 'spinner'
   if (anyMatch(v.turnEnd, first)) return 'ended'
+  if (anyMatch(v.hint, first)) return 'hint'
   if (v.errorRow.test(first)) return 'error'
   if (anyMatch(v.toolHeader, first)) return 'tool'
   if (anyMatch(v.toolFooter, lastText(rows))) return 'toolTail'
@@ -72,10 +73,10 @@ function classify(rows: readonly string[], v: PiVocabulary): RawKind {
   return 'plain'
 }
 
-/** Rows that are a component of their own even one blank row from the text above (the loader, "Operation aborted", an error). */
+/** Rows that are a component of their own even one blank row from the text above (the loader, "Operation aborted", an error, pi's hint right under it). */
 function startsComponent(row: string, v: PiVocabulary): boolean {
   const t = row.trim()
-  return v.spinner.test(t) || anyMatch(v.turnEnd, t) || v.errorRow.test(t)
+  return v.spinner.test(t) || anyMatch(v.turnEnd, t) || v.errorRow.test(t) || anyMatch(v.hint, t)
 }
 
 /** Cut rows at runs of 2+ blank rows; then settle tool boxes and who said each plain group. */
@@ -126,6 +127,8 @@ export function groupsOf(rows: readonly string[], v: PiVocabulary = V): PiGroup[
   const out: PiGroup[] = []
   let next: 'user' | 'text' = 'text'
   for (const g of raw) {
+    // pi's advice: dropped, and the user/assistant order goes on as if it were not there
+    if (g.kind === 'hint') continue
     if (g.kind === 'plain') {
       out.push({ kind: next, rows: g.rows })
       next = next === 'user' ? 'text' : 'user'
@@ -153,14 +156,16 @@ export function piLayoutOf(screen: string, v: PiVocabulary = V): PiLayout {
     }
   }
   for (let i = editorBottom - 1; i >= 0 && i >= editorBottom - MAX_EDITOR_ROWS; i--) {
-    if (isRule(lines[i])) {
+    if (isRule(lines[i]) || v.loaderRule.test(lines[i].trim())) {
       editorTop = i
       break
     }
   }
   const convEnd = editorTop >= 0 ? editorTop : editorBottom >= 0 ? editorBottom : lines.length
   const groups = groupsOf(lines.slice(0, convEnd), v)
-  const spinning = groups.some((g) => g.kind === 'spinner')
+  // the loader is a row above the editor (0.73) or drawn into its top rule (1.x)
+  const loaderInRule = editorTop >= 0 && v.loaderRule.test(lines[editorTop].trim())
+  const spinning = loaderInRule || groups.some((g) => g.kind === 'spinner')
   return { lines, width, editorTop, editorBottom, convEnd, groups: groups.filter((g) => g.kind !== 'spinner'), spinning }
 }
 

@@ -71,10 +71,10 @@ const all = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'expected.j
 const scenarios = all.filter((d) => /^cc\d*-/.test(d))
 const byVersion = (v: string) => scenarios.filter((d) => JSON.parse(readFileSync(join(ROOT, d, 'expected.json'), 'utf8')).agent_version === v)
 
-test('fixtures are present: 9 scenarios of 2.1.197, 30 of 2.1.332; 10 pi/opencode and 17 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
+test('fixtures are present: 9 scenarios of 2.1.197, 30 of 2.1.332; 13 pi/opencode (3 of them pi 1.6.0) and 17 codex ones are checked in pi-opencode-corpus and codex-corpus', () => {
   expect(scenarios.filter((d) => d.startsWith('cc-')).length).toBe(9)
   expect(byVersion('2.1.332').length).toBe(30)
-  expect(all.length - scenarios.length).toBe(27)
+  expect(all.length - scenarios.length).toBe(30)
 })
 
 for (const scenario of scenarios) {

@@ -36,10 +36,11 @@ interface Expected {
 const PERMISSION = /^(?:Permission required|Always allow)$/
 
 /** What the card must say, given expected.json and the capture's medium. */
-function wantBlocked(want: DialogReading | undefined, variant: string): DialogReading | undefined {
+function wantBlocked(want: DialogReading | undefined, variant: string, agent = 'opencode'): DialogReading | undefined {
   if (!want) return undefined
   const permission = PERMISSION.test(want.question)
-  const plain = variant !== '.ansi'
+  // pi marks the selected option with "→", which plain text keeps
+  const plain = variant !== '.ansi' && agent === 'opencode'
   return {
     question: want.question,
     options: want.options.map((o, k) => ({
@@ -60,6 +61,10 @@ for (const scenario of [
   'pi-retries',
   'pi-compact',
   'pi-retry-abort',
+  // pi 1.6.0 (@earendil-works/pi-coding-agent): the loader in the editor's top rule, the bug-report hint
+  'pi160-basic',
+  'pi160-notices',
+  'pi160-trust',
   'opencode',
   'opencode-permissions',
   'opencode-more',
@@ -83,7 +88,7 @@ for (const scenario of [
           const reading = read(screen, agent)
           expect(reading.parsed).toBe(true)
           expect(reading.headline).toBe(want.headline ?? '')
-          expect(reading.blocked).toEqual(wantBlocked(want.blocked, variant))
+          expect(reading.blocked).toEqual(wantBlocked(want.blocked, variant, expected.agent))
           expect(reading.permission_mode).toBeUndefined()
           expect(typeof reading.rule).toBe('string')
 
@@ -94,7 +99,7 @@ for (const scenario of [
           expect(card.parsed).toBe(true)
           expect(card.headline).toBe(want.headline ?? FAKE_TITLE)
           expect(card.permission_mode).toBeUndefined()
-          expect(card.blocked).toEqual(onCard('opencode', wantBlocked(want.blocked, variant)))
+          expect(card.blocked).toEqual(onCard(expected.agent, wantBlocked(want.blocked, variant, expected.agent)))
           for (const text of [card.headline, card.detail, ...(card.transcript ?? [])]) {
             expect(text).not.toMatch(ESC)
             expect(text).not.toMatch(BOX)

@@ -1,4 +1,4 @@
-// pi's session JSONL (format v3, pi 0.73.1 in the corpus) → entry drafts.
+// pi's session JSONL (format v3; pi 0.73.1 and 1.6.0 in the fixtures) → entry drafts.
 // One line = one tree entry {type, id, parentId, timestamp, …}; chat lives in
 // `message` entries whose message.role is user | assistant | toolResult (…).
 // Pure: no clock, no files. Never throws.
@@ -22,8 +22,12 @@ import {
 } from '../../tool-summary'
 import { piDiffToUnified } from './diff'
 
-/** Entry types that carry session metadata, not conversation: dropped. */
-const METADATA_TYPES = new Set(['session', 'model_change', 'thinking_level_change', 'custom', 'label', 'session_info'])
+/**
+ * Entry types that carry session metadata, not conversation: dropped. `context_edit` (pi 1.x)
+ * only hides or replaces an earlier entry in what the MODEL is sent next; pi's own UI and
+ * history keep the target as it was, so the transcript does too.
+ */
+const METADATA_TYPES = new Set(['session', 'model_change', 'thinking_level_change', 'custom', 'label', 'session_info', 'context_edit'])
 
 /** Tools whose `path` argument names the file they work on. */
 const FILE_TOOLS = new Set(['read', 'edit', 'write', 'ls', 'find', 'grep'])
@@ -126,6 +130,10 @@ function planMessage(msg: Obj): Slot[] | undefined {
     case 'custom':
     case 'hookMessage':
       return shownContent(msg)
+    case 'system':
+      // pi 1.x: the system prompt's sections and the tool loadout (the first request of a
+      // session, then each change as a patch); pi's UI does not show it, nor does the transcript
+      return []
     default:
       return undefined
   }

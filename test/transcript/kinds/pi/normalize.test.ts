@@ -28,12 +28,43 @@ function normalizeFile(path: string): Draft[] {
 }
 
 const files = walk(FIX)
-const BASIC = files.find((f) => f.includes('pi-basic'))!
+const BASIC = files.find((f) => f.includes('/pi-basic/'))!
 
-test('the fixtures hold the three corpus sessions, two with tool calls', () => {
-  expect(files.length).toBe(3)
+test('the fixtures hold five sessions (three of pi 0.73.1, two of 1.6.0), three with tool calls', () => {
+  expect(files.length).toBe(5)
   const withCalls = files.filter((f) => normalizeFile(f).some((d) => d.kind === 'tool_call'))
-  expect(withCalls.length).toBe(2)
+  expect(withCalls.length).toBe(3)
+})
+
+describe('pi 1.6.0 (fixtures/pi/pi160-*: the same scenarios recorded from @earendil-works/pi-coding-agent)', () => {
+  const PI160_BASIC = files.find((f) => f.includes('/pi160-basic/'))!
+  const PI160_NOTICES = files.find((f) => f.includes('/pi160-notices/'))!
+  const kinds = (ds: Draft[]) => ds.map((d) => `${d.role}/${d.kind}`)
+
+  test('the system message (prompt sections and tool loadout) yields nothing: the same conversation as 0.73.1', () => {
+    const line = readFileSync(PI160_BASIC, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"role":"system"'))!
+    expect(line).toContain('"sections"')
+    expect(normalizePiLine(line, 0)).toEqual([])
+    expect(kinds(normalizeFile(PI160_BASIC))).toEqual(kinds(normalizeFile(BASIC)))
+  })
+
+  test('context_edit (hides a retried error from the model, not from the user) yields nothing; the errors stay', () => {
+    const lines = readFileSync(PI160_NOTICES, 'utf8').split('\n')
+    const edits = lines.filter((l) => l.includes('"type":"context_edit"'))
+    expect(edits.length).toBe(4)
+    for (const l of edits) expect(normalizePiLine(l, 0)).toEqual([])
+    const drafts = normalizeFile(PI160_NOTICES)
+    expect(drafts.every((d) => d.parsed)).toBe(true)
+    expect(drafts.filter((d) => d.role === 'user' && d.kind === 'message').map((d) => d.text)).toEqual([
+      'what is in the notes?',
+      'explain the layout',
+      'try once more',
+      'one more time',
+    ])
+    expect(drafts.filter((d) => d.text?.includes('529')).length).toBeGreaterThan(0)
+  })
 })
 
 describe.each(files.map((f) => [f.slice(FIX.length + 1), f]))('%s', (_name, file) => {
