@@ -16,7 +16,7 @@ function trackedFiles(): string[] {
     .filter((f) => f && existsSync(join(ROOT, f)))
 }
 
-/** Source, tests, benches, scripts and docs: what people write. Fixtures are captured data. */
+/** Source, tests, benches, scripts and docs: what people write. Fixtures are captured data, and the snapshots made from them. */
 const SELF = 'test/repo/references.test.ts'
 const written = () =>
   trackedFiles().filter(
@@ -24,6 +24,7 @@ const written = () =>
       f !== SELF &&
       /\.(ts|js|md|sh|json|toml)$/.test(f) &&
       !f.startsWith('fixtures/') &&
+      !f.endsWith('.snapshot.json') &&
       !f.startsWith('src/demo/samples/') &&
       f !== 'package-lock.json' &&
       !f.startsWith('assets/'),

@@ -1,4 +1,4 @@
-# pi ≥ 1.0 asks before loading project-local settings (docs/security.md "project trust"): the
+# pi ≥ 1.0 asks before loading project-local settings (pi's own security notes, "project trust"): the
 # project holds .pi/settings.json, so pi starts with its trust question (blocked). Then the
 # thinking-level cycle (Shift+Tab, pi's only mode cycle) and one finished turn.
 mkdir -p "$CAP_DIR/proj/.pi"; printf '{}\n' > "$CAP_DIR/proj/.pi/settings.json"
