@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createZstdCompress, zstdCompressSync } from 'node:zlib'
-import { ADMIN, FrameQueue, ROOT, tempDir, waitFor, WS_HANDSHAKE, type Bridge } from '../support/harness'
+import { ADMIN, FrameQueue, ROOT, startBridge, tempDir, waitFor, WS_HANDSHAKE, type Bridge } from '../support/harness'
 import { FAST, pageToStart, readOpening } from '../support/transcript-socket'
 import { historyBridge, historyHome, type HistoryHome } from '../support/history-home'
 
@@ -161,6 +161,28 @@ describe('codex sessions compressed or archived', () => {
     for (const id of [ids.plan, ids.resumed, ids.plan]) {
       expect([id, await entriesOf(id)]).toEqual([id, plainEntries.get(id)!])
       await waitFor(() => unpackedBytes() <= CACHE_MAX, 5000, `copies within ${CACHE_MAX} bytes (${unpackedBytes()})`)
+    }
+  })
+
+  test('a restart on the same data dir serves a compressed session from the copy it left (not decompressed again)', async () => {
+    // the plan session was opened last: its copy is there
+    const before = readdirSync(unpackDir).sort()
+    expect(before.length).toBeGreaterThan(0)
+    const again = await startBridge({
+      homes: h.homes,
+      timing: FAST,
+      deps: { projectRoots: [h.home], unpacked: { dir: unpackDir, maxBytes: CACHE_MAX, maxUnpackedBytes: UNPACKED_MAX } },
+    })
+    try {
+      const q = new FrameQueue(`${again.wsBase}/agent-transcript?session=${encodeURIComponent(`codex:${ids.plan}`)}&token=${ADMIN}`)
+      await q.opened
+      const o = await readOpening(q)
+      q.close()
+      expect(o.entries).toEqual(plainEntries.get(ids.plan)!.slice(-o.entries.length))
+      // the copy it opened is one that was there: no other made, none half made
+      expect(readdirSync(unpackDir).sort()).toEqual(before)
+    } finally {
+      await again.stop()
     }
   })
 
