@@ -46,6 +46,7 @@ import { newRosterCounters } from './transcript/kinds/claude/roster-watch'
 import { newStreamCounters } from './transcript/stream'
 import type { Counters } from './server/counters'
 import { JsonlFiles } from './transcript/jsonl/timeline'
+import { UnpackedSessions, type UnpackedSessionsOptions } from './transcript/jsonl/zst'
 import { OpencodeSessions } from './transcript/kinds/opencode/timeline'
 import type { AuthStore } from './auth/types'
 import { authGuard, declarations } from './auth/guard'
@@ -130,6 +131,12 @@ export interface AppDeps {
    * indexes each transcript again on its first connect.
    */
   indexCacheDir?: string
+  /**
+   * Where compressed session files (codex's rollouts older than 7 days, *.jsonl.zst) are
+   * unpacked to be read: <data dir>/unpacked-sessions, bounded in total (least recently used
+   * go) and per session (a zstd bomb is refused). Without a dir: a temporary one, removed at stop.
+   */
+  unpacked?: UnpackedSessionsOptions
   /** the search index over every past conversation (src/search/); absent: GET /search answers 503 */
   search?: SearchOptions
   /**
@@ -250,6 +257,7 @@ export function createApp(deps: AppDeps) {
   }
   // The app's index cache; whoever runs the app waits for its writes through app.decorator.indexCache.
   const indexStore = deps.indexCacheDir ? new IndexStore({ dir: deps.indexCacheDir, log, counters: counters.indexCache }) : undefined
+  const unpacked = new UnpackedSessions({ log, ...deps.unpacked })
   const sources =
     deps.sources ??
     createSources(deps.homes, {
@@ -263,6 +271,7 @@ export function createApp(deps: AppDeps) {
       usageFreshMs: timing.rosterPollMs / 2,
       rosterCounters: counters.roster,
       indexStore,
+      unpacked,
     })
   const hub = new EventHub(watch, {
     facts: sources,
@@ -680,6 +689,7 @@ export function createApp(deps: AppDeps) {
     sender?.close()
     hub.close()
     ctx.watch.close()
+    unpacked.close()
     return stop(closeActiveConnections)
   }
   if (deps.warmUp) warmedUp = warmUp()

@@ -116,6 +116,7 @@ async function serve(s: Settings, log: Logger): Promise<void> {
       version: VERSION,
       logger: log,
       indexCacheDir: join(dataDir, 'index-cache'),
+      unpacked: { dir: join(dataDir, 'unpacked-sessions') },
       bridgeDirs: [dataDir, join(env.XDG_CONFIG_HOME || join(agentHomes(env).home, '.config'), 'gothalo')],
       // other machines' bridges, from <data dir>/machines.json (gothalo machines add), re-read when it changes
       machines: { dataDir },

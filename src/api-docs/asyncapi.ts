@@ -66,7 +66,8 @@ export const WS_CHANNELS: WsChannel[] = [
     description: [
       "The agent's whole conversation, normalized into one entry schema for every agent kind, read from its own session files and streamed live (docs/agent-pane-api.md).",
       'On connect: `hello` → `entry`×N (`live:false`, the newest page, oldest first) → `backlog_complete` → `entry` (`live:true`) as the agent works. `load_older` pages up: its `entry` frames (`live:false`) then one `page_complete`. When the pane moves to a new session: `session_changed`, then a fresh `hello` and backlog. `subagents` re-sends the whole roster when it changes.',
-      PRE_UPGRADE + ' 404 also `no transcript file for pane` / `transcript not supported for this agent kind`; 500 `read transcript failed`.',
+      PRE_UPGRADE +
+        ' 404 also `no transcript file for pane` / `transcript not supported for this agent kind`; 500 `read transcript failed` (a compressed codex session that cannot be unpacked: `read transcript failed: <why>`).',
       '`?session=<kind>:<id>` (instead of `pane`) opens a past session, a GET /sessions row: the same frames, `hello.session` and `hello.has_newer`, no rotation; `&around=SEQ` starts the first page at that entry, and `load_newer` (the mirror of `load_older`) pages down to the newest entry, after which live entries flow. 400 `want ?session=<kind>:<session_id>`, `around: an entry seq, 1 or more`; 404 `no such session`.',
       'Closes with 1000: the client left, the server shuts down (`server shutting down`), the device was revoked (`device revoked`), or an inbound frame was not a well-formed `load_older` or `load_newer` (`unrecognized control frame`).',
     ].join('\n\n'),

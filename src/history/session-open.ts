@@ -10,6 +10,7 @@ import { insideRoots, type Roots } from '../projects/roots'
 import type { Resolved, TranscriptSource } from '../transcript/source'
 import type { SourceRegistry } from '../transcript/sources'
 import { livePanes } from './sessions'
+import { isCompressedSessionError } from '../transcript/jsonl/zst'
 
 export const WANT_SESSION = 'want ?session=<kind>:<session_id>'
 export const NO_SUCH_SESSION = 'no such session'
@@ -73,6 +74,8 @@ export async function openSession(deps: SessionOpenDeps, text: string): Promise<
     resolved = await source.resolve(agent, {})
   } catch (e) {
     deps.log(`transcript session ${text}: resolve failed: ${(e as Error).stack ?? e}`)
+    // a compressed session that cannot be unpacked says why (cut short, corrupt, too big)
+    if (isCompressedSessionError(e)) return { ok: false, status: 500, body: `read transcript failed: ${e.message}` }
     return { ok: false, status: 500, body: 'read transcript failed' }
   }
   if (!resolved.ok) return resolved.status === 404 ? { ok: false, status: 404, body: NO_SUCH_SESSION } : resolved

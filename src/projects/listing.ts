@@ -12,6 +12,7 @@ import { codexThreadIdFromPath } from '../transcript/kinds/codex/normalize'
 import { piSessionIdFromPath } from '../transcript/kinds/pi/normalize'
 import { readHead, titleOf, type FileKind, type SessionHead } from './heads'
 import { insideRoots, type Roots } from './roots'
+import { isCompressed, ZST_SUFFIX, zstHead } from '../transcript/jsonl/zst'
 
 export const PROJECTS_MAX = 50
 export const SESSIONS_PER_PROJECT = 20
@@ -82,6 +83,15 @@ interface ListedDir {
 const mtimeTick = (mtimeMs: number) => (mtimeMs % 1000 === 0 ? 2000 : 100)
 
 function readHeadOf(kind: FileKind, file: string, size: number): SessionHead {
+  if (isCompressed(file)) {
+    // only the whole zstd blocks that hold the head are decompressed (at most ~128 KiB past it)
+    let z = zstHead(file, HEAD_FIRST)
+    let head = readHead(kind, z.text.toString('utf8'), z.complete)
+    if (head.title || z.complete) return head
+    z = zstHead(file, HEAD_MAX)
+    head = readHead(kind, z.text.toString('utf8'), z.complete)
+    return head
+  }
   const fd = openSync(file, 'r')
   try {
     let want = Math.min(size, HEAD_FIRST)
@@ -98,7 +108,17 @@ function readHeadOf(kind: FileKind, file: string, size: number): SessionHead {
 }
 
 const isJsonl = (f: string) => f.endsWith('.jsonl')
-const isRollout = (f: string) => f.startsWith('rollout-') && f.endsWith('.jsonl')
+/** a codex rollout: plain, or compressed by codex after 7 days (<name>.jsonl.zst) */
+const isRollout = (f: string) => f.startsWith('rollout-') && (f.endsWith('.jsonl') || f.endsWith('.jsonl.zst'))
+/** a compressed rollout whose plain file is beside it: the plain one is the session (codex's rule) */
+const shadowed = (paths: string[]): ((p: string) => boolean) => {
+  const plain = new Set(paths.filter((p) => !isCompressed(p)))
+  return (p) => isCompressed(p) && plain.has(p.slice(0, -ZST_SUFFIX.length))
+}
+const rolloutsOf = (paths: string[]): string[] => {
+  const hidden = shadowed(paths)
+  return paths.some(isCompressed) ? paths.filter((p) => !hidden(p)) : paths
+}
 const any = () => true
 
 const sessionIdOf = (kind: FileKind, file: string) =>
@@ -141,19 +161,23 @@ export class SessionFinder {
 
   /** The session files of the file-backed kinds, by kind. */
   private *files(): Generator<[FileKind, string]> {
-    const { claude, pi, codex } = this.dirsOf()
+    const { claude, pi, codex, codexArchived } = this.dirsOf()
     for (const p of this.list(claude, any)) for (const f of this.list(p, isJsonl)) yield ['claude', f]
     for (const p of this.list(pi, any)) for (const f of this.list(p, isJsonl)) yield ['pi', f]
     for (const y of this.list(codex, any))
-      for (const m of this.list(y, any)) for (const d of this.list(m, any)) for (const f of this.list(d, isRollout)) yield ['codex', f]
+      for (const m of this.list(y, any)) for (const d of this.list(m, any)) for (const f of rolloutsOf(this.list(d, isRollout))) yield ['codex', f]
+    // `codex archive` moves a rollout here (flat, same names); one still under sessions/ is that one
+    for (const f of rolloutsOf(this.list(codexArchived, isRollout))) yield ['codex', f]
   }
 
   /** The session files' directories of each file-backed kind: where files() looks. */
   private dirsOf() {
+    const codexHome = this.homes.codexDir ?? join(this.homes.home, '.codex')
     return {
       claude: join(this.homes.claudeDir, 'projects'),
       pi: join(this.homes.piDir, 'sessions'),
-      codex: join(this.homes.codexDir ?? join(this.homes.home, '.codex'), 'sessions'),
+      codex: join(codexHome, 'sessions'),
+      codexArchived: join(codexHome, 'archived_sessions'),
     }
   }
 
@@ -192,8 +216,16 @@ export class SessionFinder {
       return p
     }
     const kind: FileKind | undefined =
-      isJsonl(name) && up(2) === d.claude ? 'claude' : isJsonl(name) && up(2) === d.pi ? 'pi' : isRollout(name) && up(4) === d.codex ? 'codex' : undefined
+      isJsonl(name) && up(2) === d.claude
+        ? 'claude'
+        : isJsonl(name) && up(2) === d.pi
+          ? 'pi'
+          : isRollout(name) && (up(4) === d.codex || up(1) === d.codexArchived)
+            ? 'codex'
+            : undefined
     if (!kind) return undefined
+    // a compressed rollout with its plain file beside it is not the session
+    if (isCompressed(path) && statSync(path.slice(0, -ZST_SUFFIX.length), { throwIfNoEntry: false })?.isFile()) return undefined
     const st = statSync(path, { throwIfNoEntry: false })
     if (!st?.isFile()) return undefined
     return this.rowOf(kind, path, st).c.found
@@ -203,6 +235,8 @@ export class SessionFinder {
     const found: FoundSession[] = []
     let changed = !this.last
     let files = 0
+    // a codex session under sessions/ and archived_sessions/ both (an archive under way): the first listed
+    const codexIds = new Set<string>()
     for (const [kind, file] of this.files()) {
       files++
       const st = statSync(file, { throwIfNoEntry: false })
@@ -213,7 +247,13 @@ export class SessionFinder {
       const r = this.rowOf(kind, file, st)
       if (r.changed || !r.c.listed) changed = true
       r.c.listed = true
-      if (r.c.found) found.push(r.c.found)
+      const row = r.c.found
+      if (!row) continue
+      if (kind === 'codex') {
+        if (codexIds.has(row.id)) continue
+        codexIds.add(row.id)
+      }
+      found.push(row)
     }
     // a file gone is a change even when another came (the count differs, or an unseen path was read above)
     if (files !== this.cache.size) {

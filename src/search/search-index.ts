@@ -24,6 +24,7 @@ import type { LineTap } from '../transcript/jsonl/jsonl-file'
 import type { LineIndex } from '../transcript/jsonl/line-index'
 import type { LineNormalizer } from '../transcript/jsonl/normalizer'
 import type { JsonlFiles } from '../transcript/jsonl/timeline'
+import { isCompressed, isCompressedSessionError } from '../transcript/jsonl/zst'
 import type { SourceRegistry } from '../transcript/sources'
 import { withoutDiffs } from '../transcript/tool-summary'
 import { isDiskFull, SEQ_SPAN, type FileRow, type IndexedEntry, type SearchStore } from './store'
@@ -292,8 +293,9 @@ export class SearchIndex implements LineTap {
       if (!f) {
         f = this.register(key, s, size, ino)
         if (!f) continue
-      } else if (f.ino !== ino || (s.file !== undefined && size < f.offset)) {
-        this.reset(key) // another file at the path, or cut short: indexed again
+      } else if (f.ino !== ino || (s.file !== undefined && (isCompressed(key) ? size !== f.size : size < f.offset))) {
+        // another file at the path, or cut short (a compressed one: any other size): indexed again
+        this.reset(key)
         f.ino = ino
       }
       f.size = size
@@ -378,6 +380,11 @@ export class SearchIndex implements LineTap {
       resolved = await this.deps.jsonl.inBackground(() => source.resolve(agentShowing(s, ''), {}))
     } catch (e) {
       this.deps.log(`search index ${f.path}: ${(e as Error)?.message ?? e}`)
+      // a compressed file that cannot be unpacked (corrupt, a bomb) is skipped until it changes, not tried every pass
+      if (isCompressedSessionError(e)) {
+        f.offset = Math.max(f.offset, size)
+        this.queue(f, [])
+      }
       return
     }
     if (!resolved.ok) return
@@ -453,8 +460,11 @@ export class SearchIndex implements LineTap {
       f.seq = last
     }
     if (now.length > 0) this.queue(f, now)
-    f.offset = Math.max(f.offset, index.scanned)
-    if (f.offset > f.size) f.size = f.offset
+    // a compressed file's lines come from its plain copy: its progress is the compressed size, set once its pass is through
+    if (!isCompressed(path)) {
+      f.offset = Math.max(f.offset, index.scanned)
+      if (f.offset > f.size) f.size = f.offset
+    }
     if (this.tappedBytes > TAP_QUEUE_MAX) this.normalizeTapped(Number.POSITIVE_INFINITY)
     else this.scheduleTapped()
   }
@@ -650,7 +660,8 @@ export class SearchIndex implements LineTap {
   private async readBack(f: FileRow, wanted: Wanted[]): Promise<Map<number, string>> {
     const texts = new Map<number, string>()
     const normalize: LineNormalizer | undefined = NORMALIZERS[f.kind as FileKind]
-    const byLine = f.path.startsWith('/') && normalize !== undefined ? wanted.filter((w) => w.off >= 0) : []
+    // a compressed file's offsets are its plain copy's: read through its transcript
+    const byLine = f.path.startsWith('/') && !isCompressed(f.path) && normalize !== undefined ? wanted.filter((w) => w.off >= 0) : []
     let rest = wanted
     if (byLine.length) {
       let fh: FileHandle | undefined

@@ -7,6 +7,7 @@ import { UsageBook } from '../usage/book'
 import { UsageTally, type Usage } from '../usage/tally'
 import type { IndexStore } from './jsonl/index-store'
 import { JsonlFiles } from './jsonl/timeline'
+import type { UnpackedSessions } from './jsonl/zst'
 import type { OpencodeSessions } from './kinds/opencode/timeline'
 import { createClaudeSource } from './kinds/claude/source'
 import type { RosterCounters } from './kinds/claude/roster-watch'
@@ -24,6 +25,8 @@ export interface SourceOptions {
   indexStore?: IndexStore
   /** the JSONL files the file-backed kinds share (default: a registry of their own) */
   jsonl?: JsonlFiles
+  /** where compressed session files (codex's .jsonl.zst) are unpacked to be read (default: a temporary directory) */
+  unpacked?: UnpackedSessions
   /** opencode's sessions (default: a registry of its own) */
   opencode?: OpencodeSessions
   /** a row's context figure this fresh is not read again (default 1.5 s) */

@@ -93,6 +93,8 @@ export interface JsonlFileOptions {
   counters?: JsonlCounters
   /** sees every line the index pass and the tail index (the search index, src/search/), from the same read */
   tap?: LineTap
+  /** the path the tap is told (default the file's): a compressed session's plain copy names the session's own file */
+  tapPath?: string
   /**
    * How long an index just built waits before a pass saves it to the store
    * (default SAVE_AFTER_BUILD_MS); a release saves it at once.
@@ -217,6 +219,7 @@ export class JsonlFile {
   private count: LineCounter | undefined
   private readonly fold: LineFold | undefined
   private readonly tap: LineTap | undefined
+  private readonly tapPath: string
   private readonly store: IndexStore | undefined
   private readonly cacheKey: string
   /** the on-disk cache was consulted (once, for the first open) */
@@ -255,6 +258,7 @@ export class JsonlFile {
     this.maxLineBytes = Math.max(4096, opts.maxLineBytes ?? MAX_LINE_BYTES)
     this.fold = opts.fold
     this.tap = opts.tap
+    this.tapPath = opts.tapPath ?? path
     this.saveAfterBuildMs = opts.saveAfterBuildMs ?? SAVE_AFTER_BUILD_MS
     const name = opts.cacheKey ?? normalize.name
     this.store = name ? opts.store : undefined
@@ -647,7 +651,7 @@ export class JsonlFile {
 
   private async rebuild(size: number): Promise<void> {
     const hadContent = this.index.scanned > 0
-    if (hadContent) this.tap?.reset(this.path)
+    if (hadContent) this.tap?.reset(this.tapPath)
     this.resetting = true
     this.suspect = false
     this.longLine = null
@@ -768,7 +772,7 @@ export class JsonlFile {
         const used = indexLines(buf.subarray(0, bytesRead), pos, this.normalize, index, collect, this.count, this.fold, values)
         if (this.tap && values && index.rows > rowsBefore) {
           try {
-            this.tap.lines(this.path, this.normalize, buf, pos, index, rowsBefore, values!)
+            this.tap.lines(this.tapPath, this.normalize, buf, pos, index, rowsBefore, values!)
           } catch (err) {
             this.report(`jsonl tap ${this.path}: ${(err as Error)?.message ?? err}`)
           }

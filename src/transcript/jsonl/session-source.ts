@@ -8,7 +8,8 @@ import { NO_TRANSCRIPT, type Resolved, type TranscriptSource, type Unresolved } 
 import type { IndexStore } from './index-store'
 import type { LineCounter, LineFold, LineNormalizer } from './normalizer'
 import type { UsageTally } from '../../usage/tally'
-import { JsonlFiles } from './timeline'
+import { JsonlFiles, type JsonlTimeline } from './timeline'
+import { isCompressed, UnpackedSessions, type UnpackedCopy } from './zst'
 import { jsonlWarmUp } from './warm-up'
 
 export interface SessionSourceOptions {
@@ -19,6 +20,8 @@ export interface SessionSourceOptions {
   indexStore?: IndexStore
   /** the JSONL files registry (default: one of its own) */
   jsonl?: JsonlFiles
+  /** the plain copies of compressed session files (codex's .jsonl.zst; default: a temporary directory of their own) */
+  unpacked?: UnpackedSessions
 }
 
 /** Where a pane's session is: its file and its id. */
@@ -48,6 +51,13 @@ export interface SessionFileKind {
   locate(agent: AgentInfo): Promise<SessionFile | undefined>
 }
 
+/** a compressed session's copy does not change: its tail looks rarely */
+const STATIC_POLL_MS = 60_000
+
+let fallbackUnpacked: UnpackedSessions | undefined
+/** for a source built without a place for copies (tests of one kind): a temporary directory, made on first use */
+const ownUnpacked = () => (fallbackUnpacked ??= new UnpackedSessions())
+
 export function sessionFileSource(k: SessionFileKind, opts: SessionSourceOptions = {}): TranscriptSource {
   const log = opts.log ?? ((m: string) => console.warn(m))
   const jsonl = opts.jsonl ?? new JsonlFiles()
@@ -60,25 +70,54 @@ export function sessionFileSource(k: SessionFileKind, opts: SessionSourceOptions
       if (o.subagent !== undefined) return NO_TRANSCRIPT
       const at = await k.locate(agent)
       if (!at) return NO_TRANSCRIPT
-      let timeline
+      let timeline: JsonlTimeline
+      let copy: UnpackedCopy | undefined
       try {
-        timeline = await jsonl.acquire(at.path, k.normalize, {
-          count: k.count,
-          fold,
-          allowMissing: at.pending,
-          pollMs: opts.pollMs,
-          log,
-          within: k.within,
-          store: opts.indexStore,
-        })
+        if (isCompressed(at.path)) {
+          // A compressed session is static: its plain copy (made once) is read by the same engine, without a tail
+          // to speak of; the search index's tap is told the session's own path, the one the listing gives.
+          copy = await (opts.unpacked ?? ownUnpacked()).acquire(at.path, k.within)
+          timeline = await jsonl.acquire(copy.path, k.normalize, {
+            count: k.count,
+            fold,
+            pollMs: STATIC_POLL_MS,
+            watch: false,
+            log,
+            within: copy.dir,
+            store: opts.indexStore,
+            tapPath: at.path,
+          })
+        } else
+          timeline = await jsonl.acquire(at.path, k.normalize, {
+            count: k.count,
+            fold,
+            allowMissing: at.pending,
+            pollMs: opts.pollMs,
+            log,
+            within: k.within,
+            store: opts.indexStore,
+          })
       } catch (e) {
+        copy?.release()
         // Gone between locating and opening (deleted, or a race with a rewrite): nothing to serve.
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return NO_TRANSCRIPT
         throw e
       }
+      const served = timeline.path
       const usage = async () => {
-        const view = await jsonl.heldFacts(at.path, k.normalize)
+        const view = await jsonl.heldFacts(served, k.normalize)
         return view && usageOf(view.facts)
+      }
+      if (copy) {
+        const release = timeline.release
+        const pinned = copy
+        timeline = {
+          ...timeline,
+          release: () => {
+            release()
+            pinned.release()
+          },
+        }
       }
       return { ok: true, sessionId: at.sessionId, timeline, usage }
     },

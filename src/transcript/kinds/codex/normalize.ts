@@ -650,7 +650,7 @@ function proposedPlan(text: string): string {
 
 /** `rollout-<local time>-<uuid>.jsonl` → the uuid (the thread id); undefined for another name. */
 export function codexThreadIdFromPath(path: string): string | undefined {
-  const m = /rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path))
+  const m = /rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i.exec(basename(path))
   return m ? m[1].toLowerCase() : undefined
 }
 

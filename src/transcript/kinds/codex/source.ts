@@ -21,6 +21,7 @@ import { sessionFileSource, type SessionSourceOptions } from '../../jsonl/sessio
 import { codexLineTime, codexMetaCwd, codexThreadIdFromPath, countCodexLine, normalizeCodexLine } from './normalize'
 import { codexFileFold, type CodexFileFacts } from './file-fold'
 import { CODEX_WARM_UP_LINES } from './warm-up'
+import { isCompressed } from '../../jsonl/zst'
 
 /** The index pass's fold: usage (GET /usage, context_pct) and the aborted calls, from the same parse as the count. */
 const codexFacts = { fold: codexFileFold as LineFold, usageOf: (facts: unknown) => (facts as CodexFileFacts | undefined)?.usage }
@@ -34,6 +35,8 @@ export interface CodexSession {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const ROLLOUT = /^rollout-.*\.jsonl$/
+/** a rollout plain or compressed by codex (<name>.jsonl.zst): a thread looked for by id may be either */
+const ROLLOUT_ANY = /^rollout-.*\.jsonl(?:\.zst)?$/
 // how much of a rollout's end is read to find its last record's timestamp
 const TAIL_BYTES = 64 * 1024
 
@@ -62,8 +65,14 @@ async function dayDirs(sessions: string): Promise<string[]> {
   return out
 }
 
-async function rolloutsIn(dir: string): Promise<string[]> {
-  return (await dirNames(dir, ROLLOUT)).map((n) => join(dir, n))
+async function rolloutsIn(dir: string, re = ROLLOUT): Promise<string[]> {
+  return (await dirNames(dir, re)).map((n) => join(dir, n))
+}
+
+/** The rollout of a thread among a folder's files: the plain one before a compressed one (codex's rule). */
+function rolloutOf(files: string[], id: string): string | undefined {
+  const mine = files.filter((f) => codexThreadIdFromPath(f) === id)
+  return mine.find((f) => !isCompressed(f)) ?? mine[0]
 }
 
 /** The day folders a UUIDv7 thread id was created on (its first 48 bits are ms), ±1 day for the local-time name. */
@@ -145,19 +154,20 @@ export class CodexLocator {
     const cached = this.byId.get(id)
     if (cached && (await this.isFile(cached))) return cached
     this.byId.delete(id)
-    const match = (files: string[]) => files.find((f) => codexThreadIdFromPath(f) === id)
+    const match = (files: string[]) => rolloutOf(files, id)
     const days = daysOfUuid7(id)
     let found: string | undefined
-    // the days its UUIDv7 names first, then every day
+    // the days its UUIDv7 names first, then every day, then the archived ones (as the listing finds them)
     for (const d of days ?? []) {
-      found = match(await rolloutsIn(join(this.sessions, d)))
+      found = match(await rolloutsIn(join(this.sessions, d), ROLLOUT_ANY))
       if (found) break
     }
     if (!found)
       for (const d of await dayDirs(this.sessions)) {
-        found = match(await rolloutsIn(d))
+        found = match(await rolloutsIn(d, ROLLOUT_ANY))
         if (found) break
       }
+    found ??= match(await rolloutsIn(join(this.codexDir, 'archived_sessions'), ROLLOUT_ANY))
     if (found) this.byId.set(id, found)
     return found
   }
