@@ -161,7 +161,7 @@ export interface AppDeps {
    * Other machines to merge (docs/bridge.md "Several machines from one phone"):
    * the data dir whose machines.json lists them, re-read when it changes. Absent: a single machine.
    */
-  machines?: Pick<MachinesOptions, 'dataDir' | 'pollMs' | 'backoffMs' | 'tunnel'>
+  machines?: Pick<MachinesOptions, 'dataDir' | 'pollMs' | 'backoffMs' | 'tunnel' | 'silenceMs'>
 }
 
 export { tokenOf }

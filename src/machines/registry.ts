@@ -2,7 +2,7 @@
 // changes (`gothalo machines add|remove` on a running bridge takes effect within
 // a poll), one RemoteMachine per entry, their rows merged into the event hub.
 import type { EventHub, EventRow } from '../events/hub'
-import { RemoteMachine, type MachineInfo, type RemoteOptions } from './remote'
+import { RemoteMachine, SILENCE_MS, type MachineInfo, type RemoteOptions } from './remote'
 import { machinesStamp, readMachines, type StoredMachine } from './store'
 import { labelProblem } from './target'
 
@@ -15,6 +15,8 @@ export interface MachinesOptions {
   pollMs?: number
   backoffMs?: RemoteOptions['backoffMs']
   tunnel?: RemoteOptions['tunnel']
+  /** how long a remote's /events may stay silent (no frame, no ping) before it counts as gone */
+  silenceMs?: number
   /** this machine's line in GET /machines */
   local: () => { version: string; panes: number }
 }
@@ -61,6 +63,7 @@ export class Machines {
         clock: this.o.clock,
         backoffMs: this.o.backoffMs ?? { min: 1000, max: 60_000 },
         tunnel: this.o.tunnel,
+        silenceMs: this.o.silenceMs ?? SILENCE_MS,
       })
       this.byLabel.set(m.label, r)
       r.start()

@@ -32,7 +32,16 @@ export interface RemoteOptions {
   /** reconnect backoff: first wait, doubling to the last (spec: 1 s → 60 s) */
   backoffMs: { min: number; max: number }
   tunnel?: TunnelOptions
+  /** how long the socket may stay silent (no frame, no ping) before it counts as gone */
+  silenceMs: number
 }
+
+/**
+ * A remote bridge pings its /events sockets every 30 s (docs/bridge.md): two and a half of those
+ * missed, and the connection is taken for gone. A laptop that sleeps or leaves the network drops
+ * its TCP connection without a FIN; without this the home would show it online for hours.
+ */
+export const SILENCE_MS = 75_000
 
 /**
  * What the home holds of one remote, well over any bridge's (a row is a few KiB with its card; herdr
@@ -177,10 +186,30 @@ export class RemoteMachine {
     let refused: string | undefined
     const ws = new WebSocket(url, { headers: this.headers() } as unknown as string[])
     this.ws = ws
+    // heard: the last frame or ping (Bun answers the ping itself and then tells us)
+    let heard = performance.now()
+    let silent = false
+    const hear = () => {
+      heard = performance.now()
+    }
+    ws.addEventListener('ping', hear)
+    const watch = setInterval(
+      () => {
+        if (this.ws !== ws || performance.now() - heard <= this.o.silenceMs) return
+        silent = true
+        clearInterval(watch)
+        // no close handshake with a peer that is not there: the socket is dropped at once
+        ;(ws as WebSocket & { terminate?: () => void }).terminate?.() ?? ws.close(1001, 'silent')
+      },
+      Math.max(10, Math.floor(this.o.silenceMs / 4)),
+    )
+    ;(watch as { unref?: () => void }).unref?.()
     ws.onopen = () => {
       opened = true
+      hear()
     }
     ws.onmessage = (m) => {
+      hear()
       if (this.ws !== ws || refused) return
       try {
         const data = String(m.data)
@@ -193,13 +222,23 @@ export class RemoteMachine {
       }
     }
     ws.onclose = () => {
+      clearInterval(watch)
       if (this.ws !== ws || this.closed) return
       this.ws = undefined
       void (async () => {
         // Why: a socket that never opened was refused (a revoked token, a missing scope) or not reached.
         const why = opened ? undefined : await this.probe(base)
         if (why && 'attention' in why) this.setState('attention', why.attention)
-        else this.setState('offline', why?.offline ?? (refused ? `it sent ${refused}` : 'connection closed'))
+        else
+          this.setState(
+            'offline',
+            why?.offline ??
+              (refused
+                ? `it sent ${refused}`
+                : silent
+                  ? `silent for ${(this.o.silenceMs / 1000).toFixed(this.o.silenceMs % 1000 ? 1 : 0)} s (no frame, no ping): the connection is gone`
+                  : 'connection closed'),
+          )
         this.retry()
       })()
     }

@@ -6,9 +6,9 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ADMIN, FrameQueue, startBridge, tempDir, waitFor } from '../support/harness'
 import { listenerOf, openTunnel } from '../../src/machines/ssh'
-import { writeMachines } from '../../src/machines/store'
+import { readMachines, writeMachines } from '../../src/machines/store'
 
-import { addMachine, fakeRemote, startHome } from './support'
+import { addMachine, deafRemote, fakeRemote, startHome } from './support'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -271,4 +271,32 @@ test('the positive control: an ssh that listens on its own port is the tunnel', 
   cleanups.push(t.close)
   expect(t.base).toBe(`http://127.0.0.1:${readFileSync(join(dir, 'port'), 'utf8')}`)
   expect(listenerOf(process.pid, Number(new URL(t.base).port))).toBe(false)
+})
+
+test('a remote gone without a word (a laptop asleep: no FIN, no frame, no ping): offline once silent past the limit; a remote that pings stays online', async () => {
+  const silent = deafRemote()
+  cleanups.push(() => silent.stop())
+  // the real bridge pings its /events sockets every 50 ms here (30 s for real)
+  const pinging = await startBridge({ herdrSocket: true, state: { panes: [] }, timing: { eventsPingMs: 50 } })
+  cleanups.push(() => pinging.stop())
+  const home = await startHome([], {}, undefined, 400)
+  cleanups.push(() => home.stop())
+  const phone = new FrameQueue(`${home.wsBase}/events?token=${ADMIN}`)
+  cleanups.push(() => phone.close())
+  await phone.next()
+  await addMachine(home, 'desk', pinging)
+  const deskOnline = await phone.until((f) => f.type === 'machine' && f.machine.id === 'desk' && f.machine.state === 'online', 5000)
+  writeMachines(home.dataDir, [
+    ...readMachines(home.dataDir),
+    { label: 'lap', target: `http://127.0.0.1:${await silent.listening}`, device_id: 'd', token: 't', added_at: 0 },
+  ])
+  await phone.until((f) => f.type === 'machine' && f.machine.id === 'lap' && f.machine.state === 'online', 5000)
+  const gone = await phone.until((f) => f.type === 'machine' && f.machine.id === 'lap' && f.machine.state === 'offline', 5000)
+  expect(gone.at(-1).machine.error).toBe('silent for 0.4 s (no frame, no ping): the connection is gone')
+  // it comes back (its socket opens again) and goes silent again: twice the limit since the desk came online
+  const again = await phone.until((f) => f.type === 'machine' && f.machine.id === 'lap' && f.machine.state === 'offline', 5000)
+  // the desk, silent all that time but for its pings, stayed online
+  const desk = [...deskOnline, ...gone, ...again].filter((f) => f.type === 'machine' && f.machine.id === 'desk')
+  expect(desk.map((f) => f.machine.state)).toEqual(['online'])
+  expect((await home.json('/machines')).machines.find((m: Listed) => m.id === 'desk').state).toBe('online')
 })

@@ -3,13 +3,11 @@
 // home bridge holds at most RELAY_QUEUE_LIMIT (1 MiB) of unsent frames for either
 // side, then closes both ends, saying why, instead of growing without bound.
 import { afterEach, expect, test } from 'bun:test'
-import { createHash } from 'node:crypto'
-import { createServer, type Socket } from 'node:net'
 import { RELAY_QUEUE_LIMIT } from '../../src/machines/relay'
 import { writeMachines } from '../../src/machines/store'
 import { ADMIN, FrameQueue, claudePane, waitFor } from '../support/harness'
 import { rawSocket, readToEnd, serverFrames } from '../support/raw-socket'
-import { fakeRemote, startHome, type Home } from './support'
+import { deafRemote, fakeRemote, startHome, type Home } from './support'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -70,47 +68,6 @@ test('a remote that floods a phone that does not read: the phone is closed with 
   // the home did not take much more than it could pass on: it stopped reading the remote when it closed
   expect(frames.length - 1).toBeLessThan(sent / CHUNK.length + 1)
 }, 30_000)
-
-/** A remote bridge over raw TCP: answers /healthz and /events enough to be online, upgrades WS /agent-transcript, then never reads it. */
-function deafRemote() {
-  const conns = new Set<Socket>()
-  let upgraded!: (s: Socket) => void
-  const transcript = new Promise<Socket>((r) => (upgraded = r))
-  const server = createServer((sock) => {
-    conns.add(sock)
-    sock.on('error', () => {})
-    sock.once('data', (d: Buffer) => {
-      const head = d.toString('latin1')
-      const path = head.split(' ')[1] ?? ''
-      const key = /sec-websocket-key:\s*(\S+)/i.exec(head)?.[1]
-      if (key && (path.startsWith('/agent-transcript') || path.startsWith('/events'))) {
-        const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64')
-        sock.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`)
-        if (path.startsWith('/events')) {
-          const hello = Buffer.from(JSON.stringify({ type: 'hello', protocol: 1, epoch: 'e1', seq: 0, resume: 'new', panes: [] }))
-          sock.write(Buffer.concat([Buffer.from([0x81, hello.length]), hello]))
-        } else {
-          sock.pause() // never reads what the phone types
-          upgraded(sock)
-        }
-        return
-      }
-      const body = path.startsWith('/healthz') ? '{"ok":true,"version":"fake"}' : 'not found'
-      sock.end(
-        `HTTP/1.1 ${path.startsWith('/healthz') ? 200 : 404} OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
-      )
-    })
-  })
-  const listening = new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)))
-  return {
-    listening,
-    transcript,
-    stop: () => {
-      for (const c of conns) c.destroy()
-      server.close()
-    },
-  }
-}
 
 test('a phone that floods a remote that does not read: the phone is closed with 1013 past 1 MiB unsent', async () => {
   const remote = deafRemote()

@@ -1,7 +1,9 @@
 // Two or three real bridges on one machine: a home bridge that merges the others
 // (its machines.json in a data dir of its own), each with its own fake herdr and HOME.
 import type { ServerWebSocket } from 'bun'
+import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
+import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { runMachinesCommand } from '../../src/cli/machines'
 import { parseSettings } from '../../src/cli/config'
@@ -13,14 +15,14 @@ export interface Home extends Bridge {
   dataDir: string
 }
 
-export async function startHome(panes: FakePane[], o: BridgeOptions = {}, tunnel?: TunnelOptions): Promise<Home> {
+export async function startHome(panes: FakePane[], o: BridgeOptions = {}, tunnel?: TunnelOptions, silenceMs?: number): Promise<Home> {
   const dataDir = join(tempDir('gothalo-home-'), 'data')
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const b = await startBridge({
     state: { panes },
     herdrSocket: true,
     ...o,
-    deps: { machines: { dataDir, pollMs: 50, backoffMs: { min: 50, max: 400 }, tunnel }, ...o.deps },
+    deps: { machines: { dataDir, pollMs: 50, backoffMs: { min: 50, max: 400 }, tunnel, silenceMs }, ...o.deps },
   })
   return Object.assign(b, { dataDir })
 }
@@ -94,5 +96,49 @@ export function fakeRemote(answers: Record<string, (req: Request) => Response | 
       for (const s of sockets) s.close(1001, 'going away')
     },
     stop: () => server.stop(true),
+  }
+}
+
+/**
+ * A remote bridge over raw TCP: answers /healthz, says hello on /events and then nothing more (no
+ * frame, no ping: a peer gone without a FIN), upgrades WS /agent-transcript and never reads it.
+ */
+export function deafRemote() {
+  const conns = new Set<Socket>()
+  let upgraded!: (s: Socket) => void
+  const transcript = new Promise<Socket>((r) => (upgraded = r))
+  const server = createServer((sock) => {
+    conns.add(sock)
+    sock.on('error', () => {})
+    sock.once('data', (d: Buffer) => {
+      const head = d.toString('latin1')
+      const path = head.split(' ')[1] ?? ''
+      const key = /sec-websocket-key:\s*(\S+)/i.exec(head)?.[1]
+      if (key && (path.startsWith('/agent-transcript') || path.startsWith('/events'))) {
+        const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64')
+        sock.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`)
+        if (path.startsWith('/events')) {
+          const hello = Buffer.from(JSON.stringify({ type: 'hello', protocol: 1, epoch: 'e1', seq: 0, resume: 'new', panes: [] }))
+          sock.write(Buffer.concat([Buffer.from([0x81, hello.length]), hello]))
+        } else {
+          sock.pause() // never reads what the phone types
+          upgraded(sock)
+        }
+        return
+      }
+      const body = path.startsWith('/healthz') ? '{"ok":true,"version":"fake"}' : 'not found'
+      sock.end(
+        `HTTP/1.1 ${path.startsWith('/healthz') ? 200 : 404} OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      )
+    })
+  })
+  const listening = new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)))
+  return {
+    listening,
+    transcript,
+    stop: () => {
+      for (const c of conns) c.destroy()
+      server.close()
+    },
   }
 }
