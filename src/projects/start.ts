@@ -4,7 +4,7 @@
 // after it), then `agent start` there with the command herdr builds for the kind
 // and the resume option the bridge builds; the first prompt goes once the agent is
 // ready, never on a command line. A pane made for a start that then failed is
-// closed again, so none is left unknown.
+// closed again, or named in the answer (a 504, a prompt refused), so none is left unknown.
 import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -145,7 +145,20 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
     if (e.code === 'invalid_agent_name') return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }
     return { status: 502, text: e.message }
   }
-  if (req.prompt) await d.herdr.agentPrompt(name, req.prompt)
+  if (req.prompt) {
+    try {
+      await d.herdr.agentPrompt(name, req.prompt)
+    } catch (e) {
+      if (!(e instanceof HerdrError)) throw e
+      // ready, then a dialog before the prompt came (herdr refuses it while one is up): as a start that was blocked
+      if (e.code === 'agent_blocked' || e.code === 'agent_not_ready') {
+        d.promptLater(name, req.prompt)
+        return { status: 201, body: { pane_id: pane, name, agent_status: 'blocked' } }
+      }
+      // the agent runs (or its pane is a shell again): the pane is named, as a 504 names it, for /agent-stop
+      return { status: 502, text: `the agent started in pane ${pane} but its prompt was not sent: ${e.message}`, pane_id: pane, name }
+    }
+  }
   return { status: 201, body: { pane_id: pane, name } }
 }
 
