@@ -4,7 +4,7 @@
 // characters that /send would take.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { HerdrClient } from '../../src/herdr/client'
 import { startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 
@@ -87,5 +87,21 @@ describe('POST /agent-start, the first prompt', () => {
     const stop = await b.post('/agent-stop', { pane })
     expect([stop.status, await stop.json()]).toEqual([200, { stopped: true }])
     expect(b.state().panes.some((p) => p.pane_id === pane)).toBe(false)
+  })
+})
+
+describe('POST /agent-start, two at once', () => {
+  test('two starts in a directory no workspace is in: one workspace, a tab each', async () => {
+    const dir = join(dirname(proj), 'twins')
+    mkdirSync(dir)
+    const [x, y] = await Promise.all([
+      b.post('/agent-start', { kind: 'claude', cwd: dir, name: 'twin-a' }),
+      b.post('/agent-start', { kind: 'codex', cwd: dir, name: 'twin-b' }),
+    ])
+    expect([x.status, y.status]).toEqual([201, 201])
+    const panes = await Promise.all([x.json(), y.json()]).then((r) => r.map((p) => (p as { pane_id: string }).pane_id))
+    const workspaces = new Set(panes.map((id) => id.split(':')[0]))
+    expect(workspaces.size).toBe(1)
+    expect(b.calls().filter((c) => c[0] === 'workspace' && c[1] === 'create' && c[3] === dir).length).toBe(1)
   })
 })
