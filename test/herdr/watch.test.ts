@@ -204,6 +204,24 @@ describe('socket API', () => {
     done.release()
     expect(w.counters.cliSnapshots).toBeGreaterThan(0)
   })
+  test('a herdr server restarted while subscribed (a new socket at the same path): subscribed again, pushing again', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const first = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, pollMs: 100, retrySocketMs: 300 })
+    cleanup.push(() => w.close())
+    cleanup.push(w.use())
+    await waitFor(() => w.mode === 'socket', 3000, 'socket mode')
+    const subscriptions = w.counters.subscriptions
+    await first.close()
+    const second = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    cleanup.push(() => second.close())
+    await waitFor(() => w.mode === 'socket' && second.subscribers() === 1, 5000, 'subscribed to the new server')
+    expect(w.counters.subscriptions).toBe(subscriptions + 1)
+    const done = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'done', 3000)
+    s.setStatus('w1:p1', 'done', 8)
+    await done.done
+    done.release()
+  })
 })
 
 describe('CLI poll fallback', () => {
