@@ -82,8 +82,9 @@ export interface FakeState {
   /**
    * How `agent start` goes, per kind (default ready): `blocked` stops at a dialog during startup
    * (agent_not_ready, the pane showing `blocked_screen_file`), `timeout` never becomes ready,
-   * `exited` is an agent process that exits before it is interactive, `not-on-path` a program the
-   * pane's shell cannot find (the pane stays a shell saying so, and the start times out).
+   * `exited` is an agent process that exits before it is interactive (herdr clears its name at once,
+   * yet the CLI answers only at its deadline, `timeout`: the pane a shell again), `not-on-path` a
+   * program the pane's shell cannot find (the pane stays a shell saying so, and the start times out).
    */
   start?: Record<string, 'ready' | 'blocked' | 'timeout' | 'exited' | 'not-on-path'>
   /** the screen a pane shows when its agent is blocked during startup */
@@ -537,7 +538,13 @@ export function runFake(argv: string[], state: FakeState, base: string): { out: 
       const argv = [kind, ...agentArgs]
       p.started_argv = argv
       changed = true
-      if (how === 'exited') return { out: err(id, 'agent_start_failed', 'agent process exited before becoming interactive'), changed }
+      if (how === 'exited') {
+        // herdr clears the name as the process exits; the CLI, finding no agent by that name nor in
+        // the pane, polls on to its deadline (herdr src/terminal/state.rs reconcile_managed_agent_at,
+        // src/cli/agent.rs wait_for_named_agent): a timeout, the pane a shell again
+        p.screen = `$ ${argv.join(' ')}\nError: ${kind} could not start\n$ `
+        return { out: err(id, 'timeout', 'timed out waiting for agent startup'), changed }
+      }
       if (how === 'not-on-path') {
         // the shell typed the command and said it has no such program: still a shell, no agent
         p.screen = `$ ${argv.join(' ')}\nbash: ${kind}: command not found\n$ `

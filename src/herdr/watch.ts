@@ -20,7 +20,7 @@
 // push subscription); /snapshot alone reads through a short shared cache.
 import type { HerdrClient } from './client'
 import { Listeners } from '../server/listeners'
-import { socketRequest, socketSubscribe, type Subscription } from './socket'
+import { HerdrSocketError, socketRequest, socketSubscribe, type Subscription } from './socket'
 import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import {
@@ -380,7 +380,25 @@ export class HerdrWatch {
         .map((p) => p.pane_id)
         .sort()
         .join(',')
+    /** The most reads a subscription is retried after, while panes keep closing under it. */
+    const SUBSCRIBE_TRIES = 4
     const subscribe = async (s: Snapshot) => {
+      for (let tries = 1; ; tries++) {
+        try {
+          return await subscribeTo(s)
+        } catch (e) {
+          // A pane closed between the read that named it and the subscription: herdr refuses the
+          // whole subscription (pane_not_found). Read the panes again and subscribe to those.
+          if (!(e instanceof HerdrSocketError && e.code === 'pane_not_found') || tries >= SUBSCRIBE_TRIES || !alive()) throw e
+          const inv = this.invalidations
+          const at = ++this.mark
+          s = (await this.request('session.snapshot', {}, SnapshotReply)).snapshot
+          if (!alive()) throw e
+          this.acceptRead(s, inv, at)
+        }
+      }
+    }
+    const subscribeTo = async (s: Snapshot) => {
       const subs: Record<string, unknown>[] = [
         ...s.panes.map((p) => ({ type: 'pane.agent_status_changed', pane_id: p.pane_id })),
         ...GENERIC_EVENTS.map((type) => ({ type })),

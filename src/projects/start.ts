@@ -4,7 +4,7 @@
 // after it), then `agent start` there with the command herdr builds for the kind
 // and the resume option the bridge builds; the first prompt goes once the agent is
 // ready, never on a command line. A pane made for a start that then failed is
-// closed again, so none is left unknown.
+// closed again, or named in the answer (a 504, a prompt refused), so none is left unknown.
 import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -85,6 +85,26 @@ export interface StartDeps {
   log: (m: string) => void
 }
 
+type MadePane = Awaited<ReturnType<HerdrClient['workspaceCreate']>>
+
+/** Per directory, the start reading herdr and making its pane now (settled, never rejecting). */
+const making = new Map<string, Promise<void>>()
+
+/** Runs `f` after every earlier call for `key` has settled. */
+async function oneAtATime<T>(key: string, f: () => Promise<T>): Promise<T> {
+  const run = (making.get(key) ?? Promise.resolve()).then(f)
+  const settled = run.then(
+    () => {},
+    () => {},
+  )
+  making.set(key, settled)
+  try {
+    return await run
+  } finally {
+    if (making.get(key) === settled) making.delete(key)
+  }
+}
+
 export async function startAgent(d: StartDeps, req: StartRequest): Promise<StartOutcome> {
   if (req.name !== undefined && !AGENT_NAME.test(req.name))
     return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }
@@ -97,20 +117,26 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
     // what herdr will report for it: pi's reference is the file, the others' the id
     session = req.kind === 'pi' ? (s.file ?? s.id) : s.id
   }
-  const snap = await d.snapshot()
-  // two agents writing one session file: the phone opens the live pane instead
-  if (req.resume !== undefined) {
-    const live = snap.agents.find((a) => a.agent === req.kind && liveSessionOf(a) === req.resume)
-    if (live) return { status: 409, text: `session is live in pane ${live.pane_id}` }
-  }
-  if (!d.installed(req.kind)) return { status: 503, text: `${req.kind} is not installed (not found on the bridge's PATH: ${d.searchPath || '(empty)'})` }
-  const name = req.name ?? `${req.kind}-${randomBytes(2).toString('hex')}`
-  if (snap.agents.some((a) => a.name === name)) return { status: 409, text: 'name taken' }
-  // the workspace already in this directory gets a new tab; else a new workspace after the directory
-  const home = snap.panes.find((p) => (p.foreground_cwd ?? p.cwd) && realOr((p.foreground_cwd ?? p.cwd)!) === req.cwd)
-  const made = home
-    ? await d.herdr.tabCreate({ workspace: home.workspace_id, cwd: req.cwd, label: name })
-    : await d.herdr.workspaceCreate({ cwd: req.cwd, label: workspaceLabel(req.cwd) })
+  // one start at a time per directory reads herdr and makes its pane: a second finds the first's workspace
+  const prepared = await oneAtATime(req.cwd, async (): Promise<StartOutcome | { name: string; made: MadePane }> => {
+    const snap = await d.snapshot()
+    // two agents writing one session file: the phone opens the live pane instead
+    if (req.resume !== undefined) {
+      const live = snap.agents.find((a) => a.agent === req.kind && liveSessionOf(a) === req.resume)
+      if (live) return { status: 409, text: `session is live in pane ${live.pane_id}` }
+    }
+    if (!d.installed(req.kind)) return { status: 503, text: `${req.kind} is not installed (not found on the bridge's PATH: ${d.searchPath || '(empty)'})` }
+    const name = req.name ?? `${req.kind}-${randomBytes(2).toString('hex')}`
+    if (snap.agents.some((a) => a.name === name)) return { status: 409, text: 'name taken' }
+    // the workspace already in this directory gets a new tab; else a new workspace after the directory
+    const home = snap.panes.find((p) => (p.foreground_cwd ?? p.cwd) && realOr((p.foreground_cwd ?? p.cwd)!) === req.cwd)
+    const made = home
+      ? await d.herdr.tabCreate({ workspace: home.workspace_id, cwd: req.cwd, label: name })
+      : await d.herdr.workspaceCreate({ cwd: req.cwd, label: workspaceLabel(req.cwd) })
+    return { name, made }
+  })
+  if ('status' in prepared) return prepared
+  const { name, made } = prepared
   const pane = made.pane_id
   d.remember({ pane_id: pane, terminal_id: made.terminal_id, kind: req.kind, name, session, started_at: d.clock() })
   const closeAgain = async (why: string) => {
@@ -145,7 +171,20 @@ export async function startAgent(d: StartDeps, req: StartRequest): Promise<Start
     if (e.code === 'invalid_agent_name') return { status: 400, text: 'name: 1-32 lower-case letters, digits, - or _, starting with a letter' }
     return { status: 502, text: e.message }
   }
-  if (req.prompt) await d.herdr.agentPrompt(name, req.prompt)
+  if (req.prompt) {
+    try {
+      await d.herdr.agentPrompt(name, req.prompt)
+    } catch (e) {
+      if (!(e instanceof HerdrError)) throw e
+      // ready, then a dialog before the prompt came (herdr refuses it while one is up): as a start that was blocked
+      if (e.code === 'agent_blocked' || e.code === 'agent_not_ready') {
+        d.promptLater(name, req.prompt)
+        return { status: 201, body: { pane_id: pane, name, agent_status: 'blocked' } }
+      }
+      // the agent runs (or its pane is a shell again): the pane is named, as a 504 names it, for /agent-stop
+      return { status: 502, text: `the agent started in pane ${pane} but its prompt was not sent: ${e.message}`, pane_id: pane, name }
+    }
+  }
   return { status: 201, body: { pane_id: pane, name } }
 }
 

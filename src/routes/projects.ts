@@ -7,7 +7,7 @@ import { needs } from '../auth/scopes'
 import { AGENT_KINDS, projectsOf } from '../projects/listing'
 import { listDir, listRoots, resolveDir } from '../projects/roots'
 import { startAgent } from '../projects/start'
-import { typedTextProblem } from '../answer/typed-text'
+import { SEND_MAX, typedTextProblem } from '../answer/typed-text'
 import type { AuditContext } from '../audit/auditor'
 import { isSamePane } from '../projects/started'
 import { HerdrError, herdrFor } from '../herdr/client'
@@ -122,7 +122,8 @@ export function projectRoutes(ctx: Ctx) {
             prompt: t.Optional(
               t.String({
                 minLength: 1,
-                maxLength: 4096,
+                // /send's 4096 is in characters (typedTextProblem decides): as UTF-16 units up to twice that
+                maxLength: 2 * SEND_MAX,
                 description: "sent once the agent is ready (never on a command line); /send's rules: control characters other than \\n are refused",
               }),
             ),

@@ -132,6 +132,33 @@ describe('socket API', () => {
     expect(w.counters.cliSnapshots).toBe(0)
   })
 
+  test('a pane closing between the read and the subscription naming it: subscribed again without it, no CLI fallback', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const sock = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath, logPath: s.logPath })
+    cleanup.push(() => sock.close())
+    const logs: string[] = []
+    // every slow path far away: only the socket can bring the changes in time
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, resyncMs: 60_000, pollMs: 60_000, retrySocketMs: 60_000, log: (m) => logs.push(m) })
+    cleanup.push(() => w.close())
+    cleanup.push(w.use())
+    await waitFor(() => w.mode === 'socket' && sock.subscribers() === 1, 3000, 'subscribed')
+    // a pane appears; the read its event asks for answers while it is still there...
+    const held = sock.hold('session.snapshot')
+    s.setPanes([claudePane({ pane_id: 'w1:p1' }), claudePane({ pane_id: 'w1:p3' })])
+    await held.reached
+    // ...and it closes before the subscription naming it reaches herdr (pane_not_found)
+    s.setPanes([claudePane({ pane_id: 'w1:p1' })])
+    held.release()
+    const gone = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'blocked' && !x.panes.some((p) => p.pane_id === 'w1:p3'), 3000)
+    await waitFor(() => socketCalls(s.logPath, 'events.subscribe') >= 2, 3000, 'a subscription naming the closed pane')
+    s.setStatus('w1:p1', 'blocked', 9)
+    await gone.done
+    gone.release()
+    expect(w.mode).toBe('socket')
+    expect(w.counters.cliSnapshots).toBe(0)
+    expect(logs.filter((m) => m.includes('socket API unavailable'))).toEqual([])
+  })
+
   test("pushed lines that do not fit herdr's event schemas change nothing: the subscription stays, only herdr's statuses reach the state", async () => {
     // w1:p1 is a shell: agent.get cannot refresh it, so a status event for it could only be patched in from the event itself
     const s = setup([{ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', screen: '$ \n' }, claudePane({ pane_id: 'w1:p2' })])
@@ -176,6 +203,24 @@ describe('socket API', () => {
     await done.done
     done.release()
     expect(w.counters.cliSnapshots).toBeGreaterThan(0)
+  })
+  test('a herdr server restarted while subscribed (a new socket at the same path): subscribed again, pushing again', async () => {
+    const s = setup([claudePane({ pane_id: 'w1:p1' })])
+    const first = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    const w = new HerdrWatch(s.herdr, { socketPath: s.socketPath, pollMs: 100, retrySocketMs: 300 })
+    cleanup.push(() => w.close())
+    cleanup.push(w.use())
+    await waitFor(() => w.mode === 'socket', 3000, 'socket mode')
+    const subscriptions = w.counters.subscriptions
+    await first.close()
+    const second = await startFakeHerdrSocket({ statePath: s.statePath, socketPath: s.socketPath })
+    cleanup.push(() => second.close())
+    await waitFor(() => w.mode === 'socket' && second.subscribers() === 1, 5000, 'subscribed to the new server')
+    expect(w.counters.subscriptions).toBe(subscriptions + 1)
+    const done = nextSnapshot(w, (x) => statusOf(x, 'w1:p1') === 'done', 3000)
+    s.setStatus('w1:p1', 'done', 8)
+    await done.done
+    done.release()
   })
 })
 

@@ -215,7 +215,7 @@ describe('POST /agent-start', () => {
     expect(b.calls().filter((c) => c[1] === 'prompt' && c[2] === 'trusty')).toEqual([['agent', 'prompt', 'trusty', 'hello pi']])
   })
 
-  test('not ready in 30 s: 504 naming the pane, left running; an agent that exits: 502, its pane closed again', async () => {
+  test('not ready in 30 s: 504 naming the pane, left running; an agent that exits at once: the same (herdr answers at its deadline); any other failure: 502, its pane closed again', async () => {
     b.setState({ ...b.state(), start: { codex: 'timeout', opencode: 'exited' } })
     const slow = await start({ kind: 'codex', cwd: P.codex })
     expect(slow.status).toBe(504)
@@ -223,12 +223,19 @@ describe('POST /agent-start', () => {
     const pane = /pane (\S+) is left running/.exec(text)?.[1]
     expect(pane).toBeDefined()
     expect(paneOf(pane!)).toBeDefined()
-    const before = b.state().panes.length
+    // herdr clears an exited agent's name at once, but its CLI waits out the deadline: a shell is left, for /agent-stop
     const gone = await start({ kind: 'opencode', cwd: P.oc })
-    expect(gone.status).toBe(502)
-    expect(await gone.text()).toContain('agent_start_failed')
+    expect(gone.status).toBe(504)
+    const shell = /pane (\S+) is left running/.exec(await gone.text())?.[1]
+    expect(paneOf(shell!)?.agent).toBeUndefined()
+    expect((await b.post('/agent-stop', { pane: shell })).status).toBe(200)
+    const before = b.state().panes.length
+    b.setState({ ...b.state(), start: {}, fail: { 'agent start': { code: 'agent_kind_mismatch', message: 'expected opencode, detected claude' } } })
+    const wrong = await start({ kind: 'opencode', cwd: P.oc })
+    expect(wrong.status).toBe(502)
+    expect(await wrong.text()).toContain('agent_kind_mismatch')
     expect(b.state().panes.length).toBe(before)
-    b.setState({ ...b.state(), start: {} })
+    b.setState({ ...b.state(), fail: {} })
   })
 
   test('bad input: each a clear status, and nothing started', async () => {
