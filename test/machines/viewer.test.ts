@@ -53,7 +53,7 @@ const FORWARDED: { method: 'GET' | 'POST'; route: string; ask: string; body?: un
 
 test('a viewer (read only) is refused every forwarded route the route does not grant it, with the scope it declares; the remote hears nothing of it', async () => {
   const viewer = await pairDevice(home, 'viewer', ['read'])
-  const oas = await (await fetch(`${home.base}/swagger/json`)).json()
+  const oas = (await (await fetch(`${home.base}/swagger/json`)).json()) as { paths: Record<string, Record<string, { security: { bearer: string[] }[] }>> }
   const scopeOf = (method: string, route: string): string => oas.paths[route][method.toLowerCase()].security[0].bearer[0]
   const refused: string[] = []
   for (const f of FORWARDED) {
