@@ -117,9 +117,12 @@ function walk(fd: number, size: number, stopAfter = Number.POSITIVE_INFINITY): {
  * Synchronous (the listing's head). Throws on a file that is not zstd.
  */
 export function zstHead(path: string, want: number): { text: Buffer; complete: boolean } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW)
+  // non-blocking: a named pipe at the path would hold the open until a writer came
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
   try {
-    const { size } = fstatSync(fd)
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new CompressedSessionError('compressed session file is not a regular file')
+    const { size } = st
     const w = walk(fd, size, want)
     const input = Buffer.allocUnsafe(w.at)
     const n = readSync(fd, input, 0, w.at, 0)
