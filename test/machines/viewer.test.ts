@@ -97,3 +97,19 @@ test("the phone's own headers and token never reach the remote: its name goes as
     expect(Object.keys(x.headers).filter((h) => h === 'cookie' || h.startsWith('x-forwarded'))).toEqual([])
   }
 })
+
+test('odd machine values (climbing, case, NUL, unicode, very long, an object key) name no machine: 404, the remote never asked', async () => {
+  const phone = await pairDevice(home, 'Pixel 9')
+  reached.length = 0
+  for (const label of ['../odd', 'odd/', 'ODD', 'odd\u0000', 'ödd', 'x'.repeat(5000), '__proto__', 'constructor', ' odd', '']) {
+    const r = await fetch(`${home.base}/sessions?machine=${encodeURIComponent(label)}`, { headers: { authorization: `Bearer ${phone.token}` } })
+    expect([label.slice(0, 12), r.status, await r.text()]).toEqual([label.slice(0, 12), 404, 'no such machine'])
+    const s = await fetch(`${home.base}/agent-start`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${phone.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ machine: label, kind: 'claude', cwd: '/tmp' }),
+    })
+    expect([label.slice(0, 12), s.status, await s.text()]).toEqual([label.slice(0, 12), 404, 'no such machine'])
+  }
+  expect(reached).toEqual([])
+})
