@@ -10,6 +10,9 @@ import { readCapped } from '../server/capped-body'
 import { splitPaneId } from './target'
 
 const TEXT_TYPE = 'text/plain;charset=utf-8'
+const JSON_TYPE = 'application/json;charset=utf-8'
+/** on every forwarded answer, as /files?raw=1 sets them: never sniffed into a page, never a page's rights */
+const ANSWER_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" }
 
 /** A bridge's 404 text for a route it does not have (src/app.ts); its routes' own 404s say what is missing. */
 const UNKNOWN_ROUTE = 'not found'
@@ -28,7 +31,7 @@ export interface Forwarded {
   headers: Record<string, string>
 }
 
-const text = (status: number, body: string): Forwarded => ({ status, body, headers: { 'content-type': TEXT_TYPE } })
+const text = (status: number, body: string): Forwarded => ({ status, body, headers: { 'content-type': TEXT_TYPE, ...ANSWER_HEADERS } })
 
 export const offline = (label: string): Forwarded => text(503, `machine ${label} is offline`)
 
@@ -58,7 +61,18 @@ export function remoteRequestParts(request: Request, body: unknown, plain: strin
   return { path, body: request.body ?? undefined, type: request.headers.get('content-type') ?? undefined }
 }
 
-const PASSED_HEADERS = ['content-type', 'content-disposition', 'content-length', 'x-content-type-options', 'content-security-policy']
+/** images a browser shows as pictures and never runs (no SVG): what /files?raw=1 serves inline */
+const SHOWN_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+
+/** A download's file name from the remote's content-disposition, cut to plain characters (as /files names its own). */
+function downloadName(disposition: string | null): string {
+  const name =
+    /filename="?([^";]*)/i
+      .exec(disposition ?? '')?.[1]
+      ?.split(/[\\/]/)
+      .pop() ?? ''
+  return name.replace(/[^\w.-]/g, '_').slice(0, 200) || 'file'
+}
 
 export async function forward(m: RemoteMachine, plain: string, request: Request, body: unknown, via: string, signal: AbortSignal): Promise<Forwarded> {
   if (m.state !== 'online' || !m.base) return offline(m.label)
@@ -82,17 +96,25 @@ export async function forward(m: RemoteMachine, plain: string, request: Request,
     return text(502, `machine ${m.label} went away mid-answer: ${(e as Error).message}`)
   }
   if (!bytes) return text(502, `machine ${m.label} answered more than ${FORWARDED_MAX_BYTES / 1024 / 1024} MiB`)
-  const type = res.headers.get('content-type') ?? ''
+  // the type as this bridge reads it: one essence, no list (a browser takes the last of `text/plain, text/html`)
+  const rawType = res.headers.get('content-type') ?? ''
+  const type = rawType.includes(',') ? '' : (rawType.split(';')[0] ?? '').trim().toLowerCase()
   const garbage = () => text(502, `machine ${m.label} answered garbage (${res.status})`)
   let answer: unknown = bytes
-  if (type.includes('json')) {
+  let ownType: string
+  if (type === 'application/json' || type.endsWith('+json')) {
     try {
       answer = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
     } catch {
       return garbage()
     }
-  } else if (type.startsWith('text/plain')) answer = new TextDecoder().decode(bytes)
-  else if (!res.headers.has('content-disposition') && !type.startsWith('image/')) return garbage()
+    ownType = JSON_TYPE
+  } else if (type === 'text/plain') {
+    answer = new TextDecoder().decode(bytes)
+    ownType = TEXT_TYPE
+  } else if (SHOWN_IMAGES.has(type)) ownType = type
+  else if (res.headers.has('content-disposition')) ownType = 'application/octet-stream'
+  else return garbage()
   // the remote's own failure (a 500, its herdr's 502…) is this bridge's 502, with the remote's one line
   if (res.status >= 500 && res.status !== 503 && res.status !== 504) {
     const line = new TextDecoder().decode(bytes.slice(0, 300)).split('\n')[0]
@@ -102,11 +124,10 @@ export async function forward(m: RemoteMachine, plain: string, request: Request,
   // a bridge's answer for a route it does not have (an older gothalo): not the pane's or the session's 404
   if (res.status === 404 && answer === UNKNOWN_ROUTE)
     return text(502, `machine ${m.label} does not know ${new URL(`http://x${parts.path}`).pathname} (an older gothalo there?)`)
-  const passed: Record<string, string> = {}
-  for (const h of PASSED_HEADERS) {
-    const v = res.headers.get(h)
-    if (v && h !== 'content-length') passed[h] = v
-  }
+  // the home's origin serves it: the type is the one read above, anything but an image is a download,
+  // and it is never a page (the remote's own headers, a hostile remote's HTML or SVG, do not pass)
+  const passed: Record<string, string> = { 'content-type': ownType, ...ANSWER_HEADERS }
+  if (ownType === 'application/octet-stream') passed['content-disposition'] = `attachment; filename="${downloadName(res.headers.get('content-disposition'))}"`
   return { status: res.status, body: answer, headers: passed }
 }
 

@@ -41,7 +41,6 @@ const asResponse = (f: Forwarded): Response =>
 
 export function machineParamRoutes(ctx: Ctx) {
   return new Elysia({ name: 'machine-param' }).onRequest(async ({ request }) => {
-    if (!ctx.machines?.size) return
     const url = new URL(request.url)
     const r = ROUTES[url.pathname]
     if (!r || r.method !== request.method) return
@@ -64,7 +63,8 @@ export function machineParamRoutes(ctx: Ctx) {
     )
     if (!principal) return text(401, 'unauthorized')
     if (!hasScope(principal, r.scope)) return text(403, `forbidden: needs scope ${r.scope}`)
-    const m = typeof label === 'string' ? ctx.machines.get(label) : undefined
+    // merging no machine (none added, the last one removed) is knowing none: never this machine instead
+    const m = typeof label === 'string' ? ctx.machines?.get(label) : undefined
     if (!m) return text(404, 'no such machine')
     url.searchParams.delete('machine')
     const forwarded = body ? (({ machine: _m, ...rest }) => rest)(body) : undefined

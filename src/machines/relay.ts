@@ -41,7 +41,7 @@ type Raw = {
 
 export function relayRoutes(ctx: Ctx) {
   return new Elysia({ name: 'machine-socket-relay' }).onRequest(async ({ request, server }) => {
-    if (!ctx.machines?.size || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return
     const url = new URL(request.url)
     const scope = RELAYED[url.pathname]
     if (!scope) return
@@ -49,7 +49,8 @@ export function relayRoutes(ctx: Ctx) {
     const sessionOf = url.pathname === '/agent-transcript' && url.searchParams.has('session') ? url.searchParams.get('machine') : undefined
     const { machine, pane } = sessionOf !== undefined ? { machine: sessionOf, pane: '' } : splitPaneId(url.searchParams.get('pane') ?? '')
     if (!machine || machine === 'local') return // this machine's: the route answers
-    const m = ctx.machines.get(machine)
+    // merging no machine is knowing none: a past session named for another is 404, never this machine's
+    const m = ctx.machines?.get(machine)
     if (!m && sessionOf === undefined) return // no such machine in a pane id: the route's own 404
     const principal = ctx.auth.identify(
       tokenOf({ authorization: request.headers.get('authorization') ?? undefined }, { token: url.searchParams.get('token') ?? undefined }),

@@ -3,8 +3,8 @@
 // It stays fast on a machine with years of sessions: a file is read only when its
 // mtime or size changed since the last listing (the head of it: the title and the
 // cwd), and only as far as the head needs.
-import { openSync, readdirSync, readSync, closeSync, statSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs'
+import { basename, dirname, join, sep } from 'node:path'
 import type { AgentInfo } from '../herdr/types'
 import type { AgentHomes } from '../transcript/source'
 import { opencodeDataDir, openOpencodeStore, type OpencodeStore } from '../transcript/kinds/opencode/store'
@@ -92,8 +92,10 @@ function readHeadOf(kind: FileKind, file: string, size: number): SessionHead {
     head = readHead(kind, z.text.toString('utf8'), z.complete)
     return head
   }
-  const fd = openSync(file, 'r')
+  // non-blocking: a named pipe swapped in after the stat would hold the open (and the event loop) until a writer came
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
+    if (!fstatSync(fd).isFile()) return {}
     let want = Math.min(size, HEAD_FIRST)
     for (;;) {
       const buf = Buffer.allocUnsafe(want)
@@ -170,6 +172,13 @@ export class SessionFinder {
     for (const f of rolloutsOf(this.list(codexArchived, isRollout))) yield ['codex', f]
   }
 
+  /** Whether `file`'s real path lies inside its kind's directory (where its transcript source reads: openInside's rule). */
+  private insideAgentDir(kind: FileKind, file: string): boolean {
+    const root = kind === 'claude' ? this.homes.claudeDir : kind === 'pi' ? this.homes.piDir : (this.homes.codexDir ?? join(this.homes.home, '.codex'))
+    const realRoot = realpathSync(root)
+    return realpathSync(file).startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)
+  }
+
   /** The session files' directories of each file-backed kind: where files() looks. */
   private dirsOf() {
     const codexHome = this.homes.codexDir ?? join(this.homes.home, '.codex')
@@ -187,7 +196,9 @@ export class SessionFinder {
     if (c && c.mtimeMs === st.mtimeMs && c.size === st.size && c.ino === st.ino) return { c, changed: false }
     let head: SessionHead = {}
     try {
-      head = readHeadOf(kind, file, st.size)
+      // a file whose real path leaves the agent's directory (a symlink there, or to a folder) is none of its
+      // sessions: its source would refuse to open it (openInside), and its head is not shown either
+      if (this.insideAgentDir(kind, file)) head = readHeadOf(kind, file, st.size)
     } catch {
       // unreadable now: listed without a title, read again next time
     }
@@ -244,6 +255,8 @@ export class SessionFinder {
         changed = true
         continue
       }
+      // a named pipe, a device, a folder named like a session: nothing to read (opening a pipe would wait for a writer)
+      if (!st.isFile()) continue
       const r = this.rowOf(kind, file, st)
       if (r.changed || !r.c.listed) changed = true
       r.c.listed = true

@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import { parseQuery, QUERY_MAX, TERM_MIN } from '../search/text'
-import { SearchResultSchema as ResultSchema } from '../search/search-index'
+import { SearchBusyError, SEARCH_WAITING_MAX, SearchResultSchema as ResultSchema } from '../search/search-index'
 import { kindParam, limitParam } from './history'
 import { plainTextErrors } from './edge'
 
@@ -14,7 +14,7 @@ export const SEARCH_LIMIT_MAX = 100
 export function searchRoutes(ctx: Ctx) {
   return new Elysia({ name: 'search' }).get(
     '/search',
-    async ({ query, status }) => {
+    async ({ query, status, set }) => {
       const started = performance.now()
       const q = query.q ?? ''
       if (q.trim() === '') return status(400, 'q: what to search for')
@@ -33,7 +33,14 @@ export function searchRoutes(ctx: Ctx) {
       const index = ctx.search
       if (!index) return status(503, 'search is not enabled')
       // the live panes as the watcher last saw them: a search never waits on herdr
-      const results = await index.search(parsed, { kind, project: query.project || undefined, sinceMs, limit }, ctx.watch.latest()?.agents ?? [])
+      let results
+      try {
+        results = await index.search(parsed, { kind, project: query.project || undefined, sinceMs, limit }, ctx.watch.latest()?.agents ?? [])
+      } catch (e) {
+        if (!(e instanceof SearchBusyError)) throw e
+        set.headers['retry-after'] = '1'
+        return status(429, e.message)
+      }
       const indexed = { ...index.progress(), ...(index.incomplete ? { incomplete: true as const } : {}) }
       return { results, took_ms: Math.round((performance.now() - started) * 10) / 10, indexed }
     },
@@ -58,12 +65,13 @@ export function searchRoutes(ctx: Ctx) {
             incomplete: t.Optional(t.Literal(true, { description: 'a write of the index failed (disk full): results may miss entries' })),
           }),
         }),
-        ...plainTextErrors(400, 401, 403, 503),
+        ...plainTextErrors(400, 401, 403, 429, 503),
       },
       detail: needs('read', {
         summary: 'Search every past conversation',
         description:
-          'Every term (a word, or a "quoted phrase") must occur in the entry, as a substring of three characters or more, case-insensitive; FTS5 syntax (`*`, `NEAR(`, `AND`, `-`, `:`) is searched as text. Over user prompts, assistant prose, tool calls\' summaries and the first 4 KiB of each tool result. While the index is built in the background, `indexed.files < indexed.of`.',
+          'Every term (a word, or a "quoted phrase") must occur in the entry, as a substring of three characters or more, case-insensitive; FTS5 syntax (`*`, `NEAR(`, `AND`, `-`, `:`) is searched as text. Over user prompts, assistant prose, tool calls\' summaries and the first 4 KiB of each tool result. While the index is built in the background, `indexed.files < indexed.of`. Searches run one at a time; past ' +
+          `${SEARCH_WAITING_MAX} waiting, 429 (Retry-After: 1).`,
         tags: ['history'],
       }),
     },

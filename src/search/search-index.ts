@@ -70,6 +70,21 @@ export interface SearchFilters {
   limit: number
 }
 
+/**
+ * Searches that may wait while one runs; past them a search is refused at once
+ * (GET /search's 429). A query's SQLite work holds the main thread (a term in
+ * nearly every entry: about a second per 200,000 entries), so a burst of them
+ * would leave every other route waiting behind all of it.
+ */
+export const SEARCH_WAITING_MAX = 8
+
+/** Too many searches already waiting: try again shortly. */
+export class SearchBusyError extends Error {
+  constructor() {
+    super(`busy: ${SEARCH_WAITING_MAX} searches already waiting, try again`)
+  }
+}
+
 /** What the index counts, for tests and the bench. */
 export const newSearchCounters = () => ({
   passes: 0,
@@ -149,6 +164,9 @@ export class SearchIndex implements LineTap {
   private closed = false
   /** a write was refused (disk full): results may miss entries */
   incomplete = false
+  /** searches running or waiting their turn, and the end of the last one's turn */
+  private queries = 0
+  private queryTurn: Promise<unknown> = Promise.resolve()
   readonly counters: SearchCounters = newSearchCounters()
   private passWaiters: { target: number; res: () => void }[] = []
   /** background passes begun */
@@ -606,8 +624,20 @@ export class SearchIndex implements LineTap {
     if (!diskFull) this.deps.log(`search index: ${stack ?? message}`)
   }
 
-  /** The best hits for a query, each with its snippet read back from its session. */
+  /** The best hits for a query, each with its snippet read back from its session; one query at a time (SEARCH_WAITING_MAX). */
   async search(q: ParsedQuery, filters: SearchFilters, agents: AgentInfo[]): Promise<SearchResult[]> {
+    if (this.queries > SEARCH_WAITING_MAX) throw new SearchBusyError()
+    this.queries++
+    const turn = this.queryTurn.then(() => this.searchNow(q, filters, agents))
+    this.queryTurn = turn.catch(() => {})
+    try {
+      return await turn
+    } finally {
+      this.queries--
+    }
+  }
+
+  private async searchNow(q: ParsedQuery, filters: SearchFilters, agents: AgentInfo[]): Promise<SearchResult[]> {
     this.flush(true)
     // what was written is committed before the query (the writer thread's connection is not this one)
     await this.writer.settled()

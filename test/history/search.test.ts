@@ -8,7 +8,7 @@ import { appendFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ADMIN, FrameQueue, pairDevice, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
 import { FAST, readOpening } from '../support/transcript-socket'
-import type { SearchResult } from '../../src/search/search-index'
+import { SEARCH_WAITING_MAX, type SearchResult } from '../../src/search/search-index'
 import { historyHome, piUserLine, type HistoryHome } from '../support/history-home'
 
 let b: Bridge
@@ -182,6 +182,39 @@ describe('GET /search', () => {
     // an FTS5 keyword is found as the text it is
     const and = await search(b, 'AND', '&kind=pi')
     expect(and.results.every((r) => r.snippet.toLowerCase().includes('and'))).toBe(true)
+  })
+
+  test('odd values: a lone surrogate, combining marks, emoji, a path that climbs as project, an impossible since: answered, never a 500', async () => {
+    for (const raw of ['%ED%A0%80abc', '%CC%81%CC%81%CC%81', '%F0%9F%98%80%F0%9F%98%80%F0%9F%98%80', '%EF%BF%BF%EF%BF%BF%EF%BF%BF', `${'abc%20'.repeat(40)}`]) {
+      const r = await b.get(`/search?q=${raw}`)
+      expect([raw.slice(0, 20), r.status]).toEqual([raw.slice(0, 20), 200])
+      await r.json()
+    }
+    for (const extra of [`&project=${encodeURIComponent('../../../etc')}`, '&project=%00', `&project=${encodeURIComponent(h.home)}/..`]) {
+      const a = await search(b, 'quick', extra)
+      expect([extra, a.results]).toEqual([extra, []])
+    }
+    for (const since of ['9999-99-99', '0000-01-01T00:00:00Z', '2026-01-01T25:61:00Z']) {
+      const r = await b.get(`/search?q=quick&since=${since}`)
+      expect([since, r.status === 200 || r.status === 400]).toEqual([since, true])
+      await r.text()
+    }
+  })
+
+  test('a burst of searches from one token: a few wait their turn, the rest are 429 with Retry-After, and the bridge answers meanwhile', async () => {
+    const asked = Array.from({ length: 40 }, () => b.get('/search?q=the&limit=100'))
+    const health = b.get('/healthz')
+    const answers = await Promise.all(asked)
+    expect((await health).status).toBe(200)
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([])
+    const busy = answers.filter((r) => r.status === 429)
+    expect(busy.length).toBeGreaterThan(0)
+    expect(busy[0]!.headers.get('retry-after')).toBe('1')
+    expect(await busy[0]!.text()).toBe(`busy: ${SEARCH_WAITING_MAX} searches already waiting, try again`)
+    for (const r of answers) if (r !== busy[0]) await r.arrayBuffer()
+    // and the next one is answered
+    expect((await b.get('/search?q=the')).status).toBe(200)
   })
 
   test("GET /sessions gives an indexed session's entries: what its transcript holds", async () => {

@@ -209,3 +209,37 @@ test('an older remote without a route: 502 saying so, not its unknown-route 404 
   const a = await home.get('/agent-state?pane=odd/w1:p1')
   expect([a.status, await a.text()]).toEqual([404, 'no such agent'])
 })
+
+test("a hostile remote's answer never renders as a page from the home's origin: its type is the home's own, nosniff and a sandbox always", async () => {
+  const page = '<script>parent.localStorage</script>'
+  const { home } = await homeWithFake({
+    // a download the remote asks the browser to show inline, as HTML
+    '/files': (req) =>
+      new URL(req.url).searchParams.get('path') === 'a.svg'
+        ? new Response(`<svg xmlns="http://www.w3.org/2000/svg">${page}</svg>`, { headers: { 'content-type': 'image/svg+xml' } })
+        : new Response(page, { headers: { 'content-type': 'text/html', 'content-disposition': 'inline' } }),
+    // text/plain to the home's check, text/html to a browser (the last type of a list wins)
+    '/usage': () => new Response(page, { headers: { 'content-type': 'text/plain, text/html' } }),
+    // JSON to the home's check (a JSON string is HTML too), HTML to a browser
+    '/agent-state': () => new Response(JSON.stringify(page), { headers: { 'content-type': 'text/html; x=json' } }),
+    '/changes': () =>
+      new Response('{}', { headers: { 'content-type': 'application/json', 'content-security-policy': "default-src *; script-src 'unsafe-inline'" } }),
+  })
+  const asked = [
+    '/files?pane=odd/w1:p1&path=a.html&raw=1',
+    '/files?pane=odd/w1:p1&path=a.svg&raw=1',
+    '/usage?pane=odd/w1:p1',
+    '/agent-state?pane=odd/w1:p1',
+    '/changes?pane=odd/w1:p1',
+  ]
+  for (const path of asked) {
+    const r = await home.get(path)
+    await r.arrayBuffer()
+    const type = r.headers.get('content-type') ?? ''
+    expect({ path, type: /html|svg|xml|,/.test(type) ? type : 'safe' }).toEqual({ path, type: 'safe' })
+    expect({ path, csp: r.headers.get('content-security-policy') }).toEqual({ path, csp: "default-src 'none'; sandbox" })
+    expect({ path, nosniff: r.headers.get('x-content-type-options') }).toEqual({ path, nosniff: 'nosniff' })
+    const disposition = r.headers.get('content-disposition')
+    if (disposition !== null) expect({ path, disposition: disposition.startsWith('attachment') }).toEqual({ path, disposition: true })
+  }
+})

@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { claudePane, startBridge, tempDir, waitFor } from '../support/harness'
+import { ADMIN, WS_HANDSHAKE, claudePane, startBridge, tempDir, waitFor } from '../support/harness'
 import { addMachine, pairDevice, startHome } from './support'
 
 const cleanups: (() => unknown)[] = []
@@ -55,4 +55,25 @@ test('projects, dirs and a start on another machine; unknown machine 404; scopes
   expect((await laptop.json('/audit')).rows.find((x: { action: string }) => x.action === 'agent.start').detail.via).toBe('Pixel 9')
   // and it appears in the merged list
   await waitFor(async () => (await home.json('/snapshot')).panes.some((x: { pane_id: string }) => x.pane_id === started.pane_id), 5000, 'the new pane')
+})
+
+test('a label this bridge does not know while it merges no machine (none added, or the last one removed): 404, never this machine doing it', async () => {
+  const root = tempDir('gothalo-home-root-')
+  mkdirSync(join(root, 'app'))
+  const home = await startHome([claudePane({ pane_id: 'w1:p1' })], { deps: { projectRoots: [root], agentInstalled: () => true } })
+  cleanups.push(() => home.stop())
+  const before = home.state().panes.length
+  // the phone's start form still names the laptop: the start must not happen here instead
+  const r = await home.post('/agent-start', { kind: 'claude', cwd: join(root, 'app'), machine: 'laptop' })
+  expect([r.status, await r.text()]).toEqual([404, 'no such machine'])
+  expect(home.state().panes.length).toBe(before)
+  for (const path of ['/sessions?machine=laptop', '/search?machine=laptop&q=secret', '/projects?machine=laptop', '/dirs?machine=laptop']) {
+    const g = await home.get(path)
+    expect({ path, answer: [g.status, await g.text()] }).toEqual({ path, answer: [404, 'no such machine'] })
+  }
+  // a past session named for the laptop: not this machine's session of the same id
+  const ws = await fetch(`${home.base}/agent-transcript?session=claude:x&machine=laptop&token=${ADMIN}`, { headers: WS_HANDSHAKE })
+  expect([ws.status, await ws.text()]).toEqual([404, 'no such machine'])
+  // this machine by name still answers
+  expect((await home.get('/dirs?machine=local')).status).toBe(200)
 })

@@ -131,7 +131,8 @@ export class OutsideAgentDirError extends Error {
 export async function openInside(path: string, root: string): Promise<FileHandle> {
   const [real, realRoot] = await Promise.all([realpath(path), realpath(root)])
   if (!real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) throw new OutsideAgentDirError(`${path} resolves to ${real}, outside ${realRoot}`)
-  return open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
+  // non-blocking: a named pipe at the path would hold the open (a thread of the pool) until a writer came; callers check isFile
+  return open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
 }
 
 /** Reads `length` bytes at `pos` into the start of `buf`, in as many reads as it takes; fewer only at the file's end. */

@@ -117,9 +117,12 @@ function walk(fd: number, size: number, stopAfter = Number.POSITIVE_INFINITY): {
  * Synchronous (the listing's head). Throws on a file that is not zstd.
  */
 export function zstHead(path: string, want: number): { text: Buffer; complete: boolean } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW)
+  // non-blocking: a named pipe at the path would hold the open until a writer came
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
   try {
-    const { size } = fstatSync(fd)
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new CompressedSessionError('compressed session file is not a regular file')
+    const { size } = st
     const w = walk(fd, size, want)
     const input = Buffer.allocUnsafe(w.at)
     const n = readSync(fd, input, 0, w.at, 0)
@@ -175,6 +178,8 @@ export class UnpackedSessions {
   private readonly making = new Map<string, Promise<Copy>>()
   private clock = 0
   private scanned = false
+  /** bytes written so far by the copies being made */
+  private makingBytes = 0
   /** copies made (tests count decompressions) */
   made = 0
 
@@ -207,6 +212,13 @@ export class UnpackedSessions {
       if (st?.isFile()) this.copies.set(name, { path, size: st.size, used: st.mtimeMs - Date.now(), pins: 0 })
     }
     return dir
+  }
+
+  /** bytes of the copies a transcript holds now */
+  private inUseBytes(): number {
+    let n = 0
+    for (const c of this.copies.values()) if (c.pins > 0) n += c.size
+    return n
   }
 
   /** bytes the copies hold now */
@@ -288,8 +300,19 @@ export class UnpackedSessions {
       let chain = Promise.resolve()
       z.on('data', (chunk: Buffer) => {
         written += chunk.length
+        this.makingBytes += chunk.length
         if (written > this.maxUnpacked) {
           failure ??= new CompressedSessionError(`compressed session unpacks to more than ${this.maxUnpacked} bytes: refused`)
+          z.destroy(failure)
+          return
+        }
+        // copies in use are never evicted: many compressed sessions held open at once (one viewer's sockets)
+        // would unpack them all onto the disk; those in use and being made stay within the bound and one session more
+        const taken = this.inUseBytes() + this.makingBytes
+        if (taken > this.maxBytes + this.maxUnpacked) {
+          failure ??= new CompressedSessionError(
+            `the unpacked copies in use take ${taken - chunk.length} bytes (at most ${this.maxBytes + this.maxUnpacked}): close a past session and try again`,
+          )
           z.destroy(failure)
           return
         }
@@ -331,6 +354,9 @@ export class UnpackedSessions {
       const code = (e as NodeJS.ErrnoException)?.code
       if (typeof code === 'string' && code.startsWith('ZSTD_')) throw new CompressedSessionError(`compressed session file is corrupt (${(e as Error).message})`)
       throw e
+    } finally {
+      // made (then counted as a copy) or given up
+      this.makingBytes -= written
     }
   }
 
