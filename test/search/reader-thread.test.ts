@@ -143,9 +143,10 @@ test('a heavy query on the reader thread does not hold the event loop (on the ma
     // the query is heavy enough to measure: on the main thread it held the loop nearly all its time
     expect(mainThread.took).toBeGreaterThan(60)
     expect(mainThread.held).toBeGreaterThan(mainThread.took * 0.7)
-    // on the reader thread the timer kept running: held a small part of the query's time at most
+    // on the reader thread the timer kept running: held a small part of that at most (measured: ~1.5 %;
+    // against the main thread's hold, so a busy machine slowing both does not make it fail)
     expect(readerThread.took).toBeGreaterThan(mainThread.took * 0.3)
-    expect(readerThread.held).toBeLessThan(readerThread.took * 0.25)
+    expect(readerThread.held).toBeLessThan(mainThread.held * 0.25)
   } finally {
     await Promise.all([off.index.close(), on.index.close()])
   }
