@@ -63,8 +63,9 @@ export function build(target: string, outDir = join(ROOT, 'dist', 'release')): s
     `--target=${t.bunTarget}`,
     `--compile-executable-path=${runtimeFor(target)}`,
     'src/main.ts',
-    // the search index's writer thread is an entrypoint of its own (src/search/writer.ts finds it in the binary)
+    // the search index's writer and reader threads are entrypoints of their own (src/search/writer.ts and reader.ts find them in the binary)
     'src/search/write-worker.ts',
+    'src/search/read-worker.ts',
     '--outfile',
     out,
   ])

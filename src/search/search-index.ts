@@ -28,6 +28,7 @@ import { isCompressed, isCompressedSessionError } from '../transcript/jsonl/zst'
 import type { SourceRegistry } from '../transcript/sources'
 import { withoutDiffs } from '../transcript/tool-summary'
 import { isDiskFull, SEQ_SPAN, type FileRow, type IndexedEntry, type SearchStore } from './store'
+import { indexReader, type IndexReader } from './reader'
 import { indexWriter, type IndexWriter } from './writer'
 import { searchText, snippetOf, type ParsedQuery } from './text'
 
@@ -46,6 +47,10 @@ export interface SearchIndexDeps {
   inThreadWrites?: boolean
   /** the writer thread's entry (tests: one that cannot start) */
   writerUrl?: string
+  /** the queries stay on this thread (default: a Worker runs them, reader.ts) */
+  inThreadQueries?: boolean
+  /** the reader thread's entry (tests: one that cannot start, or dies) */
+  readerUrl?: string
 }
 
 /** One hit of GET /search: the wire shape (its route's response) and the index's answer. */
@@ -72,9 +77,11 @@ export interface SearchFilters {
 
 /**
  * Searches that may wait while one runs; past them a search is refused at once
- * (GET /search's 429). A query's SQLite work holds the main thread (a term in
- * nearly every entry: about a second per 200,000 entries), so a burst of them
- * would leave every other route waiting behind all of it.
+ * (GET /search's 429). A query's SQLite work (a term in nearly every entry:
+ * about a second per 200,000 entries) runs on the reader thread, one at a time,
+ * or on the main thread when that thread cannot be had: a burst of them would
+ * queue seconds of work behind each other (and, on the main thread, every
+ * other route behind all of it).
  */
 export const SEARCH_WAITING_MAX = 8
 
@@ -159,6 +166,7 @@ export class SearchIndex implements LineTap {
   /** when the transaction the writes share began (undefined: none open) */
   private openSince: number | undefined
   private readonly writer: IndexWriter
+  private readonly reader: IndexReader
   private loop: ReturnType<typeof setTimeout> | undefined
   private running: Promise<void> | undefined
   private closed = false
@@ -198,6 +206,7 @@ export class SearchIndex implements LineTap {
       () => this.tapped.length > 0 || this.pending.size > 0,
       { inThread: deps.inThreadWrites, url: deps.writerUrl, lost: () => this.lostWrites() },
     )
+    this.reader = indexReader(deps.store, deps.log, { inThread: deps.inThreadQueries, url: deps.readerUrl })
     deps.jsonl.tap = this
   }
 
@@ -258,6 +267,11 @@ export class SearchIndex implements LineTap {
   /** whether the writes run on a Worker (false: on this thread) */
   get writesOffThread(): boolean {
     return this.writer.offThread
+  }
+
+  /** whether the queries run on a Worker (false: on this thread) */
+  get queriesOffThread(): boolean {
+    return this.reader.offThread
   }
 
   /** A session's entries, when it is indexed to its end (GET /sessions' `entries`). */
@@ -639,9 +653,9 @@ export class SearchIndex implements LineTap {
 
   private async searchNow(q: ParsedQuery, filters: SearchFilters, agents: AgentInfo[]): Promise<SearchResult[]> {
     this.flush(true)
-    // what was written is committed before the query (the writer thread's connection is not this one)
+    // what was written is committed before the query (the writer thread's connection, and the reader's, are not this one)
     await this.writer.settled()
-    const hits = this.deps.store.search(q.match, filters)
+    const hits = await this.reader.search(q.match, filters)
     const live = livePanes(agents)
     const bySession = new Map<number, Wanted[]>()
     hits.forEach((h, i) => {
@@ -769,6 +783,7 @@ export class SearchIndex implements LineTap {
     this.flush(true)
     if (this.deps.jsonl.tap === this) this.deps.jsonl.tap = undefined
     await this.writer.close()
+    await this.reader.close()
     this.deps.store.close()
   }
 }

@@ -55,6 +55,60 @@ export function isDiskFull(e: unknown): boolean {
   return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || /disk is full|disk I\/O error/i.test(String((e as Error)?.message))
 }
 
+export interface SearchFilter {
+  kind?: string
+  project?: string
+  sinceMs?: number
+  limit: number
+}
+
+/**
+ * The best `limit` entries matching `match`, by relevance then recency, with the
+ * filters: the query GET /search runs, on the main thread's connection or the
+ * reader thread's (reader.ts).
+ */
+export function searchHits(db: Database, match: string, f: SearchFilter): Hit[] {
+  const where = ['body MATCH $match']
+  const params: Record<string, string | number> = { match, limit: f.limit }
+  if (f.kind !== undefined) {
+    where.push('f.kind = $kind')
+    params.kind = f.kind
+  }
+  if (f.project !== undefined) {
+    where.push('f.project = $project')
+    params.project = f.project
+  }
+  if (f.sinceMs !== undefined) {
+    where.push('h.ts >= $since')
+    params.since = f.sinceMs
+  }
+  return db
+    .query(
+      `SELECT body.rowid AS rid, body.rank AS rank, h.ts AS ts, h.role AS role, f.id AS file, h.off AS off, h.nth AS nth
+       FROM body JOIN hits h ON h.rowid = body.rowid JOIN files f ON f.id = (body.rowid / ${SEQ_SPAN})
+       WHERE ${where.join(' AND ')} ORDER BY body.rank, h.ts DESC LIMIT $limit`,
+    )
+    .all(params) as Hit[]
+}
+
+/**
+ * A connection that only reads the index at `path` (the reader thread's): the
+ * main thread has made or checked the file, and the writer's connection writes.
+ */
+export function openReadOnly(path: string): Database {
+  const db = new Database(path, { readonly: true, strict: true })
+  try {
+    db.exec('PRAGMA busy_timeout = 5000')
+    // fails here, not at the first query, when the file is not this index
+    const v = db.query("SELECT v FROM meta WHERE k = 'schema'").get() as { v: string } | null
+    if (v?.v !== SCHEMA) throw new Error(`not a ${SCHEMA} index (schema ${v?.v ?? 'none'})`)
+    return db
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}
+
 export class SearchStore {
   readonly db: Database
   /** SQLite's max_page_count for this file (tests: a full disk), for every connection that writes */
@@ -217,29 +271,9 @@ export class SearchStore {
     if (this.db.inTransaction) this.db.exec('ROLLBACK')
   }
 
-  /** The best `limit` entries matching `match`, by relevance then recency, with the filters. */
-  search(match: string, f: { kind?: string; project?: string; sinceMs?: number; limit: number }): Hit[] {
-    const where = ['body MATCH $match']
-    const params: Record<string, string | number> = { match, limit: f.limit }
-    if (f.kind !== undefined) {
-      where.push('f.kind = $kind')
-      params.kind = f.kind
-    }
-    if (f.project !== undefined) {
-      where.push('f.project = $project')
-      params.project = f.project
-    }
-    if (f.sinceMs !== undefined) {
-      where.push('h.ts >= $since')
-      params.since = f.sinceMs
-    }
-    return this.db
-      .query(
-        `SELECT body.rowid AS rid, body.rank AS rank, h.ts AS ts, h.role AS role, f.id AS file, h.off AS off, h.nth AS nth
-         FROM body JOIN hits h ON h.rowid = body.rowid JOIN files f ON f.id = (body.rowid / ${SEQ_SPAN})
-         WHERE ${where.join(' AND ')} ORDER BY body.rank, h.ts DESC LIMIT $limit`,
-      )
-      .all(params) as Hit[]
+  /** The best `limit` entries matching `match`, by relevance then recency, with the filters (on this connection). */
+  search(match: string, f: SearchFilter): Hit[] {
+    return searchHits(this.db, match, f)
   }
 
   /**

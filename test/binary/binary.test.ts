@@ -123,7 +123,7 @@ describe('serving', () => {
     expect(existsSync(dir)).toBe(false)
   }, 20_000)
 
-  test('--demo: search finds the samples, the index written by its writer thread (an entrypoint of the binary)', async () => {
+  test('--demo: search finds the samples, the index written by its writer thread and queried on its reader thread (entrypoints of the binary)', async () => {
     const r = start(['--demo', '--port', '0', '--data-dir', temp()])
     const [, base] = await r.waitFor(LISTENING)
     const [, token] = await r.waitFor(/admin token: (\S+)/)
@@ -137,5 +137,6 @@ describe('serving', () => {
     await r.stop()
     expect(r.stdout() + r.stderr()).toContain('listening')
     expect(r.stdout() + r.stderr()).not.toContain('writer thread could not start')
+    expect(r.stdout() + r.stderr()).not.toContain('reader thread could not start')
   }, 25_000)
 })

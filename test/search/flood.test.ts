@@ -1,8 +1,8 @@
 // One viewer's flood of searches (docs/bridge.md "Every past conversation"): a
-// query's SQLite work runs on the main thread (a term that matches nearly every
-// entry costs about a second per 200,000 entries), so queries run one at a time
-// and only a few wait; the rest are refused at once (GET /search's 429), never
-// queued for the event loop to work through while every other route waits.
+// query's SQLite work (a term that matches nearly every entry costs about a
+// second per 200,000 entries) runs on the reader thread, or on the main thread
+// when that cannot be had, so queries run one at a time and only a few wait; the
+// rest are refused at once (GET /search's 429), never queued as seconds of work.
 import { afterEach, expect, test } from 'bun:test'
 import { SEARCH_WAITING_MAX, SearchBusyError, type SearchIndex } from '../../src/search/search-index'
 import { parseQuery } from '../../src/search/text'
