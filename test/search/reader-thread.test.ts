@@ -5,37 +5,18 @@
 // thread, and one that dies mid-query leaves no query hanging.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { SessionFinder } from '../../src/projects/listing'
-import { rootsOf } from '../../src/projects/roots'
 import { WorkerReader } from '../../src/search/reader'
-import { SearchIndex, type SearchIndexDeps } from '../../src/search/search-index'
+import type { SearchIndex, SearchIndexDeps } from '../../src/search/search-index'
 import { SearchStore } from '../../src/search/store'
 import { parseQuery } from '../../src/search/text'
-import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
-import { createSources } from '../../src/transcript/sources'
 import { tempDir, waitFor } from '../support/harness'
 import { historyHome } from '../support/history-home'
-import { indexedAll } from '../support/search-index'
+import { indexedAll, loggedSearchIndex } from '../support/search-index'
 
 const h = historyHome()
 const QUERIES = ['the', 'file', 'Bash', 'README', 'quick', '"to the"', 'tool']
 
-function indexOn(path: string, o: Partial<SearchIndexDeps> = {}) {
-  const jsonl = new JsonlFiles()
-  const logs: string[] = []
-  const index = new SearchIndex({
-    store: new SearchStore(path, (m) => logs.push(m)),
-    finder: new SessionFinder(h.homes),
-    roots: rootsOf([h.home]),
-    sources: createSources(h.homes, { jsonl, log: () => {} }),
-    jsonl,
-    log: (m) => logs.push(m),
-    pollMs: 50,
-    flushMs: 10,
-    ...o,
-  })
-  return { index, logs }
-}
+const indexOn = (path: string, o: Partial<SearchIndexDeps> = {}) => loggedSearchIndex(h, path, o)
 const found = async (i: SearchIndex) => {
   const out: string[] = []
   for (const q of QUERIES)

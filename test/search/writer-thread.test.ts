@@ -4,36 +4,16 @@
 // main thread, with a log line, and search still works.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { SessionFinder } from '../../src/projects/listing'
-import { rootsOf } from '../../src/projects/roots'
-import { SearchIndex } from '../../src/search/search-index'
-import { SearchStore } from '../../src/search/store'
+import type { SearchIndex } from '../../src/search/search-index'
 import { parseQuery } from '../../src/search/text'
-import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
-import { createSources } from '../../src/transcript/sources'
 import { tempDir, waitFor } from '../support/harness'
 import { historyHome } from '../support/history-home'
-import { indexedAll } from '../support/search-index'
+import { indexedAll, loggedSearchIndex } from '../support/search-index'
 
 const h = historyHome()
 const QUERIES = ['the', 'file', 'Bash', 'README', 'quick', '"to the"', 'tool']
 
-function indexOn(dir: string, o: { inThreadWrites?: boolean; writerUrl?: string } = {}) {
-  const jsonl = new JsonlFiles()
-  const logs: string[] = []
-  const index = new SearchIndex({
-    store: new SearchStore(join(dir, 'search.db'), (m) => logs.push(m)),
-    finder: new SessionFinder(h.homes),
-    roots: rootsOf([h.home]),
-    sources: createSources(h.homes, { jsonl, log: () => {} }),
-    jsonl,
-    log: (m) => logs.push(m),
-    pollMs: 50,
-    flushMs: 10,
-    ...o,
-  })
-  return { index, logs }
-}
+const indexOn = (dir: string, o: { inThreadWrites?: boolean; writerUrl?: string } = {}) => loggedSearchIndex(h, join(dir, 'search.db'), o)
 const rows = (i: SearchIndex) => i.store.db.query('SELECT rowid, ts, role, off, nth FROM hits ORDER BY rowid').all()
 const files = (i: SearchIndex) => i.store.db.query('SELECT id, path, ino, offset, seq, size FROM files ORDER BY id').all()
 const found = async (i: SearchIndex) => {

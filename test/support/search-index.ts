@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { SessionFinder } from '../../src/projects/listing'
 import { rootsOf } from '../../src/projects/roots'
-import { SearchIndex } from '../../src/search/search-index'
+import { SearchIndex, type SearchIndexDeps } from '../../src/search/search-index'
 import { SearchStore } from '../../src/search/store'
 import { JsonlFiles } from '../../src/transcript/jsonl/timeline'
 import { createSources } from '../../src/transcript/sources'
@@ -29,6 +29,24 @@ export function searchIndexParts(h: HistoryHome, dir: string, finder: SessionFin
     flushMs: 10,
   })
   return { index, jsonl, sources, finder }
+}
+
+/** A SearchIndex on the SQLite file `path` (or ':memory:') whose log lines are kept in `logs`; `o` over the defaults. */
+export function loggedSearchIndex(h: HistoryHome, path: string, o: Partial<SearchIndexDeps> = {}) {
+  const jsonl = new JsonlFiles()
+  const logs: string[] = []
+  const index = new SearchIndex({
+    store: new SearchStore(path, (m) => logs.push(m)),
+    finder: new SessionFinder(h.homes),
+    roots: rootsOf([h.home]),
+    sources: createSources(h.homes, { jsonl, log: () => {} }),
+    jsonl,
+    log: (m) => logs.push(m),
+    pollMs: 50,
+    flushMs: 10,
+    ...o,
+  })
+  return { index, logs }
 }
 
 /** Starts the index and resolves once every session (of at least `sessions`) is indexed to its end. */
