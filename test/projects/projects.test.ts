@@ -3,11 +3,11 @@
 // corpus, moved under a temp home), POST /agent-start and /agent-stop against the
 // fake herdr, and the bad input each refuses.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
-import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FakePane } from '../../src/demo/fake-herdr'
-import { homesIn, ROOT, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
+import { ROOT, startBridge, tempDir, waitFor, type Bridge } from '../support/harness'
+import { historyHome } from '../support/history-home'
 import { DEFAULT_SCOPES } from '../../src/auth/scopes'
 
 const FIX = join(ROOT, 'fixtures')
@@ -17,35 +17,15 @@ let home: string
 const P = { cc: '', pi: '', codex: '', oc: '' }
 const installed = new Set(['claude', 'pi', 'codex', 'opencode'])
 
-/** Copies a tree of session files, every `/home/me/` in them pointed at the temp home. */
-function copyMoved(from: string, to: string) {
-  for (const e of readdirSync(from, { withFileTypes: true })) {
-    const src = join(from, e.name)
-    const dst = join(to, e.name.replaceAll('-home-me-', `${home.replaceAll('/', '-')}-`))
-    if (e.isDirectory()) {
-      mkdirSync(dst, { recursive: true })
-      copyMoved(src, dst)
-    } else if (e.name.endsWith('.jsonl')) writeFileSync(dst, readFileSync(src, 'utf8').replaceAll('/home/me/', `${home}/`))
-  }
-}
-
 beforeAll(async () => {
-  home = tempDir('gothalo-projects-home-')
-  const homes = homesIn(home, { codexDir: join(home, '.codex') })
-  copyMoved(join(FIX, 'claude/cc-tools-mix'), homes.claudeDir)
-  copyMoved(join(FIX, 'pi/pi-basic'), homes.piDir)
-  copyMoved(join(FIX, 'codex/codex-resume'), homes.codexDir!)
-  const ocData = join(homes.xdgDataHome, 'opencode')
-  mkdirSync(ocData, { recursive: true })
-  cpSync(join(FIX, 'opencode/data/opencode'), ocData, { recursive: true })
-  const db = new Database(join(ocData, 'opencode.db'))
-  db.run('UPDATE session SET directory = replace(directory, ?, ?)', ['/home/me/', `${home}/`])
-  db.close()
-  P.cc = `${home}/cc-tools-mix/proj`
-  P.pi = `${home}/pi-basic/proj`
-  P.codex = `${home}/codex-resume/proj`
-  P.oc = `${home}/oc/proj`
-  for (const d of Object.values(P)) mkdirSync(d, { recursive: true })
+  // real sessions of all four agents, moved under a temp home (the history tests' home)
+  const h = historyHome()
+  home = h.home
+  const homes = h.homes
+  P.cc = h.dirs.claude
+  P.pi = h.dirs.pi
+  P.codex = h.dirs.codex
+  P.oc = h.dirs.opencode
   mkdirSync(join(home, 'cc-tools-mix/proj/.git'), { recursive: true })
   mkdirSync(join(home, '.hidden'), { recursive: true })
   writeFileSync(join(home, 'notes.txt'), 'a file, not a directory')
