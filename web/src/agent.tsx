@@ -388,12 +388,7 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
       <SubagentList pane={pane} subagents={subagent ? [] : state.subagents} />
       <div class="transcript" ref={box} onScroll={onScroll} data-status={status}>
         {refused && <p class="empty">{refused}</p>}
-        {state.hasOlder && (
-          <button type="button" class="older" onClick={loadOlder} disabled={state.pendingOlder !== null}>
-            {state.pendingOlder !== null ? 'Loading older…' : 'Load older'}
-          </button>
-        )}
-        {!state.hasOlder && state.backlogDone && state.entries.length > 0 && <p class="start">Start of the conversation</p>}
+        <OlderEntries state={state} loadOlder={loadOlder} />
         {state.entries.map((e) => (
           <EntryView key={e.seq} e={e} results={results} held={held} />
         ))}
@@ -402,6 +397,17 @@ function TranscriptView({ pane, subagent }: { pane: string; subagent?: string })
       {status !== 'open' && !refused && <p class="offline">Reconnecting…</p>}
     </section>
   )
+}
+
+/** Above a transcript's entries: the button for the page before them, or the conversation's start once it is in. */
+export function OlderEntries({ state, loadOlder }: { state: TranscriptState; loadOlder: () => void }) {
+  if (state.hasOlder)
+    return (
+      <button type="button" class="older" onClick={loadOlder} disabled={state.pendingOlder !== null}>
+        {state.pendingOlder !== null ? 'Loading older…' : 'Load older'}
+      </button>
+    )
+  return state.backlogDone && state.entries.length > 0 ? <p class="start">Start of the conversation</p> : null
 }
 
 /** The attach button's paperclip, drawn (the emoji is an empty box in fonts without it). */

@@ -5,7 +5,7 @@
 // With several machines, each screen asks one of them (?machine=LABEL).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, socketUrl } from './api'
-import { askOlder, EntryView } from './agent'
+import { askOlder, EntryView, OlderEntries } from './agent'
 import { LiveSocket, type SocketStatus } from './live-socket'
 import { MachinePick, machineQuery, useMachines, withQuery } from './machine-pick'
 import { ago } from './new-agent'
@@ -461,12 +461,7 @@ export function SessionScreen({ session: ref, at }: { session: string; at?: numb
       <section class="transcript-wrap">
         <div class="transcript" ref={box} onScroll={onScroll} data-status={status}>
           {refused && <p class="empty">{refused}</p>}
-          {state.hasOlder && (
-            <button type="button" class="older" onClick={loadOlder} disabled={state.pendingOlder !== null}>
-              {state.pendingOlder !== null ? 'Loading older…' : 'Load older'}
-            </button>
-          )}
-          {!state.hasOlder && state.backlogDone && state.entries.length > 0 && <p class="start">Start of the conversation</p>}
+          <OlderEntries state={state} loadOlder={loadOlder} />
           {state.entries.map((e) => (
             <div key={e.seq} class={e.seq === at ? 'hit-entry' : undefined}>
               <EntryView e={e} results={results} held={held} />
