@@ -29,6 +29,13 @@ export function herdrFailure(e: HerdrError, notFound: string | undefined): Failu
  * A route's refusals for its OpenAPI `response`: each status a plain-text body
  * (every error the bridge answers is text, docs/bridge.md Conventions).
  */
+/**
+ * `?machine=LABEL` on a route another machine can answer (src/machines/machine-param.ts forwards it
+ * before the route runs): documented and bounded here, never read by the route itself.
+ */
+export const machineQuery = (answers = 'that machine answers') =>
+  t.Optional(t.String({ maxLength: 32, description: `another machine (its label in GET /machines): ${answers}` }))
+
 export function plainTextErrors<const Code extends number>(...codes: Code[]): Record<Code, ReturnType<typeof t.String>> {
   return Object.fromEntries(codes.map((code) => [code, t.String()])) as Record<Code, ReturnType<typeof t.String>>
 }

@@ -5,7 +5,7 @@ import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import { AGENT_KINDS, type AgentKind } from '../projects/listing'
 import { pastSessions, parseCursor, SESSIONS_LIMIT_DEFAULT, SESSIONS_LIMIT_MAX } from '../history/sessions'
-import { plainTextErrors } from './edge'
+import { machineQuery, plainTextErrors } from './edge'
 
 const Kind = t.Union([t.Literal('claude'), t.Literal('pi'), t.Literal('opencode'), t.Literal('codex')])
 
@@ -19,6 +19,9 @@ export const PastSessionSchema = t.Object({
   entries: t.Optional(t.Integer({ description: 'its transcript entries, when the bridge has indexed it' })),
   pane_id: t.Optional(t.String({ description: 'the live pane showing this session' })),
 })
+
+/** `?kind=` as GET /sessions and GET /search take it (kindParam reads it). */
+export const kindQuery = t.Optional(t.String({ maxLength: 16, description: 'claude, pi, opencode or codex' }))
 
 /** A query parameter that must be one of the kinds, else a 400 with `message`. */
 export function kindParam(v: string | undefined): AgentKind | undefined | false {
@@ -51,13 +54,11 @@ export function historyRoutes(ctx: Ctx) {
     },
     {
       query: t.Object({
-        kind: t.Optional(t.String({ maxLength: 16, description: 'claude, pi, opencode or codex' })),
+        kind: kindQuery,
         project: t.Optional(t.String({ maxLength: 4096, description: "a project's path (as /projects and these rows name it)" })),
         before: t.Optional(t.String({ maxLength: 300, description: '`next` of the previous page, or an ISO 8601 time' })),
         limit: t.Optional(t.String({ maxLength: 8, description: `1 to ${SESSIONS_LIMIT_MAX}, default ${SESSIONS_LIMIT_DEFAULT}` })),
-        machine: t.Optional(
-          t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers, its live panes named LABEL/PANE' }),
-        ),
+        machine: machineQuery('that machine answers, its live panes named LABEL/PANE'),
       }),
       response: {
         200: t.Object({

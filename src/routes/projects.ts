@@ -11,7 +11,7 @@ import { SEND_MAX, typedTextProblem } from '../answer/typed-text'
 import type { AuditContext } from '../audit/auditor'
 import { isSamePane } from '../projects/started'
 import { HerdrError, herdrFor } from '../herdr/client'
-import { paneTargets, plainTextErrors, plausibleTarget, requestSignal } from './edge'
+import { machineQuery, paneTargets, plainTextErrors, plausibleTarget, requestSignal } from './edge'
 
 const Kind = t.Union([t.Literal('claude'), t.Literal('pi'), t.Literal('opencode'), t.Literal('codex')], { description: 'the agent to start' })
 
@@ -51,7 +51,7 @@ export function projectRoutes(ctx: Ctx) {
       },
       {
         query: t.Object({
-          machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })),
+          machine: machineQuery(),
         }),
         response: { 200: t.Object({ projects: t.Array(ProjectSchema, { description: 'newest first, at most 50' }) }), ...plainTextErrors(401, 403) },
         detail: needs('read', {
@@ -73,7 +73,7 @@ export function projectRoutes(ctx: Ctx) {
       {
         query: t.Object({
           path: t.Optional(t.String({ maxLength: 4096 })),
-          machine: t.Optional(t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers' })),
+          machine: machineQuery(),
         }),
         response: { 200: DirsSchema, ...plainTextErrors(401, 403, 404) },
         detail: needs('read', {

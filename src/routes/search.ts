@@ -5,8 +5,8 @@ import type { Ctx } from '../server/ctx'
 import { needs } from '../auth/scopes'
 import { parseQuery, QUERY_MAX, TERM_MIN } from '../search/text'
 import { SearchBusyError, SEARCH_WAITING_MAX, SearchResultSchema as ResultSchema } from '../search/search-index'
-import { kindParam, limitParam } from './history'
-import { plainTextErrors } from './edge'
+import { kindParam, kindQuery, limitParam } from './history'
+import { machineQuery, plainTextErrors } from './edge'
 
 export const SEARCH_LIMIT_DEFAULT = 20
 export const SEARCH_LIMIT_MAX = 100
@@ -47,13 +47,11 @@ export function searchRoutes(ctx: Ctx) {
     {
       query: t.Object({
         q: t.Optional(t.String({ description: `words and "quoted phrases", each at least ${TERM_MIN} characters; at most ${QUERY_MAX} characters` })),
-        kind: t.Optional(t.String({ maxLength: 16, description: 'claude, pi, opencode or codex' })),
+        kind: kindQuery,
         project: t.Optional(t.String({ maxLength: 4096, description: "a project's path (exact)" })),
         since: t.Optional(t.String({ maxLength: 64, description: 'ISO 8601: only entries written since' })),
         limit: t.Optional(t.String({ maxLength: 8, description: `1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}` })),
-        machine: t.Optional(
-          t.String({ maxLength: 32, description: 'another machine (its label in GET /machines): that machine answers, its live panes named LABEL/PANE' }),
-        ),
+        machine: machineQuery('that machine answers, its live panes named LABEL/PANE'),
       }),
       response: {
         200: t.Object({
