@@ -3,7 +3,7 @@
 // It stays fast on a machine with years of sessions: a file is read only when its
 // mtime or size changed since the last listing (the head of it: the title and the
 // cwd), and only as far as the head needs.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, sep } from 'node:path'
 import type { AgentInfo } from '../herdr/types'
 import type { AgentHomes } from '../transcript/source'
@@ -135,6 +135,8 @@ const sessionIdOf = (kind: FileKind, file: string) =>
  */
 export class SessionFinder {
   private readonly cache = new Map<string, Cached>()
+  /** folders' real paths, during one listing (insideAgentDir) */
+  private realDirs: Map<string, string> | undefined
   private readonly dirs = new Map<string, ListedDir>()
   private last: { files: FoundSession[]; opencode: FoundSession[]; all: FoundSession[] } | undefined
   private opencode: OpencodeStore | undefined
@@ -175,8 +177,20 @@ export class SessionFinder {
   /** Whether `file`'s real path lies inside its kind's directory (where its transcript source reads: openInside's rule). */
   private insideAgentDir(kind: FileKind, file: string): boolean {
     const root = kind === 'claude' ? this.homes.claudeDir : kind === 'pi' ? this.homes.piDir : (this.homes.codexDir ?? join(this.homes.home, '.codex'))
-    const realRoot = realpathSync(root)
-    return realpathSync(file).startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)
+    const realRoot = this.realOf(root)
+    // a file that is itself a link: where it leads decides; any other: its folder's real path (one per folder)
+    const real = lstatSync(file).isSymbolicLink() ? realpathSync(file) : join(this.realOf(dirname(file)), basename(file))
+    return real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)
+  }
+
+  /** A folder's real path: kept for one listing only (a folder swapped for a link later is seen at the next). */
+  private realOf(dir: string): string {
+    let real = this.realDirs?.get(dir)
+    if (real === undefined) {
+      real = realpathSync(dir)
+      this.realDirs?.set(dir, real)
+    }
+    return real
   }
 
   /** The session files' directories of each file-backed kind: where files() looks. */
@@ -243,6 +257,15 @@ export class SessionFinder {
   }
 
   async find(): Promise<FoundSession[]> {
+    this.realDirs = new Map()
+    try {
+      return await this.listing()
+    } finally {
+      this.realDirs = undefined
+    }
+  }
+
+  private async listing(): Promise<FoundSession[]> {
     const found: FoundSession[] = []
     let changed = !this.last
     let files = 0
