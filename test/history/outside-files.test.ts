@@ -6,7 +6,7 @@
 // show what they point at.
 import { afterEach, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ADMIN, ROOT, startBridge, tempDir, waitFor, WS_HANDSHAKE, type Bridge } from '../support/harness'
 import { historyHome, piUserLine } from '../support/history-home'
@@ -65,15 +65,25 @@ test('a session file, or a project folder, that is a symlink to a file outside t
   const outDir = tempDir('gothalo-outside-dir-')
   writeFileSync(join(outDir, `${claudeId}.jsonl`), readFileSync(h.files.claude, 'utf8').replaceAll('7444533a-645f-44b8-9f33-73e27f0ddc04', claudeId))
   symlinkSync(outDir, join(h.homes.claudeDir, 'projects', 'elsewhere'))
+  // the positive control: a link that stays inside the agent's directory is a session like any other
+  const insideId = '01a30000-0000-7000-8000-0000000000ef'
+  const kept = join(h.homes.piDir, 'kept', 'proj')
+  mkdirSync(kept, { recursive: true })
+  writeFileSync(
+    join(kept, `${insideId}.jsonl`),
+    `${JSON.stringify({ type: 'session', version: 3, id: insideId, timestamp: '2026-12-03T00:00:00.000Z', cwd: h.dirs.pi })}\n${piUserLine(1, 'kept inside')}`,
+  )
+  symlinkSync(join(kept, `${insideId}.jsonl`), join(dirname(h.files.pi), `2026-12-03T00-00-01-000Z_${insideId}.jsonl`))
   b = await bridgeOn(h)
   const { sessions } = (await b.json('/sessions?limit=200')) as { sessions: { session_id: string; title: string }[] }
+  expect(sessions.find((s) => s.session_id === insideId)?.title).toBe('kept inside')
   expect(sessions.map((s) => s.session_id)).not.toContain(id)
   expect(sessions.map((s) => s.session_id)).not.toContain(claudeId)
   expect(sessions.map((s) => s.title)).not.toContain('hunter2 zebracorn')
   // the index gets to its end (it did not count them and wait on them forever)
   await waitFor(async () => {
     const a = (await b!.json('/search?q=zebracorn')) as { results: unknown[]; indexed: { files: number; of: number } }
-    return a.indexed.of === 6 && a.indexed.files === 6 && a.results.length === 0
+    return a.indexed.of === 7 && a.indexed.files === 7 && a.results.length === 0
   }, 10_000)
   for (const ref of [`pi:${id}`, `claude:${claudeId}`]) {
     const r = await fetch(`${b.base}/agent-transcript?session=${encodeURIComponent(ref)}`, { headers: { ...WS_HANDSHAKE, authorization: `Bearer ${ADMIN}` } })
